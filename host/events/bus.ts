@@ -1,0 +1,82 @@
+import {
+  type DecisionOf,
+  type PayloadOf,
+  type SeamId,
+  type SessionInfo,
+  seamDefinition,
+} from '../seams/index.ts';
+import type { HookInvocation, InvocationObserver, SeamListener } from './listener.ts';
+import { runNotify } from './notify.ts';
+import { compileToolMatcher } from './tool-matcher.ts';
+import { runWaterfall } from './waterfall.ts';
+
+interface Registered {
+  readonly listener: SeamListener;
+  readonly matchesTool: (toolName: string) => boolean;
+}
+
+export interface DispatchResult<S extends SeamId> {
+  readonly decision: DecisionOf<S>;
+  readonly invocations: readonly HookInvocation[];
+}
+
+/**
+ * The typed seam bus. Listeners run in registration order (the operator's
+ * configured order); each seam dispatches by its kind.
+ */
+export class SeamBus {
+  readonly #registered: Registered[] = [];
+  readonly #observers: InvocationObserver[] = [];
+
+  /** Adds a listener after those already registered; returns a function that removes it. */
+  use(listener: SeamListener): () => void {
+    const entry: Registered = { listener, matchesTool: compileToolMatcher(listener.tools) };
+    this.#registered.push(entry);
+    return () => {
+      const index = this.#registered.indexOf(entry);
+      if (index >= 0) this.#registered.splice(index, 1);
+    };
+  }
+
+  /** Observes every listener invocation (the audit log subscribes here). */
+  observe(observer: InvocationObserver): () => void {
+    this.#observers.push(observer);
+    return () => {
+      const index = this.#observers.indexOf(observer);
+      if (index >= 0) this.#observers.splice(index, 1);
+    };
+  }
+
+  /** The listeners that would run for this seam and payload, in order. */
+  listenersFor<S extends SeamId>(seam: S, payload: PayloadOf<S>): SeamListener[] {
+    const toolName = seamDefinition(seam).toolScoped ? (payload as { toolName: string }).toolName : undefined;
+    return this.#registered
+      .filter(({ listener, matchesTool }) => {
+        if (!listener.seams.includes(seam)) return false;
+        return toolName === undefined || matchesTool(toolName);
+      })
+      .map(({ listener }) => listener);
+  }
+
+  /**
+   * Dispatches one seam call by the seam's kind. `initial` is the decision
+   * before any listener (the loop's default); it defaults to the seam's own.
+   */
+  async dispatch<S extends SeamId>(
+    seam: S,
+    payload: PayloadOf<S>,
+    session: SessionInfo,
+    initial?: DecisionOf<S>,
+  ): Promise<DispatchResult<S>> {
+    const definition = seamDefinition(seam);
+    const listeners = this.listenersFor(seam, payload);
+    const result =
+      definition.kind === 'notify'
+        ? await runNotify(seam, listeners, payload, session)
+        : await runWaterfall(seam, listeners, payload, initial ?? definition.defaultDecision(payload), session);
+    for (const invocation of result.invocations) {
+      for (const observer of this.#observers) observer(invocation);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,6 @@
+export { SeamBus } from './bus.ts';
+export type { DispatchResult } from './bus.ts';
+export type { HookInvocation, InvocationObserver, ListenerOutcome, SeamCall, SeamListener } from './listener.ts';
+export { NO_OPINION, nativeHook } from './native.ts';
+export type { NativeContext, NativeHandler, NativeHandlers, NativeHookOptions, NoOpinion } from './native.ts';
+export { compileToolMatcher } from './tool-matcher.ts';

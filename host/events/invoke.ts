@@ -1,0 +1,73 @@
+import { performance } from 'node:perf_hooks';
+import {
+  type DecisionOf,
+  type PayloadOf,
+  seamDefinition,
+  type SeamId,
+  type SessionInfo,
+  hookFault,
+} from '../seams/index.ts';
+import type { HookInvocation, ListenerOutcome, SeamListener } from './listener.ts';
+
+/** The result of asking one listener, with the fault policy already applied. */
+export interface Applied<S extends SeamId> {
+  /** The decision the seam takes from this listener, or `null` for no opinion. */
+  readonly decision: DecisionOf<S> | null;
+  readonly invocation: HookInvocation;
+}
+
+/**
+ * Asks one listener and turns whatever happens into a value: a throw or a
+ * decision that fails the seam's schema becomes a fault, and a fault becomes
+ * the seam's fault decision under the listener's fail policy.
+ */
+export async function invokeListener<S extends SeamId>(
+  listener: SeamListener,
+  seam: S,
+  payload: PayloadOf<S>,
+  next: DecisionOf<S> | null,
+  session: SessionInfo,
+): Promise<Applied<S>> {
+  const definition = seamDefinition(seam);
+  const started = performance.now();
+  let outcome: ListenerOutcome<DecisionOf<S>>;
+  try {
+    outcome = await listener.invoke({ seam, payload, next, session });
+    if (outcome.type === 'decision') {
+      const parsed = definition.decision.safeParse(outcome.decision);
+      outcome = parsed.success
+        ? { type: 'decision', decision: parsed.data }
+        : { type: 'fault', fault: hookFault('schema', parsed.error.issues.map(describeIssue).join('; ')) };
+    }
+  } catch (error) {
+    outcome = { type: 'fault', fault: hookFault('plugin-error', error instanceof Error ? error.message : String(error)) };
+  }
+  const durationUs = Math.round((performance.now() - started) * 1000);
+
+  let decision: DecisionOf<S> | null;
+  if (outcome.type === 'decision') decision = outcome.decision;
+  else if (outcome.type === 'no-opinion') decision = null;
+  else {
+    const policy = listener.failPolicy ?? definition.defaultFailPolicy;
+    decision = definition.faultDecision(outcome.fault, policy, listener.name);
+  }
+
+  return {
+    decision,
+    invocation: {
+      hook: listener.name,
+      ...(listener.digest !== undefined && { digest: listener.digest }),
+      seam,
+      durationUs,
+      outcome: outcome.type,
+      ...(outcome.type === 'decision' && { decision: outcome.decision }),
+      ...(outcome.type === 'fault' && { fault: outcome.fault }),
+      applied: decision,
+    },
+  };
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
+  const where = issue.path.length === 0 ? 'decision' : `decision.${issue.path.map(String).join('.')}`;
+  return `${where}: ${issue.message}`;
+}

@@ -1,0 +1,50 @@
+import type { DecisionOf, FailPolicy, HookFault, PayloadOf, SeamId, SessionInfo } from '../seams/index.ts';
+
+/** What one listener said about one seam call. "No opinion" is explicit, never `undefined`. */
+export type ListenerOutcome<D> =
+  | { readonly type: 'decision'; readonly decision: D }
+  | { readonly type: 'no-opinion' }
+  | { readonly type: 'fault'; readonly fault: HookFault };
+
+/** One call of one seam, as a listener sees it. */
+export interface SeamCall<S extends SeamId> {
+  readonly seam: S;
+  readonly payload: PayloadOf<S>;
+  /** The decision so far; `null` on notify seams. */
+  readonly next: DecisionOf<S> | null;
+  readonly session: SessionInfo;
+}
+
+/**
+ * A seam listener: a native TypeScript hook or a sandboxed wasm hook, alike.
+ * `invoke` must not throw for anything the hook does; a throw is treated as a
+ * `plugin-error` fault all the same.
+ */
+export interface SeamListener {
+  readonly name: string;
+  /** sha256 of the hook's code (wasm), recorded in the audit log. */
+  readonly digest?: string;
+  /** Which seams this listener handles. */
+  readonly seams: readonly SeamId[];
+  /** Tool-name matchers (anchored regular expressions) for the tool seams; absent = every tool. */
+  readonly tools?: readonly string[];
+  /** Overrides the seam's default fail policy. */
+  readonly failPolicy?: FailPolicy;
+  invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>>;
+}
+
+/** One listener invocation, as the audit log records it (`hook/invoke`). */
+export interface HookInvocation {
+  readonly hook: string;
+  readonly digest?: string;
+  readonly seam: SeamId;
+  readonly durationUs: number;
+  readonly outcome: ListenerOutcome<unknown>['type'];
+  /** What the listener returned (a decision), when it returned one. */
+  readonly decision?: unknown;
+  readonly fault?: HookFault;
+  /** What the seam took from this listener after the fault policy: a decision, or `null` for no opinion. */
+  readonly applied: unknown;
+}
+
+export type InvocationObserver = (invocation: HookInvocation) => void;

@@ -1,0 +1,36 @@
+import { type DecisionOf, type PayloadOf, type SeamId, type SessionInfo, seamDefinition } from '../seams/index.ts';
+import { invokeListener } from './invoke.ts';
+import type { HookInvocation, SeamListener } from './listener.ts';
+
+export interface WaterfallResult<S extends SeamId> {
+  readonly decision: DecisionOf<S>;
+  readonly invocations: readonly HookInvocation[];
+}
+
+/**
+ * Runs listeners one after another in configured order. Each gets the
+ * decision so far as `next` and the payload with earlier rewrites applied;
+ * the seam's `compose` folds its answer in (never relaxing a restrictive
+ * decision), and a deny/block ends the run.
+ */
+export async function runWaterfall<S extends SeamId>(
+  seam: S,
+  listeners: readonly SeamListener[],
+  payload: PayloadOf<S>,
+  initial: DecisionOf<S>,
+  session: SessionInfo,
+): Promise<WaterfallResult<S>> {
+  const definition = seamDefinition(seam);
+  const invocations: HookInvocation[] = [];
+  let decision = initial;
+  let current = payload;
+  for (const listener of listeners) {
+    if (definition.shortCircuits(decision)) break;
+    const applied = await invokeListener(listener, seam, current, decision, session);
+    invocations.push(applied.invocation);
+    if (applied.decision === null) continue;
+    decision = definition.compose(decision, applied.decision);
+    current = definition.threadPayload(current, decision);
+  }
+  return { decision, invocations };
+}

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { postToolSeam } from './post-tool.ts';
+import { preToolSeam } from './pre-tool.ts';
+import { promptSubmitSeam } from './prompt-submit.ts';
+import type { SeamDefinition, SeamExport } from './seam.ts';
+import { sessionStartSeam } from './session-start.ts';
+import { turnContinuationSeam } from './turn-continuation.ts';
+
+/** Every seam, in lifecycle order. The single source of the wire contract. */
+export const SEAMS = {
+  'agent/session-start': sessionStartSeam,
+  'agent/prompt-submit': promptSubmitSeam,
+  'tools/pre-execute': preToolSeam,
+  'tools/post-execute': postToolSeam,
+  'agent/turn-continuation': turnContinuationSeam,
+} as const;
+
+export type Seams = typeof SEAMS;
+export type SeamId = keyof Seams;
+export type PayloadOf<S extends SeamId> = z.infer<Seams[S]['payload']>;
+export type DecisionOf<S extends SeamId> = z.infer<Seams[S]['decision']>;
+
+export const SEAM_IDS = Object.keys(SEAMS) as SeamId[];
+
+export function isSeamId(value: string): value is SeamId {
+  return Object.hasOwn(SEAMS, value);
+}
+
+/** The seam a wasm export name handles, if any. */
+export function seamForExport(name: string): SeamId | undefined {
+  return SEAM_IDS.find((id) => SEAMS[id].exportName === name);
+}
+
+export function exportForSeam(id: SeamId): SeamExport {
+  return SEAMS[id].exportName;
+}
+
+/** A seam's definition typed by its id, for code that handles every seam alike. */
+export type SeamOf<S extends SeamId> = SeamDefinition<S, z.ZodType<PayloadOf<S>>, z.ZodType<DecisionOf<S>>>;
+
+export function seamDefinition<S extends SeamId>(id: S): SeamOf<S> {
+  return SEAMS[id] as unknown as SeamOf<S>;
+}
+
+export { PROTOCOL_VERSION, SessionInfoSchema, envelopeSchema } from './envelope.ts';
+export type { Envelope, SessionInfo } from './envelope.ts';
+export { FailPolicySchema, HookFaultKindSchema, HookFaultSchema, hookFault } from './fault.ts';
+export type { FailPolicy, HookFault, HookFaultKind } from './fault.ts';
+export type { DispatchKind, SeamDefinition, SeamExport } from './seam.ts';
+export { faultReason, joinContext } from './seam.ts';
+export { SessionStartDecisionSchema, SessionStartPayloadSchema, SessionStartSourceSchema } from './session-start.ts';
+export type { SessionStartDecision, SessionStartPayload, SessionStartSource } from './session-start.ts';
+export { PromptDecisionSchema, PromptSourceSchema, PromptSubmitPayloadSchema } from './prompt-submit.ts';
+export type { PromptDecision, PromptSource, PromptSubmitPayload } from './prompt-submit.ts';
+export { PreToolDecisionSchema, PreToolPayloadSchema } from './pre-tool.ts';
+export type { PreToolDecision, PreToolPayload } from './pre-tool.ts';
+export { PostToolDecisionSchema, PostToolPayloadSchema, ToolResultSchema } from './post-tool.ts';
+export type { PostToolDecision, PostToolPayload, ToolResult } from './post-tool.ts';
+export { ContinuationDecisionSchema, TurnContinuationPayloadSchema } from './turn-continuation.ts';
+export type { ContinuationDecision, TurnContinuationPayload } from './turn-continuation.ts';

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { faultReason, type SeamDefinition } from './seam.ts';
+
+export const PreToolPayloadSchema = z.strictObject({
+  toolCallId: z.string(),
+  toolName: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export type PreToolPayload = z.infer<typeof PreToolPayloadSchema>;
+
+export const PreToolAllowSchema = z.strictObject({
+  action: z.literal('allow'),
+  reason: z.string().optional(),
+});
+export const PreToolDenySchema = z.strictObject({
+  action: z.literal('deny'),
+  reason: z.string().min(1),
+});
+export const PreToolAskSchema = z.strictObject({
+  action: z.literal('ask'),
+  reason: z.string().optional(),
+});
+// TODO(pre-tool-input-rewrite): no `arguments` rewrite is offered (see the RFC);
+// strict objects make a hook that tries one fail with a `schema` fault.
+export const PreToolDecisionSchema = z.discriminatedUnion('action', [
+  PreToolAllowSchema,
+  PreToolDenySchema,
+  PreToolAskSchema,
+]);
+export type PreToolDecision = z.infer<typeof PreToolDecisionSchema>;
+
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
+export const preToolSeam: SeamDefinition<'tools/pre-execute', typeof PreToolPayloadSchema, typeof PreToolDecisionSchema> =
+  {
+    id: 'tools/pre-execute',
+    kind: 'waterfall',
+    exportName: 'pre_tool',
+    payload: PreToolPayloadSchema,
+    decision: PreToolDecisionSchema,
+    toolScoped: true,
+    defaultFailPolicy: 'closed',
+    defaultDecision: () => ({ action: 'allow' }),
+    // deny > ask > allow: a later hook can tighten the gate, never loosen it.
+    compose: (next, decision) => (RANK[decision.action] > RANK[next.action] ? decision : next),
+    shortCircuits: (decision) => decision.action === 'deny',
+    threadPayload: (payload) => payload,
+    // A hook that ran out of time could not decide: ask the person (or deny
+    // without a prompter). Any other fault is a broken gate: deny.
+    faultDecision: (fault, policy, hook) => {
+      if (policy === 'open') return null;
+      const reason = faultReason(hook, fault);
+      return fault.kind === 'timeout' ? { action: 'ask', reason } : { action: 'deny', reason };
+    },
+  };

@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import type { FailPolicy, HookFault } from './fault.ts';
+
+/** How a seam dispatches to its listeners. */
+export type DispatchKind = 'notify' | 'waterfall';
+
+/** The five wasm export names, one per seam. */
+export type SeamExport = 'session_start' | 'prompt_submit' | 'pre_tool' | 'post_tool' | 'turn_continuation';
+
+/**
+ * One seam, defined once: everything else (TS types, JSON Schema, PDK types,
+ * composition, fault handling) is derived from this record.
+ */
+export interface SeamDefinition<
+  Id extends string,
+  Payload extends z.ZodType,
+  Decision extends z.ZodType,
+> {
+  readonly id: Id;
+  readonly kind: DispatchKind;
+  readonly exportName: SeamExport;
+  readonly payload: Payload;
+  readonly decision: Decision;
+  /** Whether the seam's payload names a tool, so `tools` matchers apply. */
+  readonly toolScoped: boolean;
+  /** The decision before any listener has spoken. */
+  defaultDecision(payload: z.infer<Payload>): z.infer<Decision>;
+  /**
+   * Fold one listener's decision into the decision so far. Never relaxes a
+   * restrictive decision; accumulates `additionalContext`; threads rewrites.
+   */
+  compose(next: z.infer<Decision>, decision: z.infer<Decision>): z.infer<Decision>;
+  /** Whether the composed decision ends the waterfall (deny / block). */
+  shortCircuits(decision: z.infer<Decision>): boolean;
+  /** Apply a decision's rewrite to the payload the next listener sees. */
+  threadPayload(payload: z.infer<Payload>, decision: z.infer<Decision>): z.infer<Payload>;
+  /**
+   * The decision a failing hook contributes, or `null` for "no opinion"
+   * (the seam then passes `next` through).
+   */
+  faultDecision(fault: HookFault, policy: FailPolicy, hook: string): z.infer<Decision> | null;
+  /** The fail policy applied when neither the hook nor the operator sets one. */
+  readonly defaultFailPolicy: FailPolicy;
+}
+
+/** Joins accumulated additional context from several hooks, in configured order. */
+export function joinContext(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || a === '') return b;
+  if (b === undefined || b === '') return a;
+  return `${a}\n\n${b}`;
+}
+
+/** A short, safe description of a fault for a decision's `reason`. */
+export function faultReason(hook: string, fault: HookFault): string {
+  return `hook "${hook}" failed (${fault.kind}): ${fault.message}`;
+}
