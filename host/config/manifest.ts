@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { PROTOCOL_VERSION, SEAM_IDS, type SeamId } from '../seams/index.ts';
+
+const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
+
+/** Limits a hook asks for (manifest) or an operator sets (config). Every hook always runs with all of them set. */
+export const HookLimitsSchema = z.strictObject({
+  /** Wall-clock deadline per call, enforced by the host. */
+  timeoutMs: z.number().int().positive().max(600_000).optional(),
+  /** Cap on the guest's linear memory. */
+  memoryMb: z.number().int().positive().max(4096).optional(),
+  /** Largest output a call may return. */
+  maxOutputBytes: z.number().int().positive().max(64 * 1024 * 1024).optional(),
+  /** Deterministic instruction budget for engines that support one (the hookbox JS engine does). */
+  instructionBudget: z.number().int().positive().optional(),
+});
+export type HookLimits = z.infer<typeof HookLimitsSchema>;
+
+/** Capabilities are deny-by-default; a manifest requests them and the operator grants them. */
+export const CapabilitiesSchema = z.strictObject({
+  /** Hosts the hook may reach over Extism HTTP (exact names or `*.example.com`). */
+  allowedHosts: z.array(z.string().min(1)).optional(),
+  /** Host directories mapped into the guest: `{ "host/path": "/guest/path" }`. */
+  allowedPaths: z.record(z.string(), z.string()).optional(),
+  /** Environment variable names visible to the guest through WASI. */
+  env: z.array(z.string().min(1)).optional(),
+  /** Whether the guest may read a real clock through WASI. */
+  clock: z.boolean().optional(),
+});
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+
+/** `hook.json`, shipped beside the wasm by the hook's author. */
+export const HookManifestSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"'),
+  version: z.string().min(1),
+  /** Wire protocol version the hook speaks. */
+  protocol: z.literal(PROTOCOL_VERSION).default(PROTOCOL_VERSION),
+  /** Path of the wasm, relative to the manifest. */
+  wasm: z.string().min(1),
+  /** Hex sha256 of the wasm bytes; a mismatch refuses to load. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a 64-digit lowercase hex sha256'),
+  /** Seams handled; must be a subset of what the module exports. */
+  seams: z.array(SeamIdSchema).min(1),
+  /** Tool-name matchers (anchored regular expressions) for the tool seams. */
+  tools: z.array(z.string().min(1)).optional(),
+  limits: HookLimitsSchema.optional(),
+  capabilities: CapabilitiesSchema.optional(),
+  /** Config keys the hook reads, with a description of each. */
+  config: z.record(z.string(), z.string()).optional(),
+  description: z.string().optional(),
+});
+export type HookManifest = z.infer<typeof HookManifestSchema>;

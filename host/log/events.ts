@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { HookFaultSchema, SEAM_IDS, type SeamId, SessionStartSourceSchema } from '../seams/index.ts';
+
+/** Why a turn ended. `rejected`: every prompt of its batch was blocked by prompt-submit. */
+export const TurnEndReasonSchema = z.enum(['completed', 'max-steps', 'cancelled', 'error', 'rejected']);
+export type TurnEndReason = z.infer<typeof TurnEndReasonSchema>;
+
+export const ToolCallSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+const turn = z.number().int().positive();
+
+/**
+ * Every durable session event, one JSON object per JSONL line. Each has a
+ * `type`; those that live inside a turn carry its number.
+ */
+export const SessionEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('session/start'),
+    sessionId: z.string(),
+    cwd: z.string(),
+    source: SessionStartSourceSchema,
+    at: z.string(),
+  }),
+  z.object({ type: z.literal('turn/start'), turn, at: z.string() }),
+  z.object({ type: z.literal('user/message'), turn, content: z.string() }),
+  z.object({ type: z.literal('prompt/blocked'), turn, reason: z.string() }),
+  z.object({
+    type: z.literal('assistant/message'),
+    turn,
+    step: z.number().int().positive(),
+    content: z.string(),
+    toolCalls: z.array(ToolCallSchema),
+  }),
+  z.object({
+    type: z.literal('tool/call'),
+    turn,
+    step: z.number().int().positive(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    type: z.literal('tool/result'),
+    turn,
+    step: z.number().int().positive(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+    /** What decided the result when a hook did: `denied`, `blocked`, `replaced`. */
+    hookEffect: z.enum(['denied', 'blocked', 'replaced']).optional(),
+  }),
+  z.object({
+    type: z.literal('context/message'),
+    turn,
+    content: z.string(),
+    source: z.enum(['session-start', 'prompt-submit', 'post-tool', 'inject']),
+  }),
+  z.object({ type: z.literal('steering/message'), turn, content: z.string() }),
+  z.object({
+    type: z.literal('turn/end'),
+    turn,
+    reason: TurnEndReasonSchema,
+    steps: z.number().int().nonnegative(),
+    message: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('hook/invoke'),
+    turn: turn.optional(),
+    step: z.number().int().nonnegative().optional(),
+    hook: z.string(),
+    digest: z.string().optional(),
+    seam: z.enum(SEAM_IDS as [SeamId, ...SeamId[]]),
+    durationUs: z.number().nonnegative(),
+    outcome: z.enum(['decision', 'no-opinion', 'fault']),
+    decision: z.unknown().optional(),
+    fault: HookFaultSchema.optional(),
+    applied: z.unknown(),
+  }),
+  z.object({
+    type: z.literal('hook/log'),
+    turn: turn.optional(),
+    hook: z.string(),
+    level: z.enum(['info', 'warn', 'error', 'debug']),
+    message: z.string(),
+  }),
+]);
+export type SessionEvent = z.infer<typeof SessionEventSchema>;
+export type SessionEventType = SessionEvent['type'];
+export type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;

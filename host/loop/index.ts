@@ -1,0 +1,11 @@
+export { Channel } from './channels.ts';
+export type { QueuedPrompt } from './channels.ts';
+export { Conversation } from './conversation.ts';
+export { resolveAsk } from './permission.ts';
+export type { AskResolution, PermissionPrompter, PermissionRequest } from './permission.ts';
+export type { AssistantStep, ConversationMessage, ModelProvider, ModelRequest, ToolSpec } from './provider.ts';
+export { Session } from './session.ts';
+export type { SessionOptions, TurnOutcome } from './session.ts';
+export type { Tool, ToolContext } from './tool.ts';
+export { ToolRegistry } from './tool-registry.ts';
+export type { ToolExecutionResult, ToolRegistryOptions } from './tool-registry.ts';

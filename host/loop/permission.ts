@@ -1,0 +1,51 @@
+import type { ToolCall } from '../log/index.ts';
+
+export interface PermissionRequest {
+  readonly toolCall: ToolCall;
+  /** The hook's reason for asking, when it gave one. */
+  readonly reason?: string;
+}
+
+/**
+ * Answers a pre-tool `ask` (the CLI asks the person; an ACP client asks its
+ * user). Without a prompter, or when it does not answer in time, `ask`
+ * degrades to `deny`.
+ */
+export interface PermissionPrompter {
+  ask(request: PermissionRequest, signal: AbortSignal): Promise<'allow' | 'deny'>;
+}
+
+export type AskResolution =
+  | { readonly action: 'allow'; readonly reason: string }
+  | { readonly action: 'deny'; readonly reason: string };
+
+/** Resolves an `ask` to allow or deny, never leaving it pending past `timeoutMs`. */
+export async function resolveAsk(
+  prompter: PermissionPrompter | undefined,
+  request: PermissionRequest,
+  timeoutMs: number,
+): Promise<AskResolution> {
+  const asked = request.reason === undefined ? 'a hook asked for permission' : request.reason;
+  if (prompter === undefined) {
+    return { action: 'deny', reason: `${asked} (ask degraded to deny: no permission prompter attached)` };
+  }
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const answer = await Promise.race([prompter.ask(request, controller.signal), timeout]);
+    if (answer === 'timeout') {
+      controller.abort();
+      return { action: 'deny', reason: `${asked} (ask degraded to deny: no answer within ${timeoutMs} ms)` };
+    }
+    return answer === 'allow'
+      ? { action: 'allow', reason: `${asked} (allowed by the user)` }
+      : { action: 'deny', reason: `${asked} (denied by the user)` };
+  } catch (error) {
+    return { action: 'deny', reason: `${asked} (ask degraded to deny: prompter failed: ${(error as Error).message})` };
+  } finally {
+    clearTimeout(timer);
+  }
+}

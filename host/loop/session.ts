@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { SeamBus } from '../events/index.ts';
+import {
+  type SessionEvent,
+  SessionLogWriter,
+  type TurnEndReason,
+  readSessionLog,
+  repairTornTail,
+} from '../log/index.ts';
+import type { PromptSource, SessionInfo, SessionStartSource } from '../seams/index.ts';
+import { Channel, type QueuedPrompt } from './channels.ts';
+import { Conversation } from './conversation.ts';
+import type { PermissionPrompter } from './permission.ts';
+import type { ModelProvider } from './provider.ts';
+import type { Tool } from './tool.ts';
+import { ToolRegistry } from './tool-registry.ts';
+import { runTurn } from './turn.ts';
+
+export interface SessionOptions {
+  readonly provider: ModelProvider;
+  /** The seam bus with the session's hooks registered in configured order. */
+  readonly bus?: SeamBus;
+  readonly tools?: readonly Tool<never>[];
+  readonly cwd: string;
+  readonly logPath: string;
+  readonly prompter?: PermissionPrompter;
+  /** Steps (model calls) per turn before it ends with `max-steps`. */
+  readonly maxSteps?: number;
+  /** The continuation loop guard: how many times one turn may be forced on. */
+  readonly maxContinuations?: number;
+  readonly askTimeoutMs?: number;
+  readonly sessionId?: string;
+  /** fsync after every event (slower; survives power loss, not only crashes). */
+  readonly fsync?: boolean;
+}
+
+export interface TurnOutcome {
+  readonly turn: number;
+  readonly reason: TurnEndReason;
+  readonly steps: number;
+  readonly message?: string;
+}
+
+/**
+ * A session: turns of steps over one durable log. Prompts wait in a queue
+ * drained when a turn opens; steering waits in a channel drained at the top
+ * of each step.
+ */
+export class Session {
+  readonly id: string;
+  readonly cwd: string;
+  readonly log: SessionLogWriter;
+  readonly bus: SeamBus;
+  readonly tools: ToolRegistry;
+  readonly provider: ModelProvider;
+  readonly conversation = new Conversation();
+  readonly prompts = new Channel<QueuedPrompt>();
+  readonly steering = new Channel<string>();
+  readonly maxSteps: number;
+  readonly maxContinuations: number;
+
+  /** The open turn's number, or the last one's when none is open. */
+  turn = 0;
+  step = 0;
+  turnOpen = false;
+  #pendingContext: { content: string; source: 'session-start' | 'inject' }[] = [];
+  #abort = new AbortController();
+
+  private constructor(options: SessionOptions, id: string, log: SessionLogWriter) {
+    this.id = id;
+    this.cwd = options.cwd;
+    this.log = log;
+    this.provider = options.provider;
+    this.bus = options.bus ?? new SeamBus();
+    this.maxSteps = options.maxSteps ?? 25;
+    this.maxContinuations = options.maxContinuations ?? 3;
+    this.tools = new ToolRegistry({
+      bus: this.bus,
+      ...(options.prompter !== undefined && { prompter: options.prompter }),
+      ...(options.askTimeoutMs !== undefined && { askTimeoutMs: options.askTimeoutMs }),
+    });
+    for (const tool of options.tools ?? []) this.tools.register(tool as Tool);
+    log.onEvent((event) => this.conversation.apply(event));
+    this.bus.observe((invocation) => {
+      this.log.append({
+        type: 'hook/invoke',
+        ...(this.turnOpen && { turn: this.turn, step: this.step }),
+        ...invocation,
+      });
+    });
+  }
+
+  /** Starts a new session: writes its first event and fires session-start with source `startup`. */
+  static async start(options: SessionOptions): Promise<Session> {
+    const session = new Session(options, options.sessionId ?? randomUUID(), SessionLogWriter.open(options.logPath, options));
+    await session.#begin('startup');
+    return session;
+  }
+
+  /**
+   * Resumes a session from its log: trims a torn last line, restores the
+   * conversation, closes a turn the crash left open, and fires session-start
+   * with source `resume`.
+   */
+  static async resume(options: SessionOptions): Promise<Session> {
+    repairTornTail(options.logPath);
+    const { events } = readSessionLog(options.logPath);
+    const first = events.find((event) => event.type === 'session/start');
+    const log = SessionLogWriter.open(options.logPath, options);
+    const session = new Session(options, first?.type === 'session/start' ? first.sessionId : randomUUID(), log);
+    for (const event of events) session.#replay(event);
+    session.conversation.settle();
+    if (session.turnOpen) {
+      session.log.append({
+        type: 'turn/end',
+        turn: session.turn,
+        reason: 'cancelled',
+        steps: session.step,
+        message: 'interrupted: the log ended inside this turn',
+      });
+      session.turnOpen = false;
+    }
+    await session.#begin('resume');
+    return session;
+  }
+
+  #replay(event: SessionEvent): void {
+    this.conversation.apply(event);
+    if (event.type === 'turn/start') {
+      this.turn = event.turn;
+      this.step = 0;
+      this.turnOpen = true;
+    } else if (event.type === 'assistant/message') {
+      this.step = event.step;
+    } else if (event.type === 'turn/end') {
+      this.turnOpen = false;
+    }
+  }
+
+  async #begin(source: SessionStartSource): Promise<void> {
+    this.log.append({ type: 'session/start', sessionId: this.id, cwd: this.cwd, source, at: new Date().toISOString() });
+    const { decision } = await this.bus.dispatch('agent/session-start', { source }, this.info());
+    if (decision.additionalContext !== undefined) {
+      this.#pendingContext.push({ content: decision.additionalContext, source: 'session-start' });
+    }
+  }
+
+  /** The session facts every hook envelope carries. */
+  info(): SessionInfo {
+    return { id: this.id, turn: this.turn, step: this.step, cwd: this.cwd };
+  }
+
+  /** Queues a prompt for the next turn. */
+  submit(content: string, source: PromptSource = 'api'): void {
+    this.prompts.push({ content, source });
+  }
+
+  /** Queues steering, recorded at the top of the next step. */
+  steer(content: string): void {
+    this.steering.push(content);
+  }
+
+  /** Adds model-facing context: into the open turn now, or at the start of the next one. */
+  inject(content: string): void {
+    if (this.turnOpen) this.log.append({ type: 'context/message', turn: this.turn, content, source: 'inject' });
+    else this.#pendingContext.push({ content, source: 'inject' });
+  }
+
+  /** Context waiting for a turn to open, taken by the turn that opens. */
+  takePendingContext(): { content: string; source: 'session-start' | 'inject' }[] {
+    return this.#pendingContext.splice(0, this.#pendingContext.length);
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Cancels the running turn at its next step boundary (and any model call in flight). */
+  cancel(): void {
+    this.#abort.abort();
+  }
+
+  /** Runs one turn over every queued prompt. */
+  async runTurn(): Promise<TurnOutcome> {
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
+    return runTurn(this);
+  }
+
+  /** Queues a prompt and runs the turn. */
+  async prompt(content: string, source: PromptSource = 'api'): Promise<TurnOutcome> {
+    this.submit(content, source);
+    return this.runTurn();
+  }
+
+  close(): void {
+    this.log.close();
+  }
+}

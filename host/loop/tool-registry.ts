@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import type { SeamBus } from '../events/index.ts';
+import type { ToolCall } from '../log/index.ts';
+import type { SessionInfo, ToolResult } from '../seams/index.ts';
+import { type PermissionPrompter, resolveAsk } from './permission.ts';
+import type { ToolSpec } from './provider.ts';
+import type { Tool, ToolContext } from './tool.ts';
+
+/** What executing one tool call produced, for the loop to log. */
+export interface ToolExecutionResult {
+  readonly result: ToolResult;
+  /** Post-tool context, buffered by the loop until every result of the step is appended. */
+  readonly additionalContext?: string;
+  readonly hookEffect?: 'denied' | 'blocked' | 'replaced';
+}
+
+export interface ToolRegistryOptions {
+  readonly bus: SeamBus;
+  readonly prompter?: PermissionPrompter;
+  /** How long an `ask` waits for the prompter before it degrades to deny. */
+  readonly askTimeoutMs?: number;
+}
+
+/**
+ * Runs tool calls through the two waterfalls: tools/pre-execute gates,
+ * dispatch runs the tool, tools/post-execute inspects the result.
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, Tool>();
+  readonly #bus: SeamBus;
+  readonly #prompter: PermissionPrompter | undefined;
+  readonly #askTimeoutMs: number;
+
+  constructor(options: ToolRegistryOptions) {
+    this.#bus = options.bus;
+    this.#prompter = options.prompter;
+    this.#askTimeoutMs = options.askTimeoutMs ?? 60_000;
+  }
+
+  register<A>(tool: Tool<A>): void {
+    this.#tools.set(tool.name, tool as unknown as Tool);
+  }
+
+  specs(): ToolSpec[] {
+    return [...this.#tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: z.toJSONSchema(tool.arguments, { io: 'input' }) as Record<string, unknown>,
+    }));
+  }
+
+  async execute(call: ToolCall, session: SessionInfo, context: ToolContext): Promise<ToolExecutionResult> {
+    try {
+      // TODO(pre-tool-input-rewrite): the pre-execute decision cannot rewrite
+      // `call.arguments`: assistant/message and tool/call are already logged
+      // with them (see the RFC). Only allow/deny/ask is offered.
+      const pre = await this.#bus.dispatch(
+        'tools/pre-execute',
+        { toolCallId: call.id, toolName: call.name, arguments: call.arguments },
+        session,
+      );
+      let gate = pre.decision;
+      if (gate.action === 'ask') {
+        gate = await resolveAsk(
+          this.#prompter,
+          { toolCall: call, ...(gate.reason !== undefined && { reason: gate.reason }) },
+          this.#askTimeoutMs,
+        );
+      }
+      if (gate.action === 'deny') {
+        return { result: { content: `Tool call denied by a hook: ${gate.reason}`, isError: true }, hookEffect: 'denied' };
+      }
+
+      const result = await this.#dispatch(call, context);
+
+      const post = await this.#bus.dispatch(
+        'tools/post-execute',
+        { toolCallId: call.id, toolName: call.name, arguments: call.arguments, result },
+        session,
+      );
+      const decision = post.decision;
+      if (decision.action === 'block') {
+        return {
+          result: { content: `Tool result withheld by a hook: ${decision.reason}`, isError: true },
+          hookEffect: 'blocked',
+        };
+      }
+      return {
+        result: decision.content === undefined ? result : { content: decision.content, isError: result.isError },
+        ...(decision.additionalContext !== undefined && { additionalContext: decision.additionalContext }),
+        ...(decision.content !== undefined && { hookEffect: 'replaced' as const }),
+      };
+    } catch (error) {
+      // A host bug must still give the model an answer to its call.
+      return { result: { content: `hookbox host error: ${(error as Error).message}`, isError: true } };
+    }
+  }
+
+  /** The tool body, in its own try/catch: a throw is an `isError` result post-execute still sees. */
+  async #dispatch(call: ToolCall, context: ToolContext): Promise<ToolResult> {
+    const tool = this.#tools.get(call.name);
+    if (tool === undefined) {
+      return { content: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };
+    }
+    const args = tool.arguments.safeParse(call.arguments);
+    if (!args.success) {
+      const detail = args.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
+      return { content: `invalid arguments for ${call.name}: ${detail.join('; ')}`, isError: true };
+    }
+    try {
+      return await tool.run(args.data, context);
+    } catch (error) {
+      return { content: `${call.name} failed: ${(error as Error).message}`, isError: true };
+    }
+  }
+}
