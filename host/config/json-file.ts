@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.ts';
 
@@ -17,22 +18,16 @@ export function describeIssues(file: string, error: z.ZodError): string {
   return error.issues.map((issue) => `${file}: ${jsonPath(issue.path)}: ${issue.message}`).join('\n');
 }
 
-/** Parses JSON text, naming the file, line and column of a syntax error. */
+/** Parses strict JSON text, naming the file, line and column of the first syntax error. */
 export function parseJsonText(file: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
-    if (position?.[1] !== undefined) {
-      const offset = Number(position[1]);
-      const before = text.slice(0, offset);
-      const line = before.split('\n').length;
-      const column = offset - before.lastIndexOf('\n');
-      throw new ConfigError(`${file}:${line}:${column}: invalid JSON: ${message}`, { cause: error });
-    }
-    throw new ConfigError(`${file}: invalid JSON: ${message}`, { cause: error });
-  }
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first === undefined) return value;
+  const before = text.slice(0, first.offset);
+  const line = before.split('\n').length;
+  const column = first.offset - before.lastIndexOf('\n');
+  throw new ConfigError(`${file}:${line}:${column}: invalid JSON: ${printParseErrorCode(first.error)}`);
 }
 
 /** Reads and validates a JSON file; every error names the file and where in it. */

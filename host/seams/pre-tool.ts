@@ -42,7 +42,11 @@ export const preToolSeam: SeamDefinition<'tools/pre-execute', typeof PreToolPayl
     defaultFailPolicy: 'closed',
     defaultDecision: () => ({ action: 'allow' }),
     // deny > ask > allow: a later hook can tighten the gate, never loosen it.
-    compose: (next, decision) => (RANK[decision.action] > RANK[next.action] ? decision : next),
+    // At equal rank the first reason given stands.
+    compose: (next, decision) => {
+      if (RANK[decision.action] !== RANK[next.action]) return RANK[decision.action] > RANK[next.action] ? decision : next;
+      return next.reason === undefined ? decision : next;
+    },
     shortCircuits: (decision) => decision.action === 'deny',
     threadPayload: (payload) => payload,
     // A hook that ran out of time could not decide: ask the person (or deny

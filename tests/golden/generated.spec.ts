@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderGenerated } from '../../host/seams/generate.ts';
+
+describe('generated wire contract and PDK types', () => {
+  it('are up to date with host/seams (run `npm run gen` after changing a seam)', async () => {
+    const files = await renderGenerated();
+    for (const [path, expected] of Object.entries(files)) {
+      const actual = readFileSync(path, 'utf8');
+      expect(actual, `${relative(process.cwd(), path)} is stale: run npm run gen`).toBe(expected);
+    }
+  });
+
+  it('the JSON Schema describes every seam with its export and decision', async () => {
+    const files = await renderGenerated();
+    const contract = JSON.parse(Object.values(files)[0] ?? '{}') as {
+      seams: Record<string, { export: string; kind: string }>;
+      $defs: Record<string, unknown>;
+    };
+    expect(Object.fromEntries(Object.entries(contract.seams).map(([id, seam]) => [id, [seam.kind, seam.export]]))).toEqual({
+      'agent/session-start': ['notify', 'session_start'],
+      'agent/prompt-submit': ['waterfall', 'prompt_submit'],
+      'tools/pre-execute': ['waterfall', 'pre_tool'],
+      'tools/post-execute': ['waterfall', 'post_tool'],
+      'agent/turn-continuation': ['waterfall', 'turn_continuation'],
+    });
+    expect(contract.$defs.PreToolDecision).toMatchObject({ oneOf: expect.any(Array) });
+  });
+});
