@@ -27,8 +27,15 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     at: z.string(),
   }),
   z.object({ type: z.literal('turn/start'), turn, at: z.string() }),
-  z.object({ type: z.literal('user/message'), turn, content: z.string() }),
-  z.object({ type: z.literal('prompt/blocked'), turn, reason: z.string() }),
+  z.object({
+    type: z.literal('user/message'),
+    turn,
+    content: z.string(),
+    /** The prompt as submitted, when a prompt-submit hook rewrote it (kept for replay). */
+    originalContent: z.string().optional(),
+  }),
+  /** A prompt blocked by prompt-submit: recorded for audit and replay, never sent to the model. */
+  z.object({ type: z.literal('prompt/blocked'), turn, reason: z.string(), content: z.string() }),
   z.object({
     type: z.literal('assistant/message'),
     turn,

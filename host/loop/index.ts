@@ -9,3 +9,5 @@ export type { SessionOptions, TurnOutcome } from './session.ts';
 export type { Tool, ToolContext } from './tool.ts';
 export { ToolRegistry } from './tool-registry.ts';
 export type { ToolExecutionResult, ToolRegistryOptions } from './tool-registry.ts';
+export { replaySession } from './replay.ts';
+export type { HookVerdict, ReplayReport, ReplayedDecision } from './replay.ts';

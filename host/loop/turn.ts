@@ -34,10 +34,16 @@ export async function runTurn(session: Session): Promise<TurnOutcome> {
     const { decision } = await session.bus.dispatch('agent/prompt-submit', prompt, session.info());
     if (decision.action === 'block') {
       blockReasons.push(decision.reason);
-      session.log.append({ type: 'prompt/blocked', turn, reason: decision.reason });
+      session.log.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: prompt.content });
       continue;
     }
-    session.log.append({ type: 'user/message', turn, content: decision.content ?? prompt.content });
+    const rewritten = decision.content !== undefined && decision.content !== prompt.content;
+    session.log.append({
+      type: 'user/message',
+      turn,
+      content: rewritten ? decision.content! : prompt.content,
+      ...(rewritten && { originalContent: prompt.content }),
+    });
     if (decision.additionalContext !== undefined) {
       session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
     }

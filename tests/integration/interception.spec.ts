@@ -48,8 +48,10 @@ describe('prompt-submit (RFC decision 1: the turn opens first)', () => {
       'prompt/blocked 1: prompt contains a secret',
       'turn/end 1 rejected steps=0',
     ]);
-    // The blocked prompt's text is never written to the log.
-    expect(readFileSync(workspace.logPath, 'utf8')).not.toContain('SECRET one');
+    // The blocked prompts are recorded for audit and replay, but never reach the model.
+    const blocked = events(workspace).filter((e) => e.type === 'prompt/blocked');
+    expect(blocked.map((e) => e.type === 'prompt/blocked' && e.content)).toEqual(['here is SECRET one', 'and SECRET two']);
+    expect(session.conversation.messages).toEqual([]);
   });
 
   it('a batch with one blocked and one allowed prompt runs the allowed one', async () => {

@@ -1,0 +1,57 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { SeamBus } from '../../events/index.ts';
+import { readSessionLog } from '../../log/index.ts';
+import { type HookVerdict, type ReplayReport, replaySession } from '../../loop/index.ts';
+import { openHookSet } from '../hook-set.ts';
+
+function short(decision: unknown): string {
+  if (decision === null) return 'no opinion';
+  const { action, reason } = decision as { action?: string; reason?: string };
+  if (action === undefined) return JSON.stringify(decision);
+  return reason === undefined ? action : `${action} (${reason})`;
+}
+
+function hooks(verdicts: readonly HookVerdict[]): string {
+  if (verdicts.length === 0) return 'no hooks';
+  return verdicts.map((v) => `${v.hook}: ${v.fault !== undefined ? `fault ${v.fault} → ` : ''}${short(v.applied)}`).join('; ');
+}
+
+export function renderReplay(report: ReplayReport): string {
+  const changed = report.decisions.filter((decision) => decision.changed);
+  const lines = [`re-decided ${report.decisions.length} decision(s): ${changed.length} would change`];
+  for (const decision of changed) {
+    lines.push(
+      `\n${pc.bold(`turn ${decision.turn}`)} ${pc.dim(decision.seam)} ${decision.subject.length > 120 ? `${decision.subject.slice(0, 120)}…` : decision.subject}`,
+      `  ${pc.red(short(decision.before.decision))} → ${pc.green(short(decision.after.decision))}`,
+      pc.dim(`  before: ${hooks(decision.before.hooks)}`),
+      pc.dim(`  after:  ${hooks(decision.after.hooks)}`),
+    );
+  }
+  for (const skip of report.skipped) lines.push(pc.yellow(`not re-decided: turn ${skip.turn} ${skip.seam} ${skip.subject}: ${skip.why}`));
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerReplayCommand(program: Command): void {
+  program
+    .command('replay')
+    .description('re-decide every recorded prompt and tool call of a session log against another hook set (no tool runs); exit 1 when anything changes')
+    .argument('<session.jsonl>', 'a session log')
+    .requiredOption('-c, --config <file>', 'the operator config with the hook set to compare against')
+    .option('--json', 'print the report as JSON')
+    .action(async (logPath: string, flags: { config: string; json?: boolean }) => {
+      const { events } = readSessionLog(resolve(logPath));
+      const hookSet = await openHookSet(resolve(flags.config));
+      let report: ReplayReport;
+      try {
+        const bus = new SeamBus();
+        for (const listener of hookSet.listeners) bus.use(listener);
+        report = await replaySession(events, bus);
+      } finally {
+        await hookSet.close();
+      }
+      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReplay(report));
+      process.exitCode = report.decisions.some((decision) => decision.changed) ? 1 : 0;
+    });
+}

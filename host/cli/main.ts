@@ -1,0 +1,33 @@
+import { Command, CommanderError } from 'commander';
+import pc from 'picocolors';
+import { HostError } from '../errors.ts';
+import { registerRunCommand } from './commands/run.ts';
+import { registerReplayCommand } from './commands/replay.ts';
+
+/** Builds the `hookbox` program with every command registered. */
+export function buildProgram(): Command {
+  const program = new Command('hookbox')
+    .description('sandboxed WebAssembly hooks for AI coding-agent loops')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride();
+  registerRunCommand(program);
+  registerReplayCommand(program);
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. Bad input and configuration print a clear message, not a stack. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof HostError) {
+      process.stderr.write(`${pc.red('hookbox:')} ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,135 @@
+import type { HookInvocation, SeamBus } from '../events/index.ts';
+import type { SessionEvent } from '../log/index.ts';
+import { type DecisionOf, type PayloadOf, type SeamId, seamDefinition } from '../seams/index.ts';
+
+/** One hook's say in a decision: what the seam applied from it (`null` = no opinion). */
+export interface HookVerdict {
+  readonly hook: string;
+  readonly applied: unknown;
+  readonly fault?: string;
+}
+
+export interface ReplayedDecision {
+  readonly seam: SeamId;
+  readonly turn: number;
+  /** What was decided about: the prompt text, or the tool name and call id. */
+  readonly subject: string;
+  readonly toolCallId?: string;
+  readonly before: { readonly decision: unknown; readonly hooks: readonly HookVerdict[] };
+  readonly after: { readonly decision: unknown; readonly hooks: readonly HookVerdict[] };
+  readonly changed: boolean;
+}
+
+export interface ReplayReport {
+  readonly decisions: readonly ReplayedDecision[];
+  /** Recorded decisions that cannot be re-decided, and why. */
+  readonly skipped: readonly { readonly seam: SeamId; readonly turn: number; readonly subject: string; readonly why: string }[];
+}
+
+interface Pending {
+  readonly invocations: Extract<SessionEvent, { type: 'hook/invoke' }>[];
+}
+
+/**
+ * Re-decides every recorded prompt and tool call of a session log against
+ * another hook set, without running any tool or model, and reports what
+ * would change. "Before" is the recorded hooks' applied decisions folded by
+ * the seam's own composition; "after" is a live dispatch on the new bus.
+ */
+export async function replaySession(events: readonly SessionEvent[], bus: SeamBus): Promise<ReplayReport> {
+  const decisions: ReplayedDecision[] = [];
+  const skipped: { seam: SeamId; turn: number; subject: string; why: string }[] = [];
+  const start = events.find((event) => event.type === 'session/start');
+  const sessionId = start?.type === 'session/start' ? start.sessionId : 'replay';
+  const cwd = start?.type === 'session/start' ? start.cwd : process.cwd();
+  let pending: Pending = { invocations: [] };
+  let lastCall: Extract<SessionEvent, { type: 'tool/call' }> | undefined;
+  const take = (seam: SeamId) => {
+    const mine = pending.invocations.filter((invocation) => invocation.seam === seam);
+    pending = { invocations: pending.invocations.filter((invocation) => invocation.seam !== seam) };
+    return mine;
+  };
+
+  async function redecide<S extends SeamId>(seam: S, turn: number, step: number, subject: string, payload: PayloadOf<S>, toolCallId?: string) {
+    const recorded = take(seam);
+    const definition = seamDefinition(seam);
+    let before = definition.defaultDecision(payload);
+    for (const invocation of recorded) {
+      if (invocation.applied !== null) before = definition.compose(before, invocation.applied as DecisionOf<S>);
+      if (definition.shortCircuits(before)) break;
+    }
+    const result = await bus.dispatch(seam, payload, { id: sessionId, turn, step, cwd });
+    const after = result.decision;
+    decisions.push({
+      seam,
+      turn,
+      subject,
+      ...(toolCallId !== undefined && { toolCallId }),
+      before: { decision: before, hooks: recorded.map(verdict) },
+      after: { decision: after, hooks: result.invocations.map(verdict) },
+      changed: JSON.stringify(before) !== JSON.stringify(after),
+    });
+  }
+
+  for (const event of events) {
+    switch (event.type) {
+      case 'hook/invoke':
+        pending.invocations.push(event);
+        break;
+      case 'user/message':
+        await redecide('agent/prompt-submit', event.turn, 0, event.originalContent ?? event.content, {
+          content: event.originalContent ?? event.content,
+          source: 'api',
+        });
+        break;
+      case 'prompt/blocked':
+        await redecide('agent/prompt-submit', event.turn, 0, event.content, { content: event.content, source: 'api' });
+        break;
+      case 'tool/call':
+        take('tools/pre-execute');
+        lastCall = event;
+        break;
+      case 'tool/result': {
+        if (lastCall === undefined || lastCall.toolCallId !== event.toolCallId) break;
+        const call = lastCall;
+        const subject = `${call.toolName} ${JSON.stringify(call.arguments)}`;
+        // Pre-tool hooks ran before the result; their invocations precede it.
+        const base = { toolCallId: call.toolCallId, toolName: call.toolName, arguments: call.arguments };
+        const postRecorded = pending.invocations.filter((invocation) => invocation.seam === 'tools/post-execute');
+        pending = { invocations: pending.invocations.filter((invocation) => invocation.seam !== 'tools/post-execute') };
+        await redecide('tools/pre-execute', call.turn, call.step, subject, base, call.toolCallId);
+        if (event.hookEffect === undefined) {
+          pending.invocations.push(...postRecorded);
+          await redecide(
+            'tools/post-execute',
+            call.turn,
+            call.step,
+            subject,
+            { ...base, result: { content: event.content, isError: event.isError } },
+            call.toolCallId,
+          );
+        } else if (event.hookEffect !== 'denied') {
+          skipped.push({
+            seam: 'tools/post-execute',
+            turn: call.turn,
+            subject,
+            why: `the result was ${event.hookEffect} by a hook and the original is not kept in the log`,
+          });
+        }
+        lastCall = undefined;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return { decisions, skipped };
+}
+
+function verdict(invocation: HookInvocation | Extract<SessionEvent, { type: 'hook/invoke' }>): HookVerdict {
+  return {
+    hook: invocation.hook,
+    applied: invocation.applied,
+    ...(invocation.fault !== undefined && { fault: invocation.fault.kind }),
+  };
+}
