@@ -19,10 +19,13 @@ export class TerminalPrompter implements PermissionPrompter {
   ask(request: PermissionRequest, signal: AbortSignal): Promise<'allow' | 'deny'> {
     return new Promise((resolve) => {
       const rl = createInterface({ input: this.#input, output: this.#output, terminal: false });
+      let settled = false;
       const finish = (answer: 'allow' | 'deny'): void => {
+        if (settled) return;
+        settled = true;
         signal.removeEventListener('abort', onAbort);
-        rl.close();
         resolve(answer);
+        rl.close();
       };
       const onAbort = (): void => {
         this.#output.write(pc.yellow('\n  no answer in time: denied\n'));
