@@ -1,0 +1,53 @@
+;; allow — the healthy baseline. Every seam export writes its seam's
+;; permissive decision and returns 0:
+;;   session_start     -> {}
+;;   prompt_submit     -> {"action":"allow"}
+;;   pre_tool          -> {"action":"allow"}
+;;   post_tool         -> {"action":"accept"}
+;;   turn_continuation -> {"action":"stop"}
+(module
+  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+
+  (memory (export "memory") 1 16)
+
+  ;; {"action":"allow"} (14 bytes)
+  (data (i32.const 0) "\81\a6action\a5allow")
+  ;; {"action":"accept"} (15 bytes)
+  (data (i32.const 32) "\81\a6action\a6accept")
+  ;; {"action":"stop"} (13 bytes)
+  (data (i32.const 64) "\81\a6action\a4stop")
+  ;; {} (1 byte)
+  (data (i32.const 96) "\80")
+
+  ;; Copies linear memory [ptr, ptr+len) into a fresh Extism block and makes it the output.
+  (func $emit (param $ptr i32) (param $len i32)
+    (local $block i64) (local $i i32)
+    (local.set $block (call $alloc (i64.extend_i32_u (local.get $len))))
+    (block $done
+      (loop $copy
+        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
+        (call $store_u8
+          (i64.add (local.get $block) (i64.extend_i32_u (local.get $i)))
+          (i32.load8_u (i32.add (local.get $ptr) (local.get $i))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $copy)))
+    (call $output_set (local.get $block) (i64.extend_i32_u (local.get $len))))
+
+  (func (export "session_start") (result i32)
+    (call $emit (i32.const 96) (i32.const 1))
+    (i32.const 0))
+  (func (export "prompt_submit") (result i32)
+    (call $emit (i32.const 0) (i32.const 14))
+    (i32.const 0))
+  (func (export "pre_tool") (result i32)
+    (call $emit (i32.const 0) (i32.const 14))
+    (i32.const 0))
+  (func (export "post_tool") (result i32)
+    (call $emit (i32.const 32) (i32.const 15))
+    (i32.const 0))
+  (func (export "turn_continuation") (result i32)
+    (call $emit (i32.const 64) (i32.const 13))
+    (i32.const 0))
+)
