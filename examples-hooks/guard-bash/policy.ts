@@ -1,0 +1,187 @@
+/**
+ * guard-bash's pure policy: judges one bash command line. No PDK globals, so
+ * it runs unchanged in Node (unit tests) and in the compiled hook.
+ *
+ * The command is lexed (quotes, escapes, `;`/`&&`/`||`/`|`/newlines,
+ * `$(…)`/backticks, heredocs), each program invocation is normalized
+ * (`sudo`, `env`, `VAR=value`, `command`, `exec`, `nice`, `time`, … stripped)
+ * and judged by the rules; scripts run through `bash -c`, `eval`, heredocs,
+ * here-strings and `echo … | sh` are analysed recursively.
+ */
+import { normalizeCommand } from './normalize.ts';
+import { findingFor, forkBomb, invocationRules, pipelineRules, readsScriptFromStdin, redirectRule, scriptArgument, type Finding, type RuleId } from './rules.ts';
+import { changeDirectory } from './paths.ts';
+import { parseShell } from './shell.ts';
+
+export type { RuleId } from './rules.ts';
+
+/** What guard-bash decides about one command. */
+export type Verdict =
+  | { readonly action: 'allow' }
+  | { readonly action: 'ask'; readonly rule: RuleId; readonly reason: string }
+  | { readonly action: 'deny'; readonly rule: RuleId; readonly reason: string };
+
+/** What `checkCommand` judges against besides the command itself. */
+export interface GuardOptions {
+  /** The session cwd: the workspace root that `.`, `*` and relative paths resolve against. */
+  readonly cwd: string;
+  /** Operator deny patterns (already compiled, see {@link parseDenyPatterns}). */
+  readonly denyPatterns?: readonly RegExp[];
+}
+
+/** Deeper nesting than this (`bash -c "eval \"$(…)\""`…) is denied rather than guessed at. */
+export const MAX_NESTING = 8;
+
+interface Walk {
+  readonly options: GuardOptions;
+  readonly findings: Finding[];
+}
+
+function matchesCustom(walk: Walk, text: string): void {
+  const patterns = walk.options.denyPatterns ?? [];
+  if (patterns.length === 0) return;
+  patterns.forEach((pattern, index) => {
+    pattern.lastIndex = 0;
+    if (pattern.test(text)) {
+      walk.findings.push(findingFor('custom-pattern', 'deny', `matches operator deny pattern #${index + 1}`));
+    }
+  });
+}
+
+/** What a script has set up so far: its directory after `cd`, and plain variable assignments. */
+interface Scope {
+  cwd: string;
+  readonly vars: Map<string, string>;
+}
+
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
+const VARIABLE = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
+
+// `A=rm; $A -rf /`: a command word that is exactly a variable set earlier in
+// the same script is replaced by its value (split like an unquoted expansion).
+function expandKnownVariables(words: readonly string[], vars: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const word of words) {
+    const m = VARIABLE.exec(word);
+    const value = m ? vars.get((m[1] ?? m[2]) as string) : undefined;
+    if (value === undefined) out.push(word);
+    else out.push(...value.split(/\s+/).filter((w) => w !== ''));
+  }
+  return out;
+}
+
+function analyse(walk: Walk, script: string, depth: number, scope: Scope): void {
+  if (depth > MAX_NESTING) {
+    walk.findings.push(findingFor('too-complex', 'deny', 'command nests scripts too deeply to check'));
+    return;
+  }
+  const bomb = forkBomb(script);
+  if (bomb !== undefined) walk.findings.push(bomb);
+  if (walk.options.denyPatterns?.length) matchesCustom(walk, script.replace(/\s+/g, ' ').trim());
+  const child = (): Scope => ({ cwd: scope.cwd, vars: new Map(scope.vars) });
+
+  const parsed = parseShell(script);
+  for (const pipeline of parsed.pipelines) {
+    const piped = pipelineRules(pipeline);
+    walk.findings.push(...piped.findings);
+    for (const text of piped.scripts) analyse(walk, text, depth + 1, child());
+    for (const raw of pipeline) {
+      const command = { ...raw, words: expandKnownVariables(raw.words, scope.vars) };
+      const redirect = redirectRule(command.redirects);
+      if (redirect !== undefined) walk.findings.push(redirect);
+      const inv = normalizeCommand(command);
+      if (inv === undefined) {
+        for (const word of command.words) {
+          const m = ASSIGNMENT.exec(word);
+          if (m) scope.vars.set(m[1] as string, m[2] as string);
+        }
+        continue;
+      }
+      if ((inv.name === 'cd' || inv.name === 'pushd') && pipeline.length === 1) {
+        scope.cwd = changeDirectory(inv.args.find((a) => !a.startsWith('-')), scope.cwd);
+      }
+      matchesCustom(walk, [inv.name, ...inv.args].join(' '));
+      walk.findings.push(...invocationRules(inv, { cwd: scope.cwd, workspace: walk.options.cwd }));
+      const nested = scriptArgument(inv);
+      if (nested !== undefined) analyse(walk, nested, depth + 1, child());
+      // A heredoc or here-string fed to a shell is a script it runs.
+      if (readsScriptFromStdin(inv)) for (const text of inv.stdinTexts) analyse(walk, text, depth + 1, child());
+    }
+  }
+  for (const sub of parsed.substitutions) analyse(walk, sub, depth + 1, child());
+}
+
+/**
+ * Judges one bash command line: `deny` for destructive commands, `ask` for
+ * `git push`, `allow` otherwise. The most restrictive finding wins (deny
+ * over ask); among equals, the first found.
+ *
+ * @example
+ * ```ts
+ * checkCommand('sudo rm -rf /', { cwd: '/work/app' });
+ * // → { action: 'deny', rule: 'recursive-delete', reason: 'guard-bash: recursive-delete: recursive delete of the filesystem root' }
+ * checkCommand('git push origin feature', { cwd: '/work/app' }).action; // 'ask'
+ * checkCommand('ls -la', { cwd: '/work/app' }).action;                  // 'allow'
+ * ```
+ */
+export function checkCommand(command: string, options: GuardOptions): Verdict {
+  const walk: Walk = { options, findings: [] };
+  analyse(walk, command, 0, { cwd: options.cwd, vars: new Map() });
+  const chosen = walk.findings.find((f) => f.action === 'deny') ?? walk.findings.find((f) => f.action === 'ask');
+  return chosen === undefined ? { action: 'allow' } : { action: chosen.action, rule: chosen.rule, reason: chosen.reason };
+}
+
+/**
+ * Judges a pre-tool call's arguments: a missing or non-string `command`
+ * cannot be checked, so it is denied.
+ */
+export function checkBashArguments(args: Readonly<Record<string, unknown>>, options: GuardOptions): Verdict {
+  const command = args.command;
+  if (typeof command !== 'string') {
+    const f = findingFor('invalid-arguments', 'deny', 'bash call without a string "command" argument');
+    return { action: 'deny', rule: f.rule, reason: f.reason };
+  }
+  return checkCommand(command, options);
+}
+
+/**
+ * Parses the `denyPatterns` config value: a JSON array of regular-expression
+ * strings, or one pattern per line (blank lines and `#` comments skipped).
+ * A pattern written `/body/flags` keeps its flags. Returns an error message
+ * (naming the entry, not echoing it) when any pattern is invalid.
+ *
+ * @example
+ * ```ts
+ * parseDenyPatterns('["\\\\bterraform\\\\s+destroy\\\\b", "/DROP\\\\s+TABLE/i"]');
+ * // → { patterns: [/\bterraform\s+destroy\b/, /DROP\s+TABLE/i] }
+ * parseDenyPatterns('kubectl delete ns\n# comment\n'); // → { patterns: [/kubectl delete ns/] }
+ * ```
+ */
+export function parseDenyPatterns(raw: string | undefined): { patterns: RegExp[] } | { error: string } {
+  if (raw === undefined || raw.trim() === '') return { patterns: [] };
+  let sources: unknown[];
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (!Array.isArray(parsed)) return { error: 'denyPatterns is not a JSON array' };
+      sources = parsed;
+    } catch {
+      return { error: 'denyPatterns is not valid JSON' };
+    }
+  } else {
+    sources = raw.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  }
+  const patterns: RegExp[] = [];
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i];
+    if (typeof source !== 'string' || source === '') return { error: `denyPatterns entry #${i + 1} is not a non-empty string` };
+    const literal = /^\/(.+)\/([imsu]*)$/.exec(source);
+    try {
+      patterns.push(literal ? new RegExp(literal[1] as string, literal[2]) : new RegExp(source));
+    } catch {
+      return { error: `denyPatterns entry #${i + 1} is not a valid regular expression` };
+    }
+  }
+  return { patterns };
+}
