@@ -1,8 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { HostError } from '../errors.ts';
-import { registerRunCommand } from './commands/run.ts';
+import { registerBuildCommand } from './commands/build.ts';
+import { registerCallCommand } from './commands/call.ts';
+import { registerDemoCommand } from './commands/demo.ts';
+import { registerInitCommand } from './commands/init.ts';
+import { registerInspectCommand } from './commands/inspect.ts';
 import { registerReplayCommand } from './commands/replay.ts';
+import { registerRunCommand } from './commands/run.ts';
 
 /** Builds the `hookbox` program with every command registered. */
 export function buildProgram(): Command {
@@ -12,6 +17,11 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerRunCommand(program);
+  registerDemoCommand(program);
+  registerCallCommand(program);
+  registerInspectCommand(program);
+  registerBuildCommand(program);
+  registerInitCommand(program);
   registerReplayCommand(program);
   return program;
 }

@@ -32,6 +32,8 @@ export interface SessionOptions {
   readonly sessionId?: string;
   /** fsync after every event (slower; survives power loss, not only crashes). */
   readonly fsync?: boolean;
+  /** Called with the session before its first event is written (to subscribe to the log). */
+  readonly onOpen?: (session: Session) => void;
 }
 
 export interface TurnOutcome {
@@ -93,6 +95,7 @@ export class Session {
   /** Starts a new session: writes its first event and fires session-start with source `startup`. */
   static async start(options: SessionOptions): Promise<Session> {
     const session = new Session(options, options.sessionId ?? randomUUID(), SessionLogWriter.open(options.logPath, options));
+    options.onOpen?.(session);
     await session.#begin('startup');
     return session;
   }
@@ -110,6 +113,7 @@ export class Session {
     const session = new Session(options, first?.type === 'session/start' ? first.sessionId : randomUUID(), log);
     for (const event of events) session.#replay(event);
     session.conversation.settle();
+    options.onOpen?.(session);
     if (session.turnOpen) {
       session.log.append({
         type: 'turn/end',
@@ -190,6 +194,11 @@ export class Session {
   async prompt(content: string, source: PromptSource = 'api'): Promise<TurnOutcome> {
     this.submit(content, source);
     return this.runTurn();
+  }
+
+  /** Records a hook's log line (Extism logging) in the session log, inside the open turn if any. */
+  recordHookLog(hook: string, level: 'info' | 'warn' | 'error' | 'debug', message: string): void {
+    this.log.append({ type: 'hook/log', ...(this.turnOpen && { turn: this.turn }), hook, level, message });
   }
 
   close(): void {

@@ -3,12 +3,10 @@ import { resolve, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Command, Option } from 'commander';
 import pc from 'picocolors';
-import { SeamBus } from '../../events/index.ts';
+import { ConfigError } from '../../errors.ts';
 import type { SessionEvent } from '../../log/index.ts';
-import { type PermissionPrompter, Session, type TurnOutcome } from '../../loop/index.ts';
-import type { PromptSource } from '../../seams/index.ts';
-import { builtinTools } from '../../tools/index.ts';
-import { openHookSet } from '../hook-set.ts';
+import type { PermissionPrompter } from '../../loop/index.ts';
+import { runPrompts } from '../session-runner.ts';
 import { addProviderOptions, createProvider, type ProviderFlags } from '../provider-options.ts';
 import { TerminalPrompter } from '../prompter.ts';
 import { renderEvent } from '../transcript.ts';
@@ -36,58 +34,42 @@ async function readStdinPrompts(): Promise<string[]> {
 export async function runSessionCommand(promptArgs: string[], flags: RunFlags): Promise<number> {
   const cwd = resolve(flags.cwd ?? process.cwd());
   const fromArgs = promptArgs.length > 0;
-  const prompts = fromArgs ? promptArgs : await readStdinPrompts();
-  const source: PromptSource = fromArgs ? 'cli' : 'stdin';
   const provider = createProvider(flags);
+  const prompts = fromArgs ? promptArgs : await readStdinPrompts();
   const logPath = resolve(flags.log ?? join(cwd, '.hookbox', 'sessions', `${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`));
-
+  if (flags.resume === true && !existsSync(logPath)) throw new ConfigError(`--resume: no session log at ${logPath}`);
   const print = flags.json
     ? (event: SessionEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: SessionEvent) => {
         const line = renderEvent(event);
         if (line !== '') process.stdout.write(`${line}\n`);
       };
-  const hooks = await openHookSet(flags.config === undefined ? undefined : resolve(flags.config), (entry) =>
-    process.stderr.write(pc.dim(`[${entry.hook}] ${entry.level}: ${entry.message}\n`)),
-  );
-  const bus = new SeamBus();
-  for (const listener of hooks.listeners) bus.use(listener);
   // The person can answer an ask only when prompts did not come through stdin.
   const prompter: PermissionPrompter | undefined =
     fromArgs && process.stdin.isTTY ? new TerminalPrompter(process.stdin, process.stderr) : undefined;
-
-  const options = {
+  const outcomes = await runPrompts({
     cwd,
     logPath,
     provider,
-    bus,
-    tools: builtinTools(),
-    maxSteps: Number(flags.maxSteps),
-    maxContinuations: Number(flags.maxContinuations),
-    askTimeoutMs: Number(flags.askTimeoutMs),
+    ...(flags.config !== undefined && { configPath: resolve(flags.config) }),
     ...(prompter !== undefined && { prompter }),
-  };
-  const resuming = flags.resume === true && existsSync(logPath);
-  let session: Session | undefined;
-  const outcomes: TurnOutcome[] = [];
-  try {
-    session = resuming ? await Session.resume(options) : await Session.start(options);
-    // Events written before the transcript subscribes (session/start) are printed from the log's listener too.
-    session.log.onEvent(print);
-    const active = session;
-    process.once('SIGINT', () => active.cancel());
-    if (flags.batch) {
-      for (const prompt of prompts) session.submit(prompt, source);
-      outcomes.push(await session.runTurn());
-    } else {
-      for (const prompt of prompts) outcomes.push(await session.prompt(prompt, source));
-    }
-  } finally {
-    session?.close();
-    await hooks.close();
-  }
+    prompts,
+    source: fromArgs ? 'cli' : 'stdin',
+    batch: flags.batch === true,
+    resume: flags.resume === true,
+    maxSteps: positiveInt('--max-steps', flags.maxSteps),
+    maxContinuations: positiveInt('--max-continuations', flags.maxContinuations, true),
+    askTimeoutMs: positiveInt('--ask-timeout-ms', flags.askTimeoutMs),
+    onEvent: print,
+  });
   if (!flags.json) process.stdout.write(pc.dim(`\nsession log: ${logPath}\n`));
   return outcomes.some((outcome) => outcome.reason === 'error') ? 1 : 0;
+}
+
+function positiveInt(flag: string, value: string, allowZero = false): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new ConfigError(`${flag} expects ${allowZero ? 'a non-negative' : 'a positive'} integer, got "${value}"`);
+  return n;
 }
 
 export function registerRunCommand(program: Command): void {

@@ -1,0 +1,77 @@
+import { SeamBus } from '../events/index.ts';
+import type { SessionEvent } from '../log/index.ts';
+import { type ModelProvider, type PermissionPrompter, Session, type TurnOutcome } from '../loop/index.ts';
+import type { PromptSource } from '../seams/index.ts';
+import { builtinTools } from '../tools/index.ts';
+import { openHookSet } from './hook-set.ts';
+
+export interface RunPromptsOptions {
+  readonly cwd: string;
+  readonly logPath: string;
+  readonly provider: ModelProvider;
+  /** Operator config with the hooks; none = no hooks. */
+  readonly configPath?: string;
+  readonly prompter?: PermissionPrompter;
+  readonly prompts: readonly string[];
+  readonly source: PromptSource;
+  /** Every prompt in one turn instead of one turn each. */
+  readonly batch?: boolean;
+  readonly resume?: boolean;
+  readonly maxSteps?: number;
+  readonly maxContinuations?: number;
+  readonly askTimeoutMs?: number;
+  /** Sees every event as it is appended (the transcript). */
+  readonly onEvent?: (event: SessionEvent) => void;
+}
+
+/**
+ * Loads the hooks, runs the prompts through one session, and closes
+ * everything whatever happens: the shared core of `hookbox run` and the demo.
+ */
+export async function runPrompts(options: RunPromptsOptions): Promise<TurnOutcome[]> {
+  let session: Session | undefined;
+  const hooks = await openHookSet(options.configPath, (entry) => session?.recordHookLog(entry.hook, entry.level, entry.message));
+  const bus = new SeamBus();
+  for (const listener of hooks.listeners) bus.use(listener);
+  const sessionOptions = {
+    cwd: options.cwd,
+    logPath: options.logPath,
+    provider: options.provider,
+    bus,
+    tools: builtinTools(),
+    ...(options.prompter !== undefined && { prompter: options.prompter }),
+    ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
+    ...(options.maxContinuations !== undefined && { maxContinuations: options.maxContinuations }),
+    ...(options.askTimeoutMs !== undefined && { askTimeoutMs: options.askTimeoutMs }),
+  };
+  const outcomes: TurnOutcome[] = [];
+  const unsubscribe: (() => void)[] = [];
+  try {
+    // The transcript subscribes before the first event is written.
+    const onEvent = options.onEvent;
+    const attach = (s: Session) => {
+      if (onEvent !== undefined) unsubscribe.push(s.log.onEvent(onEvent));
+    };
+    session = options.resume
+      ? await Session.resume({ ...sessionOptions, onOpen: attach })
+      : await Session.start({ ...sessionOptions, onOpen: attach });
+    const active = session;
+    const cancel = (): void => active.cancel();
+    process.once('SIGINT', cancel);
+    try {
+      if (options.batch) {
+        for (const prompt of options.prompts) session.submit(prompt, options.source);
+        outcomes.push(await session.runTurn());
+      } else {
+        for (const prompt of options.prompts) outcomes.push(await session.prompt(prompt, options.source));
+      }
+    } finally {
+      process.off('SIGINT', cancel);
+    }
+  } finally {
+    for (const off of unsubscribe) off();
+    session?.close();
+    await hooks.close();
+  }
+  return outcomes;
+}
