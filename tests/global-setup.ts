@@ -1,5 +1,15 @@
 /**
- * Runs once before the suites: builds what the tests need from source
- * (the JS engine and the example hooks) so the suites share one build.
+ * Runs once before the suites: builds what the tests need from source (the
+ * JS engine, then the example hooks) so the suites share one build. On a
+ * fresh clone the engine build takes about a minute; progress goes to stderr.
  */
-export default async function setup(): Promise<void> {}
+import { buildExamples } from '../examples-hooks/build.ts';
+import { ensureEngine } from '../pdk/engine/build.ts';
+
+export default async function setup(): Promise<void> {
+  const progress = (message: string): void => {
+    process.stderr.write(`[setup] ${message}\n`);
+  };
+  await ensureEngine({ onProgress: progress });
+  await buildExamples(progress);
+}

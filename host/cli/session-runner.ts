@@ -29,6 +29,7 @@ export interface RunPromptsOptions {
  * everything whatever happens: the shared core of `hookbox run` and the demo.
  */
 export async function runPrompts(options: RunPromptsOptions): Promise<TurnOutcome[]> {
+  // Hook log lines go to the session log; session-start hooks log before start() returns.
   let session: Session | undefined;
   const hooks = await openHookSet(options.configPath, (entry) => session?.recordHookLog(entry.hook, entry.level, entry.message));
   const bus = new SeamBus();
@@ -49,8 +50,9 @@ export async function runPrompts(options: RunPromptsOptions): Promise<TurnOutcom
   try {
     // The transcript subscribes before the first event is written.
     const onEvent = options.onEvent;
-    const attach = (s: Session) => {
-      if (onEvent !== undefined) unsubscribe.push(s.log.onEvent(onEvent));
+    const attach = (opened: Session) => {
+      session = opened;
+      if (onEvent !== undefined) unsubscribe.push(opened.log.onEvent(onEvent));
     };
     session = options.resume
       ? await Session.resume({ ...sessionOptions, onOpen: attach })

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { type CallOutcome, ExtismInstance, type InstanceOptions, faultFromError } from '../../host/runner/extism-adapter.ts';
+import { prepareModule } from '../../host/runner/module-prep.ts';
+import { buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
+import { wasmApi } from '../../host/runner/wasm-api.ts';
+import { decodeDecision } from '../../host/runner/wire.ts';
+import { SEAMS } from '../../host/seams/index.ts';
+import { compileWat, compileWatSource } from '../helpers/wat.ts';
+
+// One test per HookFault kind, against the adapter on this thread (no worker):
+// the adapter maps what Extism/V8 produce; decode/schema come from the wire
+// decoder that runs on the host's side of the channel.
+
+async function instantiate(bytes: Uint8Array, overrides: Partial<InstanceOptions> = {}) {
+  const memoryMb = overrides.memoryMb ?? 16;
+  const prepared = prepareModule(bytes, { memoryMb, clock: false, env: false, source: 'test.wasm' });
+  const options: InstanceOptions = {
+    guest: await wasmApi.compile(prepared.bytes),
+    wrapper: await wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory)),
+    useWasi: prepared.needsWasi,
+    needsOverride: prepared.needsOverride,
+    allowedPaths: {},
+    env: {},
+    config: {},
+    memoryMb,
+    memoryMaxPages: prepared.memory?.max,
+    maxOutputBytes: 1_048_576,
+    ...overrides,
+  };
+  return ExtismInstance.create(options);
+}
+
+async function callOnce(name: string, exportName = 'pre_tool', overrides: Partial<InstanceOptions> = {}): Promise<CallOutcome> {
+  const created = await instantiate(await compileWat(name), overrides);
+  if (!created.ok) throw new Error(`cannot instantiate ${name}: ${created.fault.message}`);
+  try {
+    return await created.instance.call(exportName, new Uint8Array([0x80]));
+  } finally {
+    await created.instance.close();
+  }
+}
+
+/** A plugin that reports `message` through error_set and returns 1, as the hookbox JS engine does. */
+function errorSetModule(message: string): Promise<Uint8Array> {
+  const escaped = [...new TextEncoder().encode(message)].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
+  return compileWatSource(`(module
+    (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+    (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+    (import "extism:host/env" "error_set" (func $error_set (param i64)))
+    (memory (export "memory") 1 1)
+    (data (i32.const 0) "${escaped}")
+    (func (export "pre_tool") (result i32) (local $b i64) (local $i i32)
+      (local.set $b (call $alloc (i64.const ${message.length})))
+      (block $done (loop $copy
+        (br_if $done (i32.ge_u (local.get $i) (i32.const ${message.length})))
+        (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $copy)))
+      (call $error_set (local.get $b))
+      (i32.const 1)))`);
+}
+
+function faultOf(outcome: CallOutcome) {
+  if (outcome.type !== 'fault') throw new Error(`expected a fault, got output ${String(outcome.bytes)}`);
+  return outcome;
+}
+
+describe('extism adapter: one test per fault kind', () => {
+  it('timeout: the engine\'s "hookbox-fault:timeout:" error becomes a timeout fault', async () => {
+    const created = await instantiate(await errorSetModule('hookbox-fault:timeout: instruction budget 5000 exhausted'));
+    if (!created.ok) throw new Error(created.fault.message);
+    try {
+      const outcome = faultOf(await created.instance.call('pre_tool', new Uint8Array(0)));
+      expect(outcome.fault).toEqual({ kind: 'timeout', message: 'instruction budget 5000 exhausted' });
+      expect(outcome.discard).toBe(false);
+    } finally {
+      await created.instance.close();
+    }
+  });
+
+  it('memory: the engine\'s "hookbox-fault:memory:" error, a bomb at the cap, and the Var budget', async () => {
+    const created = await instantiate(await errorSetModule('hookbox-fault:memory: JS heap limit 8 MiB'));
+    if (!created.ok) throw new Error(created.fault.message);
+    try {
+      expect(faultOf(await created.instance.call('pre_tool', new Uint8Array(0))).fault).toEqual({ kind: 'memory', message: 'JS heap limit 8 MiB' });
+    } finally {
+      await created.instance.close();
+    }
+    const bomb = faultOf(await callOnce('memory-bomb-capped'));
+    expect(bomb.fault.kind).toBe('memory');
+    expect(bomb.discard).toBe(true);
+    expect(faultOf(await callOnce('var-flood')).fault.kind).toBe('memory');
+    expect(faultOf(await callOnce('alloc-bomb')).fault.kind).toBe('memory');
+  });
+
+  it('trap: unreachable and out-of-bounds are traps and keep the instance; a V8 stack overflow discards it', async () => {
+    const trap = faultOf(await callOnce('trap'));
+    expect(trap.fault).toEqual({ kind: 'trap', message: 'unreachable' });
+    expect(trap.discard).toBe(false);
+    expect(faultOf(await callOnce('out-of-bounds')).fault.kind).toBe('trap');
+    const overflow = faultOf(await callOnce('recursion'));
+    expect(overflow.fault.kind).toBe('trap');
+    expect(overflow.fault.message).toContain('stack overflow');
+    expect(overflow.discard).toBe(true);
+  });
+
+  it('output-too-large: output over maxOutputBytes is refused before anyone decodes it', async () => {
+    const outcome = faultOf(await callOnce('oversized-output'));
+    expect(outcome.fault.kind).toBe('output-too-large');
+    expect(outcome.fault.message).toContain('exceeds maxOutputBytes 1048576');
+  });
+
+  it('decode: bytes that are not one msgpack value', () => {
+    expect(decodeDecision('tools/pre-execute', Uint8Array.from([0xc1, 0xff, 0x00]))).toMatchObject({ type: 'fault', fault: { kind: 'decode' } });
+    const deep = new Uint8Array(60_001).fill(0x91);
+    deep[60_000] = 0xc0;
+    expect(decodeDecision('tools/pre-execute', deep)).toMatchObject({ type: 'fault', fault: { kind: 'decode' } });
+  });
+
+  it('schema: valid msgpack that is not the seam\'s decision names the bad field', () => {
+    const missingReason = Uint8Array.from([0x81, 0xa6, ...Buffer.from('action'), 0xa4, ...Buffer.from('deny')]);
+    expect(decodeDecision('tools/pre-execute', missingReason)).toEqual({
+      type: 'fault',
+      fault: { kind: 'schema', message: expect.stringContaining('decision.reason') },
+    });
+    expect(decodeDecision('agent/turn-continuation', Uint8Array.from([0xc0]))).toMatchObject({ type: 'fault', fault: { kind: 'schema' } });
+    expect(decodeDecision('tools/pre-execute', null)).toEqual({ type: 'no-opinion' });
+  });
+
+  it('plugin-error: error_set text, and a non-zero return code without error_set', async () => {
+    expect(faultOf(await callOnce('error-set')).fault).toEqual({ kind: 'plugin-error', message: 'corpus: refused' });
+    expect(faultOf(await callOnce('nonzero-return')).fault).toEqual({
+      kind: 'plugin-error',
+      message: 'export "pre_tool" returned 1 without setting an error',
+    });
+  });
+
+  it('missing-export: calling an export the module does not have', async () => {
+    expect(faultOf(await callOnce('missing-export', 'pre_tool')).fault.kind).toBe('missing-export');
+  });
+
+  it('load: a module that cannot be instantiated', async () => {
+    const created = await instantiate(await compileWat('unknown-import'));
+    expect(created.ok).toBe(false);
+    if (!created.ok) expect(created.fault).toEqual({ kind: 'load', message: expect.stringContaining('does_not_exist') });
+  });
+
+  it('a healthy call returns the output bytes, and empty output as null', async () => {
+    const allow = await callOnce('allow');
+    expect(allow.type === 'output' && [...(allow.bytes ?? [])]).toEqual([0x81, 0xa6, ...Buffer.from('action'), 0xa5, ...Buffer.from('allow')]);
+    const none = await callOnce('no-opinion');
+    expect(none).toMatchObject({ type: 'output', bytes: null });
+  });
+});
+
+describe('faultFromError', () => {
+  it('maps host errors by type, not by loose text', () => {
+    expect(faultFromError(new RangeError('Maximum call stack size exceeded'), { atMemoryCap: false })).toMatchObject({ kind: 'trap', discard: true });
+    expect(faultFromError(new RangeError('Array buffer allocation failed'), { atMemoryCap: false })).toMatchObject({ kind: 'memory', discard: true });
+    expect(faultFromError(new Error('cannot assign to this block'), { atMemoryCap: false })).toMatchObject({ kind: 'trap', discard: true });
+    expect(faultFromError(Symbol('kExitCode'), { atMemoryCap: false })).toMatchObject({ kind: 'trap', discard: true });
+    expect(faultFromError(new Error('Plugin-originated error: var memory limit exceeded: 5 bytes'), { atMemoryCap: false })).toMatchObject({ kind: 'memory' });
+    expect(faultFromError(new Error('Plugin-originated error: memory access out of bounds'), { atMemoryCap: true })).toMatchObject({ kind: 'plugin-error' });
+  });
+});
