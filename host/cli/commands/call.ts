@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+import { type Command, InvalidArgumentError } from 'commander';
+import { loadHookFile } from '../../config/index.ts';
+import { describeIssues, parseJsonText } from '../../config/json-file.ts';
+import { ConfigError, HookLoadError } from '../../errors.ts';
+import { type SeamListener } from '../../events/index.ts';
+import { invokeListener } from '../../events/invoke.ts';
+import { HookRunner, type HookLogEntry, type WasmHook } from '../../runner/index.ts';
+import { SEAM_IDS, type SeamId, type SessionInfo, isSeamId, seamDefinition } from '../../seams/index.ts';
+
+export interface CallOptions {
+  readonly seam: string;
+  /** A payload file, or `-` for stdin. */
+  readonly payload: string;
+  readonly timeoutMs?: number;
+  readonly memoryMb?: number;
+  readonly sessionId?: string;
+  readonly json?: boolean;
+}
+
+/** What `hookbox call --json` prints: the decision the seam receives after the fault policy. */
+export interface CallReport {
+  readonly decision: unknown;
+  readonly fault: { readonly kind: string; readonly message: string } | null;
+  readonly durationMs: number;
+}
+
+/**
+ * Registers `hookbox call <hook.wasm|hook.json> --seam <id> --payload <file|->`:
+ * invokes one hook through the same runner and fault policy the loop uses.
+ */
+export function registerCallCommand(program: Command): void {
+  program
+    .command('call')
+    .description('invoke one hook on one payload, through the sandbox and the seam fault policy')
+    .argument('<hook>', 'a hook .wasm or its hook.json manifest')
+    .requiredOption('--seam <id>', `seam id (${SEAM_IDS.join(', ')})`)
+    .requiredOption('--payload <file>', 'payload JSON file, or - for stdin')
+    .option('--timeout-ms <n>', 'wall timeout per call', positiveInt)
+    .option('--memory-mb <n>', 'cap on the guest linear memory', positiveInt)
+    .option('--session-id <id>', 'session id in the envelope', 'hookbox-call')
+    .option('--json', 'print one JSON object {decision, fault, durationMs}')
+    .action(async (hook: string, options: CallOptions) => {
+      const report = await callHook(hook, options, (entry) => process.stderr.write(`[${entry.hook} ${entry.level}] ${entry.message}\n`));
+      process.stdout.write(options.json === true ? `${JSON.stringify(report)}\n` : describe(report));
+    });
+}
+
+/**
+ * Runs one call. Unusable input (unknown seam, unreadable or non-wasm file,
+ * bad payload) throws a `HostError`; everything the hook does, including
+ * failing to load, comes back as a report with the seam's fault decision.
+ */
+export async function callHook(
+  hookFile: string,
+  options: CallOptions,
+  onLog?: (entry: HookLogEntry) => void,
+  /** An already started runner to use (kept open); by default a one-worker runner is started and closed. */
+  shared?: HookRunner,
+): Promise<CallReport> {
+  if (!isSeamId(options.seam)) throw new ConfigError(`unknown seam "${options.seam}" (expected one of ${SEAM_IDS.join(', ')})`);
+  const seam: SeamId = options.seam;
+  const payload = await readPayload(seam, options.payload);
+  const limits = {
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    ...(options.memoryMb !== undefined && { memoryMb: options.memoryMb }),
+  };
+  const spec = loadHookFile(hookFile, { limits });
+  await assertReadableWasm(spec.wasm as string);
+  const session: SessionInfo = { id: options.sessionId ?? 'hookbox-call', turn: 0, step: 0, cwd: process.cwd() };
+  const definition = seamDefinition(seam);
+  const next = definition.kind === 'notify' ? null : definition.defaultDecision(payload as never);
+
+  const runner = shared ?? (await HookRunner.start({ workers: 1, spareWorker: false, ...(onLog !== undefined && { onLog }) }));
+  let hook: WasmHook | undefined;
+  try {
+    let listener: SeamListener;
+    try {
+      // Every exported seam: calling one the hook lacks is a `missing-export` fault, not bad input.
+      const { seams: _configured, ...everySeam } = spec;
+      hook = await runner.load(everySeam);
+      listener = hook;
+    } catch (error) {
+      if (!(error instanceof HookLoadError)) throw error;
+      listener = loadFaultListener(spec.name, seam, error.message);
+    }
+    const applied = await invokeListener(listener, seam, payload as never, next as never, session);
+    return {
+      decision: applied.decision,
+      fault: applied.invocation.fault ?? null,
+      durationMs: Math.round(applied.invocation.durationUs) / 1000,
+    };
+  } finally {
+    await hook?.close();
+    if (shared === undefined) await runner.close();
+  }
+}
+
+async function readPayload(seam: SeamId, source: string): Promise<unknown> {
+  const name = source === '-' ? '<stdin>' : source;
+  let text: string;
+  try {
+    text = source === '-' ? await readStdin() : await readFile(source, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${name}: cannot read the payload (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+  }
+  const value = parseJsonText(name, text);
+  const parsed = seamDefinition(seam).payload.safeParse(value);
+  if (!parsed.success) throw new ConfigError(`not a ${seam} payload:\n${describeIssues(name, parsed.error)}`);
+  return parsed.data;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A missing file or one that is not wasm at all is bad input, not a hook fault. */
+async function assertReadableWasm(file: string): Promise<void> {
+  let head: Buffer;
+  try {
+    head = (await readFile(file)).subarray(0, 4);
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the hook (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+  }
+  if (head.length < 4 || head[0] !== 0 || head[1] !== 0x61 || head[2] !== 0x73 || head[3] !== 0x6d) {
+    throw new ConfigError(`${file}: not a WebAssembly module (expected a .wasm file or a hook.json manifest)`);
+  }
+}
+
+/** Stands in for a hook that failed to load: every call is a `load` fault. */
+function loadFaultListener(name: string, seam: SeamId, message: string): SeamListener {
+  return {
+    name,
+    seams: [seam],
+    invoke: async () => ({ type: 'fault', fault: { kind: 'load', message } }),
+  };
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function describe(report: CallReport): string {
+  const lines = [
+    `decision: ${report.decision === null ? 'none (no opinion)' : JSON.stringify(report.decision)}`,
+    ...(report.fault === null ? [] : [`fault: ${report.fault.kind}: ${report.fault.message}`]),
+    `duration: ${report.durationMs} ms`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../errors.ts';
+import type { FailPolicy, SeamId } from '../seams/index.ts';
+import { intersectCapabilities } from './capabilities.ts';
+import type { HookRunner, WasmHook, WasmHookSpec } from '../runner/index.ts';
+import { readJsonFile } from './json-file.ts';
+import { type Capabilities, type HookLimits, type HookManifest, HookManifestSchema } from './manifest.ts';
+import { type ResolvedConfig, type ResolvedHookEntry, resolveGrantPaths } from './operator-config.ts';
+
+/** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
+export function loadManifest(file: string): HookManifest {
+  return readJsonFile(path.resolve(file), HookManifestSchema);
+}
+
+/**
+ * Loads every hook of a config into the runner, in composition order. A
+ * hook that cannot load throws (`HookLoadError`, `ConfigError`) after the
+ * hooks loaded so far are closed.
+ */
+export async function loadHooks(config: ResolvedConfig, runner: HookRunner): Promise<WasmHook[]> {
+  const hooks: WasmHook[] = [];
+  try {
+    for (const entry of config.hooks) hooks.push(await runner.load(specForEntry(config.file, entry)));
+  } catch (error) {
+    await Promise.all(hooks.map((hook) => hook.close()));
+    throw error;
+  }
+  return hooks;
+}
+
+/** Turns one operator entry (plus its manifest, if any) into what the runner loads. */
+export function specForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
+  if (entry.wasm !== undefined) {
+    return {
+      name: entry.name,
+      wasm: entry.wasm,
+      ...(entry.seams !== undefined && { seams: entry.seams }),
+      ...(entry.tools !== undefined && { tools: entry.tools }),
+      limits: entry.limits,
+      ...(entry.failPolicy !== undefined && { failPolicy: entry.failPolicy }),
+      config: entry.config,
+      capabilities: intersectCapabilities(undefined, entry.grant),
+      ...(entry.quarantineAfter !== undefined && { quarantineAfter: entry.quarantineAfter }),
+    };
+  }
+  const manifestFile = entry.manifest as string;
+  const manifest = loadManifest(manifestFile);
+  const where = `${configFile}: ${entry.at}`;
+  if (entry.seams !== undefined) {
+    const extra = entry.seams.filter((seam) => !manifest.seams.includes(seam));
+    if (extra.length > 0) {
+      throw new ConfigError(`${where}.seams: ${extra.join(', ')} not handled by the hook (its manifest ${manifestFile} lists ${manifest.seams.join(', ')})`);
+    }
+  }
+  if (manifest.config !== undefined) {
+    const declared = Object.keys(manifest.config);
+    const unknown = Object.keys(entry.config).filter((key) => !declared.includes(key));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `${where}.config: ${unknown.map((k) => JSON.stringify(k)).join(', ')} not a config key of hook "${manifest.name}" (declared: ${declared.join(', ') || 'none'})`,
+      );
+    }
+  }
+  return fromManifest(manifestFile, manifest, {
+    name: entry.name,
+    ...(entry.seams !== undefined && { seams: entry.seams }),
+    ...(entry.tools !== undefined && { tools: entry.tools }),
+    limits: entry.limits,
+    ...(entry.failPolicy !== undefined && { failPolicy: entry.failPolicy }),
+    config: entry.config,
+    grant: entry.grant,
+    ...(entry.quarantineAfter !== undefined && { quarantineAfter: entry.quarantineAfter }),
+  });
+}
+
+/** Overrides `hookbox call` (and tests) put on a single hook file. */
+export interface HookFileOverrides {
+  readonly name?: string;
+  readonly seams?: readonly SeamId[];
+  readonly tools?: readonly string[];
+  readonly limits?: HookLimits;
+  readonly failPolicy?: FailPolicy;
+  readonly config?: Readonly<Record<string, string>>;
+  /** Granted capabilities (host paths relative to the process cwd). */
+  readonly grant?: Capabilities;
+  readonly quarantineAfter?: number;
+}
+
+/**
+ * A spec for one hook file: a `.wasm`, or a `hook.json` manifest (then the
+ * wasm beside it, pinned by its sha256). For `hookbox call`.
+ */
+export function loadHookFile(file: string, overrides: HookFileOverrides = {}): WasmHookSpec {
+  const absolute = path.resolve(file);
+  const grant = resolveGrantPaths(overrides.grant ?? {}, process.cwd());
+  if (isManifestFile(absolute)) {
+    return fromManifest(absolute, loadManifest(absolute), { ...overrides, grant });
+  }
+  const base = path.basename(absolute).replace(/\.wasm$/, '');
+  const name = overrides.name ?? (base.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'hook');
+  return {
+    name,
+    wasm: absolute,
+    ...(overrides.seams !== undefined && { seams: overrides.seams }),
+    ...(overrides.limits !== undefined && { limits: overrides.limits }),
+    ...(overrides.failPolicy !== undefined && { failPolicy: overrides.failPolicy }),
+    ...(overrides.config !== undefined && { config: overrides.config }),
+    capabilities: intersectCapabilities(undefined, grant),
+    ...(overrides.quarantineAfter !== undefined && { quarantineAfter: overrides.quarantineAfter }),
+  };
+}
+
+function isManifestFile(file: string): boolean {
+  if (file.endsWith('.json')) return true;
+  if (file.endsWith('.wasm')) return false;
+  try {
+    const head = readFileSync(file).subarray(0, 64).toString('utf8').trimStart();
+    return head.startsWith('{');
+  } catch {
+    return false;
+  }
+}
+
+function fromManifest(
+  manifestFile: string,
+  manifest: HookManifest,
+  operator: Omit<HookFileOverrides, 'grant'> & { grant: Capabilities },
+): WasmHookSpec {
+  const dir = path.dirname(manifestFile);
+  // Operator limits win; the manifest's requested limits fill the rest.
+  const limits: HookLimits = { ...manifest.limits, ...definedOnly(operator.limits ?? {}) };
+  const requested = resolveGrantPaths(manifest.capabilities ?? {}, dir);
+  const tools = operator.tools ?? manifest.tools;
+  return {
+    name: operator.name ?? manifest.name,
+    wasm: path.resolve(dir, manifest.wasm),
+    sha256: manifest.sha256,
+    seams: operator.seams ?? manifest.seams,
+    ...(tools !== undefined && { tools }),
+    limits,
+    ...(operator.failPolicy !== undefined && { failPolicy: operator.failPolicy }),
+    config: { ...operator.config },
+    capabilities: intersectCapabilities(requested, operator.grant),
+    ...(operator.quarantineAfter !== undefined && { quarantineAfter: operator.quarantineAfter }),
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../errors.ts';
+import { FailPolicySchema, SEAM_IDS, type FailPolicy, type SeamId } from '../seams/index.ts';
+import { readJsonFile } from './json-file.ts';
+import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema } from './manifest.ts';
+
+const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
+const HookNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"');
+
+/** Settings an operator can set per hook or as `defaults` for every hook. */
+const SharedSettings = {
+  ...HookLimitsSchema.shape,
+  failPolicy: FailPolicySchema.optional(),
+  /** Extism config values handed to the hook (strings only). */
+  config: z.record(z.string(), z.string()).optional(),
+  /** Capabilities the operator grants; the hook gets the intersection with its manifest's request. */
+  grant: CapabilitiesSchema.optional(),
+  /** Consecutive faults after which the hook is quarantined until reloaded. */
+  quarantineAfter: z.number().int().positive().optional(),
+};
+
+/** One entry of `hooks`: exactly one of `wasm` or `manifest`, paths relative to the config file. */
+export const OperatorHookSchema = z
+  .strictObject({
+    name: HookNameSchema,
+    wasm: z.string().min(1).optional(),
+    manifest: z.string().min(1).optional(),
+    /** Seams to handle; absent = every seam the module exports (or the manifest lists). */
+    seams: z.array(SeamIdSchema).min(1).optional(),
+    /** Tool-name matchers (anchored regular expressions) for the tool seams. */
+    tools: z.array(z.string().min(1)).optional(),
+    ...SharedSettings,
+  })
+  .refine((hook) => (hook.wasm === undefined) !== (hook.manifest === undefined), {
+    message: 'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path)',
+  });
+export type OperatorHook = z.infer<typeof OperatorHookSchema>;
+
+/** `hookbox.config.json`. Array order of `hooks` is composition order. */
+export const OperatorConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  hooks: z.array(OperatorHookSchema),
+  defaults: z.strictObject(SharedSettings).optional(),
+});
+export type OperatorConfig = z.infer<typeof OperatorConfigSchema>;
+
+/** One hook of a loaded config: defaults applied, paths absolute, and where it sits in the file. */
+export interface ResolvedHookEntry {
+  readonly name: string;
+  /** JSON path of the entry, e.g. `hooks[1]`, for messages. */
+  readonly at: string;
+  readonly wasm?: string;
+  readonly manifest?: string;
+  readonly seams?: readonly SeamId[];
+  readonly tools?: readonly string[];
+  /** Operator limits: the entry's, else `defaults`' (a manifest's requested limits fill what neither sets). */
+  readonly limits: HookLimits;
+  readonly failPolicy?: FailPolicy;
+  readonly config: Readonly<Record<string, string>>;
+  readonly grant: Capabilities;
+  readonly quarantineAfter?: number;
+}
+
+export interface ResolvedConfig {
+  /** Absolute path of the config file. */
+  readonly file: string;
+  readonly hooks: readonly ResolvedHookEntry[];
+}
+
+const LIMIT_KEYS = ['timeoutMs', 'memoryMb', 'maxOutputBytes', 'instructionBudget'] as const;
+
+/**
+ * Reads and validates `hookbox.config.json`. Errors are `ConfigError`s that
+ * name the file, the JSON path (`hooks[1].timeoutMs`) and what was expected.
+ */
+export function loadOperatorConfig(file: string): ResolvedConfig {
+  const absolute = path.resolve(file);
+  const config = readJsonFile(absolute, OperatorConfigSchema);
+  const dir = path.dirname(absolute);
+  const defaults = config.defaults ?? {};
+  const seen = new Map<string, number>();
+  const hooks = config.hooks.map((hook, index): ResolvedHookEntry => {
+    const at = `hooks[${index}]`;
+    const previous = seen.get(hook.name);
+    if (previous !== undefined) {
+      throw new ConfigError(`${absolute}: ${at}.name: "${hook.name}" is already used by hooks[${previous}]; hook names must be unique`);
+    }
+    seen.set(hook.name, index);
+    const limits: { -readonly [K in keyof HookLimits]: HookLimits[K] } = {};
+    for (const key of LIMIT_KEYS) {
+      const value = hook[key] ?? defaults[key];
+      if (value !== undefined) limits[key] = value;
+    }
+    const failPolicy = hook.failPolicy ?? defaults.failPolicy;
+    const quarantineAfter = hook.quarantineAfter ?? defaults.quarantineAfter;
+    return {
+      name: hook.name,
+      at,
+      ...(hook.wasm !== undefined && { wasm: path.resolve(dir, hook.wasm) }),
+      ...(hook.manifest !== undefined && { manifest: path.resolve(dir, hook.manifest) }),
+      ...(hook.seams !== undefined && { seams: hook.seams }),
+      ...(hook.tools !== undefined && { tools: hook.tools }),
+      limits,
+      ...(failPolicy !== undefined && { failPolicy }),
+      config: { ...defaults.config, ...hook.config },
+      grant: resolveGrantPaths(hook.grant ?? defaults.grant ?? {}, dir),
+      ...(quarantineAfter !== undefined && { quarantineAfter }),
+    };
+  });
+  return { file: absolute, hooks };
+}
+
+/** Host paths in a grant are relative to the file that grants them. */
+export function resolveGrantPaths(grant: Capabilities, dir: string): Capabilities {
+  if (grant.allowedPaths === undefined) return grant;
+  const allowedPaths: Record<string, string> = {};
+  for (const [host, guest] of Object.entries(grant.allowedPaths)) allowedPaths[path.resolve(dir, host)] = guest;
+  return { ...grant, allowedPaths };
+}

@@ -1,0 +1,218 @@
+/**
+ * The only file that imports `@extism/extism`. It creates main-thread-mode
+ * plugins (the SDK's worker mode leaks and hangs, see FINDINGS) and turns
+ * everything the SDK or V8 can throw into a `HookFault` value.
+ */
+import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/extism';
+import type { HookFault, HookFaultKind } from '../seams/fault.ts';
+import { type LogCap, type LogLine, LogSink } from './log-sink.ts';
+import { GUEST_MODULE_NAME, RC_GLOBAL } from './rc-wrapper.ts';
+import { WASI_OVERRIDE_MODULE, wasiOverrideFunctions } from './wasi-override.ts';
+import { type WasmGlobal, type WasmInstance, type WasmMemory, wasmApi } from './wasm-api.ts';
+import { WASM_PAGE_BYTES } from './wasm-binary.ts';
+
+/** Everything needed to instantiate one hook plugin. Structured-cloneable (it crosses to a worker). */
+export interface InstanceOptions {
+  /** The prepared guest (memory capped, WASI overrides renamed). */
+  readonly guest: WebAssembly.Module;
+  /** The return-code wrapper built for this guest's seam exports. */
+  readonly wrapper: WebAssembly.Module;
+  readonly useWasi: boolean;
+  readonly needsOverride: boolean;
+  /** Granted preopens as the SDK wants them: guest path → host path. */
+  readonly allowedPaths: Readonly<Record<string, string>>;
+  /** Granted environment variables with their values. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Extism config visible to the plugin (`hookbox.instructionBudget` included when set). */
+  readonly config: Readonly<Record<string, string>>;
+  readonly memoryMb: number;
+  /** The guest memory's maximum in pages after capping (a trap with memory there is a `memory` fault). */
+  readonly memoryMaxPages: number | undefined;
+  readonly maxOutputBytes: number;
+  readonly logCap?: LogCap;
+}
+
+/** What one call produced: raw output bytes (`null` = empty output = no opinion) or a fault. */
+export type CallOutcome =
+  | { readonly type: 'output'; readonly bytes: Uint8Array | null; readonly logs: LogLine[] }
+  | { readonly type: 'fault'; readonly fault: HookFault; readonly discard: boolean; readonly logs: LogLine[] };
+
+/** Fault message prefixes the hookbox JS engine reports through `error_set`. */
+const ENGINE_FAULT_PREFIXES: readonly [string, HookFaultKind][] = [
+  ['hookbox-fault:timeout:', 'timeout'],
+  ['hookbox-fault:memory:', 'memory'],
+];
+const PLUGIN_ERROR_PREFIX = 'Plugin-originated error: ';
+const MAX_FAULT_MESSAGE = 2048;
+
+/** A live plugin instance; never called re-entrantly (the worker runs one call at a time). */
+export class ExtismInstance {
+  readonly #plugin: Plugin;
+  readonly #wrapper: WasmInstance;
+  readonly #sink: LogSink;
+  readonly #maxOutputBytes: number;
+  readonly #capBytes: number;
+
+  readonly #budget: { left: number };
+  readonly #budgetBytes: number;
+
+  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: { left: number }, options: InstanceOptions) {
+    this.#plugin = plugin;
+    this.#budget = budget;
+    this.#budgetBytes = options.memoryMb * 1_048_576;
+    this.#wrapper = wrapper;
+    this.#sink = sink;
+    this.#maxOutputBytes = options.maxOutputBytes;
+    this.#capBytes = (options.memoryMaxPages ?? Number.POSITIVE_INFINITY) * WASM_PAGE_BYTES;
+  }
+
+  /** Instantiates a plugin; a failure (bad import, trapping start function…) is a `load` fault. */
+  static async create(
+    options: InstanceOptions,
+  ): Promise<{ ok: true; instance: ExtismInstance; logs: LogLine[] } | { ok: false; fault: HookFault; logs: LogLine[] }> {
+    const sink = new LogSink(options.logCap);
+    let wrapperInstance: WasmInstance | undefined;
+    const functions: NonNullable<ExtismPluginOptions['functions']> = {};
+    // Kernel `alloc` with an O(1) per-call budget. The SDK's own `memory.maxPages`
+    // check sums every block of the call on each alloc (quadratic: 100k small
+    // allocs took ~10 s), and it keeps the block it refuses. A host function in
+    // the kernel's namespace replaces the kernel's (the SDK merges `functions`
+    // into the same import object).
+    const budget = { left: options.memoryMb * 1_048_576 };
+    functions['extism:host/env'] = {
+      alloc: (context: { alloc(size: bigint): bigint }, size: bigint): bigint => {
+        const n = Number(size);
+        if (!(n >= 0) || n > budget.left) {
+          sink.allocRefused = true;
+          sink.push('error', `memory limit exceeded: alloc of ${n} bytes refused (${options.memoryMb} MiB per call)`);
+          return 0n;
+        }
+        budget.left -= n;
+        return context.alloc(size);
+      },
+    };
+    if (options.needsOverride) {
+      functions[WASI_OVERRIDE_MODULE] = wasiOverrideFunctions({
+        env: options.env,
+        memory: () => wrapperInstance?.exports.memory as WasmMemory | undefined,
+      }) as NonNullable<ExtismPluginOptions['functions']>[string];
+    }
+    try {
+      const plugin = await createPlugin(
+        {
+          wasm: [
+            { module: options.guest, name: GUEST_MODULE_NAME },
+            { module: options.wrapper, name: 'main' },
+          ],
+        },
+        {
+          runInWorker: false,
+          useWasi: options.useWasi,
+          enableWasiOutput: false,
+          allowedPaths: { ...options.allowedPaths },
+          allowedHosts: [],
+          config: { ...options.config },
+          functions,
+          logger: sink.logger(),
+          logLevel: 'debug',
+          memory: { maxVarBytes: options.memoryMb * 65_536 },
+        },
+      );
+      wrapperInstance = (await plugin.getInstance()) as unknown as WasmInstance;
+      return { ok: true, instance: new ExtismInstance(plugin, wrapperInstance, sink, budget, options), logs: sink.drain() };
+    } catch (error) {
+      return { ok: false, fault: { kind: 'load', message: `cannot instantiate: ${errorText(error)}` }, logs: sink.drain() };
+    }
+  }
+
+  /** Calls one export with msgpack input bytes. Never throws. */
+  async call(exportName: string, input: Uint8Array): Promise<CallOutcome> {
+    const memory = this.#wrapper.exports.memory as WasmMemory | undefined;
+    const before = memory?.buffer.byteLength ?? 0;
+    const rc = this.#wrapper.exports[RC_GLOBAL] as WasmGlobal;
+    if (typeof this.#wrapper.exports[exportName] !== 'function') {
+      return this.#fault('missing-export', `the module does not export "${exportName}"`, false);
+    }
+    rc.value = 0;
+    this.#budget.left = this.#budgetBytes;
+    let output: Uint8Array | null;
+    try {
+      const result = await this.#plugin.call(exportName, input);
+      const bytes = result === null ? null : result.bytes();
+      output = bytes === null || bytes.byteLength === 0 ? null : bytes;
+    } catch (error) {
+      const after = memory?.buffer.byteLength ?? 0;
+      const mapped = faultFromError(error, {
+        atMemoryCap: (after > before && after >= this.#capBytes) || this.#sink.allocRefused,
+      });
+      return this.#fault(mapped.kind, mapped.message, mapped.discard);
+    }
+    const code = rc.value as number;
+    if (code !== 0) {
+      return this.#fault('plugin-error', `export "${exportName}" returned ${code} without setting an error`, false);
+    }
+    if (output !== null && output.byteLength > this.#maxOutputBytes) {
+      return this.#fault(
+        'output-too-large',
+        `output of ${output.byteLength} bytes exceeds maxOutputBytes ${this.#maxOutputBytes}`,
+        false,
+      );
+    }
+    return { type: 'output', bytes: output, logs: this.#sink.drain() };
+  }
+
+  async close(): Promise<void> {
+    await this.#plugin.close().catch(() => undefined);
+  }
+
+  #fault(kind: HookFaultKind, message: string, discard: boolean): CallOutcome {
+    return { type: 'fault', fault: { kind, message: truncate(message) }, discard, logs: this.#sink.drain() };
+  }
+}
+
+/**
+ * Maps what a call threw to a fault kind, and whether the instance must be
+ * discarded. A wasm trap leaves the instance usable (V8 unwinds it); a host
+ * RangeError (V8 stack overflow, a kernel function misused) may leave the
+ * guest's shadow stack or allocator half-updated, so that instance goes.
+ */
+export function faultFromError(
+  error: unknown,
+  context: { atMemoryCap: boolean },
+): { kind: HookFaultKind; message: string; discard: boolean } {
+  const text = errorText(error);
+  if (text.startsWith(PLUGIN_ERROR_PREFIX)) {
+    const message = text.slice(PLUGIN_ERROR_PREFIX.length);
+    for (const [prefix, kind] of ENGINE_FAULT_PREFIXES) {
+      if (message.startsWith(prefix)) return { kind, message: message.slice(prefix.length).trim() || kind, discard: false };
+    }
+    if (message.startsWith('var memory limit exceeded')) return { kind: 'memory', message, discard: false };
+    return { kind: 'plugin-error', message, discard: false };
+  }
+  if (/^Plugin error: function ".*" does not exist/.test(text)) return { kind: 'missing-export', message: text, discard: false };
+  if (error instanceof wasmApi.RuntimeError) {
+    if (context.atMemoryCap) return { kind: 'memory', message: `memory cap reached, then: ${text}`, discard: true };
+    return { kind: 'trap', message: text, discard: false };
+  }
+  if (error instanceof RangeError) {
+    if (/call stack/i.test(text)) return { kind: 'trap', message: `stack overflow: ${text}`, discard: true };
+    if (/allocation failed|invalid array buffer length/i.test(text)) return { kind: 'memory', message: text, discard: true };
+  }
+  if (!(error instanceof Error)) return { kind: 'trap', message: `guest aborted the call: ${text}`, discard: true };
+  // A kernel function the guest misused threw (bad block address, length past a block…).
+  return { kind: 'trap', message: `host function failed: ${text}`, discard: true };
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
+  try {
+    return typeof error === 'object' ? JSON.stringify(error) : String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
+
+function truncate(message: string): string {
+  return message.length > MAX_FAULT_MESSAGE ? `${message.slice(0, MAX_FAULT_MESSAGE)}…` : message;
+}

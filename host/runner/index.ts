@@ -1,0 +1,7 @@
+export { HookRunner } from './runner.ts';
+export type { HookRunnerOptions } from './runner.ts';
+export { DEFAULT_LIMITS, DEFAULT_QUARANTINE_AFTER } from './types.ts';
+export type { HookLogEntry, WasmHook, WasmHookSpec } from './types.ts';
+export type { HookLogLevel } from './log-sink.ts';
+export { inspectWasm } from './inspect.ts';
+export type { WasmInspection } from './inspect.ts';

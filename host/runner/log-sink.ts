@@ -1,0 +1,58 @@
+/** Plugin log levels, as the runner reports them. */
+export type HookLogLevel = 'info' | 'warn' | 'error' | 'debug';
+
+export interface LogLine {
+  readonly level: HookLogLevel;
+  readonly message: string;
+}
+
+export interface LogCap {
+  /** Lines kept per call; the rest are counted and reported as one "dropped" line. */
+  readonly lines: number;
+  /** Bytes kept per call (UTF-16 code units, close enough for a cap). */
+  readonly bytes: number;
+}
+
+export const DEFAULT_LOG_CAP: LogCap = { lines: 64, bytes: 16 * 1024 };
+
+/**
+ * Collects a plugin's log lines for one call, capped so that a log flood
+ * costs the host a counter increment per line and nothing more.
+ */
+export class LogSink {
+  #lines: LogLine[] = [];
+  #bytes = 0;
+  #dropped = 0;
+  /** Set when the kernel refused an `alloc` for the memory budget during this call. */
+  allocRefused = false;
+
+  constructor(readonly cap: LogCap = DEFAULT_LOG_CAP) {}
+
+  push(level: HookLogLevel, message: string): void {
+    if (this.#lines.length >= this.cap.lines || this.#bytes >= this.cap.bytes) {
+      this.#dropped++;
+      return;
+    }
+    const room = this.cap.bytes - this.#bytes;
+    const text = message.length > room ? `${message.slice(0, room)}… (truncated)` : message;
+    this.#bytes += text.length;
+    this.#lines.push({ level, message: text });
+  }
+
+  /** The collected lines (plus one "N lines dropped" line), and resets the sink. */
+  drain(): LogLine[] {
+    const lines = this.#lines;
+    if (this.#dropped > 0) lines.push({ level: 'warn', message: `${this.#dropped} log lines dropped (cap ${this.cap.lines} lines / ${this.cap.bytes} bytes per call)` });
+    this.#lines = [];
+    this.#bytes = 0;
+    this.#dropped = 0;
+    this.allocRefused = false;
+    return lines;
+  }
+
+  /** A `Console`-shaped logger for the Extism SDK. */
+  logger(): Console {
+    const sink = (level: HookLogLevel) => (message: unknown) => this.push(level, String(message));
+    return { trace: sink('debug'), debug: sink('debug'), info: sink('info'), warn: sink('warn'), error: sink('error'), log: sink('info') } as unknown as Console;
+  }
+}

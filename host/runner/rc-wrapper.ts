@@ -1,0 +1,55 @@
+import { SectionId, WASM_HEADER, encodeName, encodeSection, leb } from './wasm-binary.ts';
+
+/** The module name under which the wrapper links the guest (an Extism manifest item name). */
+export const GUEST_MODULE_NAME = 'hookbox:guest';
+/** The wrapper's exported mutable global holding the last export's i32 return code. */
+export const RC_GLOBAL = 'hookbox_rc';
+
+/**
+ * Builds the tiny "main" module linked in front of a guest. `Plugin.call` in
+ * the Extism SDK discards an export's i32 result, so each wrapper export calls
+ * the guest's export of the same name and stores the result in an exported
+ * global the adapter reads after the call. It also re-exports the guest's
+ * memory so the adapter can see its size. Only public SDK features are used
+ * (manifest linking by module name).
+ */
+export function buildRcWrapper(exportNames: readonly string[], reexportMemory: boolean): Uint8Array {
+  const sections: Uint8Array[] = [];
+  // type 0: () -> i32
+  sections.push(encodeSection(SectionId.type, [1, 0x60, 0, 1, 0x7f]));
+
+  const imports: number[] = [...leb(exportNames.length + (reexportMemory ? 1 : 0))];
+  for (const name of exportNames) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(name), 0x00, 0x00);
+  // Import the guest memory with limits {min 0, no max}: it matches any 32-bit memory.
+  if (reexportMemory) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName('memory'), 0x02, 0x00, 0x00);
+  sections.push(encodeSection(SectionId.import, imports));
+
+  sections.push(encodeSection(SectionId.function, [...leb(exportNames.length), ...exportNames.map(() => 0)]));
+  // global 0: mut i32 = 0
+  sections.push(encodeSection(SectionId.global, [1, 0x7f, 0x01, 0x41, 0x00, 0x0b]));
+
+  const exportCount = exportNames.length + 1 + (reexportMemory ? 1 : 0);
+  const exports: number[] = [...leb(exportCount)];
+  exportNames.forEach((name, i) => exports.push(...encodeName(name), 0x00, ...leb(exportNames.length + i)));
+  exports.push(...encodeName(RC_GLOBAL), 0x03, 0x00);
+  if (reexportMemory) exports.push(...encodeName('memory'), 0x02, 0x00);
+  sections.push(encodeSection(SectionId.export, exports));
+
+  const code: number[] = [...leb(exportNames.length)];
+  exportNames.forEach((_, i) => {
+    // no locals; call $guest_i; global.set 0; global.get 0; end
+    const body = [0x00, 0x10, ...leb(i), 0x24, 0x00, 0x23, 0x00, 0x0b];
+    code.push(...leb(body.length), ...body);
+  });
+  sections.push(encodeSection(SectionId.code, code));
+
+  const total = WASM_HEADER.length + sections.reduce((n, s) => n + s.length, 0);
+  const out = new Uint8Array(total);
+  out.set(WASM_HEADER, 0);
+  let offset = WASM_HEADER.length;
+  for (const s of sections) {
+    out.set(s, offset);
+    offset += s.length;
+  }
+  return out;
+}

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Capabilities } from '../config/manifest.ts';
+import { HookLoadError } from '../errors.ts';
+import { SEAMS } from '../seams/index.ts';
+import { DEFAULT_DATA_BYTES } from './channel.ts';
+import { type LogCap } from './log-sink.ts';
+import { prepareModule } from './module-prep.ts';
+import { WorkerPool } from './pool.ts';
+import { wasmApi } from './wasm-api.ts';
+import { buildRcWrapper } from './rc-wrapper.ts';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_QUARANTINE_AFTER,
+  type HookLogEntry,
+  MIN_LOAD_TIMEOUT_MS,
+  type WasmHook,
+  type WasmHookSpec,
+} from './types.ts';
+import { type CompiledHookModule, WasmHookImpl } from './wasm-hook.ts';
+
+export interface HookRunnerOptions {
+  /** Worker slots (a spare is started on top). Default 2. */
+  readonly workers?: number;
+  /** Keep a pre-started spare worker for instant replacement (default true; a one-shot CLI call skips it). */
+  readonly spareWorker?: boolean;
+  /** Receives plugin log lines (capped per call) and runner notes. */
+  readonly onLog?: (entry: HookLogEntry) => void;
+  /** Main-thread spin per call in µs before sleeping (default 30). */
+  readonly mainSpinUs?: number;
+  /** Worker-side polling after each call in µs (default 200). */
+  readonly workerSpinUs?: number;
+  /** Shared channel data region per worker in bytes (default 1 MiB). */
+  readonly channelBytes?: number;
+  /** Warm instances (sessions) kept per hook (default 64). */
+  readonly maxInstancesPerHook?: number;
+  readonly logCap?: LogCap;
+}
+
+/**
+ * Runs untrusted wasm hooks in a pool of worker threads with hard limits.
+ * `load` turns a spec into a seam listener; `close` stops every worker.
+ *
+ * @example
+ * const runner = await HookRunner.start();
+ * try {
+ *   const hook = await runner.load({ name: 'guard', wasm: 'guard.wasm' });
+ *   bus.use(hook);
+ * } finally {
+ *   await runner.close();
+ * }
+ */
+export class HookRunner {
+  readonly #pool: WorkerPool;
+  readonly #options: HookRunnerOptions;
+  readonly #modules = new Map<string, Promise<CompiledHookModule & { prepared: ReturnType<typeof prepareModule> }>>();
+  readonly #hooks = new Set<WasmHook>();
+  #nextInstanceId = 1;
+
+  private constructor(pool: WorkerPool, options: HookRunnerOptions) {
+    this.#pool = pool;
+    this.#options = options;
+  }
+
+  static async start(options: HookRunnerOptions = {}): Promise<HookRunner> {
+    const pool = await WorkerPool.start(options.workers ?? 2, {
+      dataBytes: options.channelBytes ?? DEFAULT_DATA_BYTES,
+      mainSpinUs: options.mainSpinUs ?? 30,
+      workerSpinUs: options.workerSpinUs ?? 200,
+    }, options.spareWorker ?? true);
+    return new HookRunner(pool, options);
+  }
+
+  /** Workers started so far, replacements included. */
+  get workersStarted(): number {
+    return this.#pool.started;
+  }
+
+  /** Loads a hook; throws `HookLoadError` naming the file for anything that keeps it from running. */
+  async load(spec: WasmHookSpec): Promise<WasmHook> {
+    const source = spec.source ?? (typeof spec.wasm === 'string' ? spec.wasm : `${spec.name}.wasm`);
+    const bytes = typeof spec.wasm === 'string' ? await readWasm(spec.wasm) : spec.wasm;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (spec.sha256 !== undefined && spec.sha256 !== sha256) {
+      throw new HookLoadError(`${source}: sha256 mismatch: the manifest pins ${spec.sha256}, the file has ${sha256}; refusing to load`);
+    }
+    const limits = { ...DEFAULT_LIMITS, ...spec.limits };
+    const capabilities: Capabilities = spec.capabilities ?? {};
+    const env = grantedEnv(capabilities.env);
+    const compiled = await this.#compile(bytes, sha256, source, {
+      memoryMb: limits.memoryMb,
+      clock: capabilities.clock === true,
+      env: Object.keys(env).length > 0,
+    });
+    const exports = compiled.prepared.seamExports;
+    if (exports.length === 0) {
+      throw new HookLoadError(`${source}: exports no seam function (expected one of ${Object.values(SEAMS).map((s) => s.exportName).join(', ')})`);
+    }
+    const seams = spec.seams ?? exports;
+    for (const seam of seams) {
+      if (!exports.includes(seam)) {
+        throw new HookLoadError(
+          `${source}: hook "${spec.name}" is configured for ${seam} but the module does not export "${SEAMS[seam].exportName}" (it exports: ${exports.map((s) => SEAMS[s].exportName).join(', ')})`,
+        );
+      }
+    }
+    if ((capabilities.allowedHosts ?? []).length > 0) {
+      this.#options.onLog?.({ hook: spec.name, level: 'warn', message: 'network grants are not supported by the runner: http_request stays disabled', session: '' });
+    }
+    const config: Record<string, string> = { ...spec.config };
+    if (limits.instructionBudget !== undefined) config['hookbox.instructionBudget'] = String(limits.instructionBudget);
+    const hook = new WasmHookImpl({
+      name: spec.name,
+      sha256,
+      exports,
+      seams,
+      ...(spec.tools !== undefined && { tools: spec.tools }),
+      ...(spec.failPolicy !== undefined && { failPolicy: spec.failPolicy }),
+      module: compiled,
+      instanceOptions: {
+        useWasi: compiled.prepared.needsWasi,
+        needsOverride: compiled.prepared.needsOverride,
+        allowedPaths: sdkPreopens(capabilities.allowedPaths),
+        env,
+        config,
+        memoryMb: limits.memoryMb,
+        memoryMaxPages: compiled.prepared.memory?.max,
+        maxOutputBytes: limits.maxOutputBytes,
+        ...(this.#options.logCap !== undefined && { logCap: this.#options.logCap }),
+      },
+      timeoutMs: limits.timeoutMs,
+      loadTimeoutMs: Math.max(limits.timeoutMs, MIN_LOAD_TIMEOUT_MS),
+      quarantineAfter: spec.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER,
+      maxInstances: this.#options.maxInstancesPerHook ?? 64,
+      pool: this.#pool,
+      onLog: this.#options.onLog,
+      nextInstanceId: () => this.#nextInstanceId++,
+    });
+    const fault = await hook.probe();
+    if (fault !== undefined) {
+      await hook.close();
+      throw new HookLoadError(`${source}: ${fault.message}`);
+    }
+    this.#hooks.add(hook);
+    return hook;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#hooks].map((hook) => hook.close()));
+    this.#hooks.clear();
+    await this.#pool.close();
+  }
+
+  #compile(bytes: Uint8Array, sha256: string, source: string, options: { memoryMb: number; clock: boolean; env: boolean }) {
+    const key = `${sha256}:${options.memoryMb}:${options.clock ? 'clock' : 'no-clock'}:${options.env ? 'env' : 'no-env'}`;
+    let entry = this.#modules.get(key);
+    if (entry === undefined) {
+      entry = (async () => {
+        const prepared = prepareModule(bytes, { ...options, source });
+        try {
+          const [guest, wrapper] = await Promise.all([
+            wasmApi.compile(prepared.bytes),
+            wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory)),
+          ]);
+          return { key, guest, wrapper, prepared };
+        } catch (error) {
+          throw new HookLoadError(`${source}: WebAssembly compile failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+      })();
+      this.#modules.set(key, entry);
+      entry.catch(() => this.#modules.delete(key));
+    }
+    return entry;
+  }
+}
+
+async function readWasm(file: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(file));
+  } catch (error) {
+    throw new HookLoadError(`${file}: cannot read the wasm file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+  }
+}
+
+/** Our capability format maps host path → guest path; the SDK wants guest → host. */
+function sdkPreopens(paths: Capabilities['allowedPaths']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [host, guest] of Object.entries(paths ?? {})) out[guest] = path.resolve(host);
+  return out;
+}
+
+function grantedEnv(names: Capabilities['env']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names ?? []) {
+    const value = process.env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+import type { Capabilities, HookLimits } from '../config/manifest.ts';
+import type { SeamListener } from '../events/index.ts';
+import type { FailPolicy, SeamId } from '../seams/index.ts';
+import type { HookLogLevel } from './log-sink.ts';
+
+/** Limits every hook runs with when neither the manifest nor the operator sets one. */
+export const DEFAULT_LIMITS = { timeoutMs: 1000, memoryMb: 64, maxOutputBytes: 1_048_576 } as const;
+/** Consecutive faults after which a hook is quarantined. */
+export const DEFAULT_QUARANTINE_AFTER = 3;
+/** Instantiation gets at least this long, whatever the call timeout (a cold worker compiles lazily). */
+export const MIN_LOAD_TIMEOUT_MS = 1000;
+
+/** One hook to load: where its wasm is and how it runs. Built by `host/config` from the operator config. */
+export interface WasmHookSpec {
+  readonly name: string;
+  /** Path of the `.wasm` file, or its bytes. */
+  readonly wasm: string | Uint8Array;
+  /** Expected hex sha256 (from the manifest); a mismatch refuses to load. */
+  readonly sha256?: string;
+  /** Names the hook's file in messages; defaults to the path (or `<name>.wasm` for bytes). */
+  readonly source?: string;
+  /** Seams to handle; absent = every seam the module exports. Each must be exported. */
+  readonly seams?: readonly SeamId[];
+  readonly tools?: readonly string[];
+  readonly failPolicy?: FailPolicy;
+  readonly limits?: HookLimits;
+  /** Extism config values the plugin can read. */
+  readonly config?: Readonly<Record<string, string>>;
+  /** Capabilities the plugin gets: already the intersection of the manifest's request and the operator's grant. */
+  readonly capabilities?: Capabilities;
+  /** Consecutive faults before quarantine (default 3). */
+  readonly quarantineAfter?: number;
+}
+
+/** A loaded wasm hook: an ordinary seam listener, plus lifecycle. */
+export interface WasmHook extends SeamListener {
+  /** Seams the module exports a function for. */
+  readonly exports: readonly SeamId[];
+  /** Hex sha256 of the wasm bytes as loaded (before the memory cap rewrite). */
+  readonly sha256: string;
+  /** Whether the hook faulted `quarantineAfter` times in a row; its calls then fault at once. */
+  readonly quarantined: boolean;
+  /** Clears the quarantine and drops every instance (fresh state on the next call). */
+  reload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One plugin log line (Extism `log_*`), or a runner note about the hook. */
+export interface HookLogEntry {
+  readonly hook: string;
+  readonly level: HookLogLevel;
+  readonly message: string;
+  /** Session id of the call that logged it; `''` at load time. */
+  readonly session: string;
+}
