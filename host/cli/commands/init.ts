@@ -1,0 +1,209 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { ConfigError } from '../../errors.ts';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The files `hookbox init` writes, relative to the project directory. */
+export const SCAFFOLD_FILES = ['package.json', 'tsconfig.json', 'hook.ts', 'hook.test.mjs', '.gitignore', 'README.md'] as const;
+
+/**
+ * Registers `hookbox init <dir>`: scaffolds a hook project that depends on
+ * this hookbox checkout by path, with a worked pre-tool hook and a test that
+ * builds it and calls it through the sandbox runner.
+ */
+export function registerInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description('scaffold a hook project (package.json, hook.ts, tsconfig.json, a test)')
+    .argument('<dir>', 'directory to create (may exist if empty)')
+    .action(async (dir: string) => {
+      const written = await scaffoldHookProject(dir);
+      const shown = relative(process.cwd(), written.dir) || '.';
+      process.stdout.write(
+        `created ${written.files.map((f) => join(shown, f)).join(', ')}\n` +
+          `next: cd ${shown} && npm install && npm test\n`,
+      );
+    });
+}
+
+/** Writes the scaffold into `dir`; refuses a directory that already holds any file. */
+export async function scaffoldHookProject(dir: string): Promise<{ dir: string; files: string[] }> {
+  const target = resolve(dir);
+  if (existsSync(target) && (await readdir(target)).length > 0) {
+    throw new ConfigError(`${target}: the directory is not empty; refusing to scaffold over existing files`);
+  }
+  await mkdir(target, { recursive: true });
+  const name = basename(target).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'my-hook';
+  const hookboxPath = relative(target, REPO_ROOT).split('\\').join('/') || '.';
+  const files: Record<(typeof SCAFFOLD_FILES)[number], string> = {
+    'package.json': packageJson(name, hookboxPath),
+    'tsconfig.json': tsconfigJson(),
+    'hook.ts': HOOK_TS,
+    'hook.test.mjs': hookTest(name),
+    '.gitignore': 'node_modules/\ndist/\n',
+    'README.md': readme(name),
+  };
+  for (const [file, text] of Object.entries(files)) await writeFile(join(target, file), text);
+  return { dir: target, files: Object.keys(files) };
+}
+
+function packageJson(name: string, hookboxPath: string): string {
+  const pkg = {
+    name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    description: 'A hookbox hook',
+    scripts: {
+      build: 'hookbox build hook.ts -o dist/hook.wasm',
+      test: 'node --test hook.test.mjs',
+    },
+    // By path until hookbox is published; `npm install` links it.
+    devDependencies: { hookbox: `file:${hookboxPath}` },
+  };
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+/**
+ * Type-checks like `hookbox build` does: ES2020 (QuickJS), the js-pdk globals,
+ * no Node. The js-pdk declarations come through the linked hookbox checkout.
+ */
+function tsconfigJson(): string {
+  const require = createRequire(import.meta.url);
+  let jsPdk = 'node_modules/@extism/js-pdk/dist/index.d.ts';
+  for (const dir of require.resolve.paths('@extism/js-pdk') ?? []) {
+    const file = join(dir, '@extism', 'js-pdk', 'dist', 'index.d.ts');
+    if (existsSync(file)) {
+      jsPdk = `node_modules/hookbox/${relative(REPO_ROOT, file).split('\\').join('/')}`;
+      break;
+    }
+  }
+  const config = {
+    compilerOptions: {
+      target: 'ES2020',
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      lib: ['ES2020'],
+      types: [],
+      strict: true,
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      verbatimModuleSyntax: true,
+      isolatedModules: true,
+      skipLibCheck: true,
+    },
+    files: [jsPdk],
+    include: ['*.ts'],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+const HOOK_TS = `import { allow, ask, defineHook, deny } from 'hookbox/pdk/index.ts';
+
+/**
+ * A pre-tool gate for the \`bash\` tool: denies recursive deletes of / or ~,
+ * asks before \`git push\`, and allows the rest. Operators can add a regular
+ * expression of their own with the config key \`denyPattern\`.
+ *
+ * Handlers run inside the sandbox (QuickJS, ES2020, no Node APIs). Returning
+ * nothing means "no opinion": the decision so far (\`ctx.next\`) stands.
+ */
+export default defineHook({
+  preTool(payload, ctx) {
+    if (payload.toolName !== 'bash') return;
+    const command = String(payload.arguments.command ?? '');
+
+    if (/\\brm\\s+-[a-z]*(r[a-z]*f|f[a-z]*r)[a-z]*\\s+(\\/|~)(\\s|$)/i.test(command)) {
+      return deny('recursive delete of / or ~');
+    }
+    const extra = ctx.config.get('denyPattern');
+    if (extra !== undefined && new RegExp(extra).test(command)) {
+      return deny('the command matches the configured denyPattern');
+    }
+    if (/\\bgit\\s+push\\b/.test(command)) return ask('pushes to a remote');
+
+    // Var-backed state survives across calls in the same session.
+    const seen = (ctx.state.getJson<number>('commands') ?? 0) + 1;
+    ctx.state.setJson('commands', seen);
+    ctx.log.debug(\`command #\${seen} allowed in session \${ctx.session.id}\`);
+    return allow();
+  },
+});
+`;
+
+function hookTest(name: string): string {
+  return `// Builds hook.ts to wasm and calls it through hookbox's sandbox runner.
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { buildHook, HookRunner } from 'hookbox/pdk/testing.mjs';
+
+const session = { id: 'test-session', turn: 1, step: 0, cwd: process.cwd() };
+let runner;
+let hook;
+
+before(async () => {
+  const built = await buildHook({ entry: fileURLToPath(new URL('./hook.ts', import.meta.url)) });
+  runner = await HookRunner.start({ workers: 1 });
+  hook = await runner.load({ name: ${JSON.stringify(name)}, wasm: built.wasmPath, sha256: built.sha256, config: { denyPattern: '\\\\bshutdown\\\\b' } });
+});
+
+after(async () => {
+  await hook?.close();
+  await runner?.close();
+});
+
+const bash = (command) =>
+  hook.invoke({
+    seam: 'tools/pre-execute',
+    payload: { toolCallId: 'call-1', toolName: 'bash', arguments: { command } },
+    next: { action: 'allow' },
+    session,
+  });
+
+test('denies a recursive delete of /', async () => {
+  assert.deepEqual(await bash('rm -rf /'), { type: 'decision', decision: { action: 'deny', reason: 'recursive delete of / or ~' } });
+});
+
+test('asks before git push', async () => {
+  assert.deepEqual(await bash('git push origin main'), { type: 'decision', decision: { action: 'ask', reason: 'pushes to a remote' } });
+});
+
+test('applies the configured denyPattern', async () => {
+  const outcome = await bash('sudo shutdown -h now');
+  assert.equal(outcome.type, 'decision');
+  assert.equal(outcome.decision.action, 'deny');
+});
+
+test('allows everything else', async () => {
+  assert.deepEqual(await bash('ls -la'), { type: 'decision', decision: { action: 'allow' } });
+});
+
+test('has no opinion on other tools', async () => {
+  const outcome = await hook.invoke({
+    seam: 'tools/pre-execute',
+    payload: { toolCallId: 'call-2', toolName: 'read', arguments: { path: 'README.md' } },
+    next: { action: 'allow' },
+    session,
+  });
+  assert.deepEqual(outcome, { type: 'no-opinion' });
+});
+`;
+}
+
+function readme(name: string): string {
+  return `# ${name}
+
+A hookbox hook: \`hook.ts\` gates the \`bash\` tool before it runs.
+
+- \`npm run build\` — compile to \`dist/hook.wasm\` and \`dist/hook.json\` (sha256, seams, default limits)
+- \`npm test\` — build, then call the hook through hookbox's sandbox runner
+
+Config keys: \`denyPattern\` — an extra regular expression of commands to deny.
+`;
+}

@@ -1,0 +1,105 @@
+/**
+ * `buildHook`: TypeScript/JavaScript hook source → a plain Extism plugin.
+ *
+ * type-check (TypeScript API) → bundle (esbuild, iife, ES2020) → pre-
+ * initialize the QuickJS engine with the bundle (Wizer) → add one wasm export
+ * per hook function (binaryen.js) → write the wasm and `hook.json` beside it.
+ * The output imports only `extism:host/env` and `wasi_snapshot_preview1`,
+ * and the same source always gives the same bytes.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BuildError } from '../../host/errors.ts';
+import { seamForExport, type SeamId } from '../../host/seams/index.ts';
+import { ensureEngine } from '../engine/build.ts';
+import { addExports } from './add-exports.ts';
+import { bundleHook } from './bundle.ts';
+import { locateExport } from './locate-export.ts';
+import { writeManifest } from './manifest.ts';
+import { preinitialize } from './preinit.ts';
+import { typecheckHook } from './typecheck.ts';
+
+const PDK_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Options of {@link buildHook}. */
+export interface BuildHookOptions {
+  /** The hook's entry file (`.ts` or `.js`), whose exports become wasm exports. */
+  entry: string;
+  /** Where to write the wasm; default `<entry dir>/dist/<entry name>.wasm`. `hook.json` goes beside it. */
+  outFile?: string;
+  /** Type-check before bundling (default true). */
+  typecheck?: boolean;
+  /** Progress lines (engine build, steps); default: silent. */
+  onProgress?: (message: string) => void;
+  /** Cache root for the engine (default `$HOOKBOX_CACHE_DIR` or `<repo>/.cache`). */
+  cacheDir?: string;
+}
+
+/** What {@link buildHook} produced. */
+export interface BuildHookResult {
+  wasmPath: string;
+  /** `hook.json` beside the wasm; `undefined` when the module exports no seam (a plain Extism plugin). */
+  manifestPath: string | undefined;
+  /** Hex sha256 of the wasm bytes (also pinned in hook.json). */
+  sha256: string;
+  /** Wasm export names, in order. */
+  exports: string[];
+  /** Seams handled (exports named after a seam). */
+  seams: SeamId[];
+  sizeBytes: number;
+}
+
+/**
+ * Builds a hook. Errors are `BuildError`s whose message names file and line:
+ * TypeScript errors, bundling errors, an export that is not a function, a
+ * top-level throw during pre-initialization.
+ *
+ * @example
+ * ```ts
+ * const { wasmPath, seams } = await buildHook({ entry: 'examples-hooks/guard-bash/hook.ts' });
+ * // seams: ['tools/pre-execute']
+ * ```
+ */
+export async function buildHook(options: BuildHookOptions): Promise<BuildHookResult> {
+  const entry = resolve(options.entry);
+  if (!existsSync(entry)) throw new BuildError(`no such file: ${entry}`);
+  const progress = options.onProgress ?? (() => {});
+  const wasmPath = resolve(options.outFile ?? join(dirname(entry), 'dist', `${basename(entry, extname(entry))}.wasm`));
+
+  const enginePath = await ensureEngine({ cacheDir: options.cacheDir, onProgress: progress });
+  if (options.typecheck !== false) {
+    progress('type-checking');
+    typecheckHook(entry);
+  }
+  progress('bundling');
+  const bundle = await bundleHook(entry);
+  progress('pre-initializing');
+  const snapshot = await preinitialize(enginePath, bundle, PDK_DIR).catch((error: unknown) => {
+    throw withExportLocation(error, entry);
+  });
+  progress('adding exports');
+  const wasm = addExports(snapshot.wasm, snapshot.exportNames);
+
+  const sha256 = createHash('sha256').update(wasm).digest('hex');
+  await mkdir(dirname(wasmPath), { recursive: true });
+  const tmp = `${wasmPath}.${process.pid}.tmp`;
+  await writeFile(tmp, wasm);
+  await rename(tmp, wasmPath);
+
+  const seams = snapshot.exportNames.map(seamForExport).filter((s): s is SeamId => s !== undefined);
+  const manifestPath = seams.length > 0 ? await writeManifest({ entry, wasmPath, sha256, seams }) : undefined;
+  return { wasmPath, manifestPath, sha256, exports: snapshot.exportNames, seams, sizeBytes: wasm.length };
+}
+
+/** An error about one export ("not a function", …) names where the entry declares it. */
+function withExportLocation(error: unknown, entry: string): unknown {
+  if (!(error instanceof BuildError)) return error;
+  const name = /export "([^"]+)" (?:is not|clashes)/.exec(error.message)?.[1];
+  const where = name === undefined ? undefined : locateExport(entry, name);
+  if (where === undefined) return error;
+  const detail = error.message.replace(/^pre-initialization failed: /, '').split('\n')[0];
+  return new BuildError(`${where}: ${detail}`, { cause: error });
+}

@@ -1,0 +1,67 @@
+/** Writes `hook.json` beside a built hook, validated by the host's own manifest schema. */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import { HookManifestSchema, type HookLimits, type HookManifest } from '../../host/config/manifest.ts';
+import { BuildError } from '../../host/errors.ts';
+import type { SeamId } from '../../host/seams/index.ts';
+
+/** Limits a freshly built hook asks for; operators override them per hook. */
+export const DEFAULT_HOOK_LIMITS: HookLimits = {
+  timeoutMs: 1000,
+  memoryMb: 64,
+  maxOutputBytes: 1024 * 1024,
+  instructionBudget: 200_000_000,
+};
+
+interface PackageInfo {
+  name?: string;
+  version?: string;
+  description?: string;
+}
+
+/** A manifest name from a package or directory name: lowercase, scope dropped, other characters → "-". */
+function manifestName(raw: string): string {
+  const name = raw
+    .replace(/^@[^/]+\//, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '');
+  return name === '' ? 'hook' : name;
+}
+
+/** Name, version and description: from a package.json beside the entry, else the entry's directory name. */
+export async function hookIdentity(entry: string): Promise<{ name: string; version: string; description?: string }> {
+  const pkgPath = join(dirname(entry), 'package.json');
+  const pkg: PackageInfo = existsSync(pkgPath) ? (JSON.parse(await readFile(pkgPath, 'utf8')) as PackageInfo) : {};
+  return {
+    name: manifestName(pkg.name ?? basename(dirname(entry))),
+    version: pkg.version ?? '0.0.0',
+    ...(pkg.description !== undefined && { description: pkg.description }),
+  };
+}
+
+/** Writes `<dir of wasm>/hook.json` and returns its path. */
+export async function writeManifest(options: {
+  entry: string;
+  wasmPath: string;
+  sha256: string;
+  seams: SeamId[];
+}): Promise<string> {
+  const identity = await hookIdentity(options.entry);
+  const manifestPath = join(dirname(options.wasmPath), 'hook.json');
+  const manifest: HookManifest = {
+    name: identity.name,
+    version: identity.version,
+    protocol: 1,
+    wasm: relative(dirname(manifestPath), options.wasmPath).split('\\').join('/'),
+    sha256: options.sha256,
+    seams: options.seams,
+    limits: DEFAULT_HOOK_LIMITS,
+    ...(identity.description !== undefined && { description: identity.description }),
+  };
+  const parsed = HookManifestSchema.safeParse(manifest);
+  if (!parsed.success) throw new BuildError(`the generated hook.json is invalid: ${parsed.error.message}`);
+  await writeFile(manifestPath, `${JSON.stringify(parsed.data, null, 2)}\n`);
+  return manifestPath;
+}

@@ -1,0 +1,62 @@
+/**
+ * Just enough source-map reading to turn a position in the bundle (what
+ * QuickJS reports during pre-initialization: `hook.js:LINE`) back into the
+ * author's `file:line:col`.
+ */
+import { resolve } from 'node:path';
+
+/** A position in an original source file (1-based line and column). */
+export interface SourcePosition {
+  file: string;
+  line: number;
+  column: number;
+}
+
+interface RawSourceMap {
+  sources: string[];
+  mappings: string;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function decodeVlq(segment: string): number[] {
+  const values: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const ch of segment) {
+    const digit = B64.indexOf(ch);
+    value += (digit & 31) << shift;
+    if (digit & 32) {
+      shift += 5;
+    } else {
+      values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return values;
+}
+
+/** A lookup from generated (1-based) line to the first original position mapped on it. */
+export function sourceMapLookup(mapJson: string, mapDir: string): (line: number) => SourcePosition | undefined {
+  const map = JSON.parse(mapJson) as RawSourceMap;
+  const lines: (SourcePosition | undefined)[] = [];
+  let source = 0;
+  let origLine = 0;
+  let origCol = 0;
+  for (const lineText of map.mappings.split(';')) {
+    let first: SourcePosition | undefined;
+    for (const segment of lineText.split(',')) {
+      if (segment === '') continue;
+      const fields = decodeVlq(segment);
+      if (fields.length < 4) continue;
+      source += fields[1] as number;
+      origLine += fields[2] as number;
+      origCol += fields[3] as number;
+      const file = map.sources[source];
+      first ??= file === undefined ? undefined : { file: resolve(mapDir, file), line: origLine + 1, column: origCol + 1 };
+    }
+    lines.push(first);
+  }
+  return (line) => lines[line - 1];
+}

@@ -1,0 +1,72 @@
+/**
+ * Type-checks a hook with the TypeScript API before it is bundled: esbuild
+ * only strips types. The environment is the hook's: ES2020 plus the js-pdk
+ * globals (`Host`, `Config`, `Var`, …) from @extism/js-pdk, no Node.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { BuildError } from '../../host/errors.ts';
+
+const OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2020,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  lib: ['lib.es2020.d.ts'],
+  types: [],
+  strict: true,
+  noEmit: true,
+  allowImportingTsExtensions: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  allowJs: true,
+  checkJs: false,
+  resolveJsonModule: true,
+};
+
+// The js-pdk declarations, found from this package (a hook project need not
+// depend on @extism/js-pdk itself); its package exports only types for ".".
+function jsPdkTypes(): string {
+  const require = createRequire(import.meta.url);
+  for (const dir of require.resolve.paths('@extism/js-pdk') ?? []) {
+    const file = join(dir, '@extism', 'js-pdk', 'dist', 'index.d.ts');
+    if (existsSync(file)) return file;
+  }
+  throw new BuildError('cannot find @extism/js-pdk (its type declarations are needed to type-check hooks)');
+}
+
+// Library .d.ts files parsed once per process: later builds (tests, watch) reuse them.
+const libCache = new Map<string, ts.SourceFile>();
+
+function compilerHost(typeRoot: string): ts.CompilerHost {
+  const host = ts.createCompilerHost({ ...OPTIONS, typeRoots: undefined });
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const cacheable = fileName.includes('/node_modules/');
+    const cached = cacheable ? libCache.get(fileName) : undefined;
+    if (cached) return cached;
+    const file = getSourceFile(fileName, languageVersion, onError, shouldCreate);
+    if (file && cacheable) libCache.set(fileName, file);
+    return file;
+  };
+  host.getCurrentDirectory = () => typeRoot;
+  return host;
+}
+
+function format(d: ts.Diagnostic): string {
+  const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+  if (!d.file || d.start === undefined) return `error TS${d.code}: ${text}`;
+  const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+  return `${d.file.fileName}:${line + 1}:${character + 1}: error TS${d.code}: ${text}`;
+}
+
+/** Throws a BuildError listing every error as `file:line:col: error TSnnnn: message`. */
+export function typecheckHook(entry: string): void {
+  const program = ts.createProgram({ rootNames: [entry, jsPdkTypes()], options: OPTIONS, host: compilerHost(dirname(entry)) });
+  const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);
+  if (diagnostics.length > 0) {
+    throw new BuildError(`type errors:\n${diagnostics.map(format).join('\n')}`);
+  }
+}

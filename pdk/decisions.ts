@@ -1,0 +1,128 @@
+import type { ContinuationDecision, PostToolDecision, PreToolDecision, PromptDecision } from './types.ts';
+
+/** Pre-tool `allow`: the call may run. */
+export type PreToolAllow = Extract<PreToolDecision, { action: 'allow' }>;
+/** Prompt-submit `allow`: the prompt goes on, optionally rewritten or with context added. */
+export type PromptAllow = Extract<PromptDecision, { action: 'allow' }>;
+/** Post-tool `accept`: the result goes on, optionally rewritten or with context added. */
+export type PostToolAccept = Extract<PostToolDecision, { action: 'accept' }>;
+/** `continue`: the turn goes on with a steering message. */
+export type ContinueDecision = Extract<ContinuationDecision, { action: 'continue' }>;
+
+// Strict seam schemas refuse undefined-valued keys on the wire, so helpers
+// only copy the options that are actually set.
+function defined<T extends object>(base: T, opts: Record<string, string | undefined> | undefined): T {
+  if (opts === undefined) return base;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(opts)) if (value !== undefined) out[key] = value;
+  return out as T;
+}
+
+/**
+ * `allow` for the pre-tool gate (`{reason?}`) or for prompt-submit
+ * (`{content?, additionalContext?}`: rewrite the prompt, inject context).
+ * Options that are `undefined` are left out of the decision.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   preTool: (p) => (p.toolName === 'read' ? allow({ reason: 'read-only tool' }) : undefined),
+ *   promptSubmit: (p) => allow({ additionalContext: 'Use pnpm, not npm.' }),
+ * });
+ * ```
+ */
+export function allow(): { action: 'allow' };
+export function allow(opts: { reason?: string }): PreToolAllow;
+export function allow(opts: { content?: string; additionalContext?: string }): PromptAllow;
+export function allow(opts?: { content?: string; additionalContext?: string; reason?: string }): PreToolAllow | PromptAllow {
+  return defined({ action: 'allow' as const }, opts);
+}
+
+/**
+ * Pre-tool `deny`: the tool call does not run; `reason` is shown to the model.
+ * A later hook cannot relax it, and the waterfall stops here.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   preTool: (p) => (String(p.arguments.command).includes('rm -rf /') ? deny('recursive delete of /') : undefined),
+ * });
+ * ```
+ */
+export function deny(reason: string): Extract<PreToolDecision, { action: 'deny' }> {
+  return { action: 'deny', reason };
+}
+
+/**
+ * Pre-tool `ask`: let the person decide (without a prompter the host denies).
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   preTool: (p) => (/\bgit push\b/.test(String(p.arguments.command)) ? ask('pushes to a remote') : undefined),
+ * });
+ * ```
+ */
+export function ask(reason?: string): Extract<PreToolDecision, { action: 'ask' }> {
+  return defined({ action: 'ask' as const }, { reason });
+}
+
+/**
+ * `block` for prompt-submit (the prompt is rejected) or post-tool (the result
+ * is withheld from the model). `reason` must be non-empty.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   promptSubmit: (p) => (p.content.includes('AKIA') ? block('prompt contains an AWS key id') : undefined),
+ * });
+ * ```
+ */
+export function block(reason: string): Extract<PromptDecision, { action: 'block' }> & Extract<PostToolDecision, { action: 'block' }> {
+  return { action: 'block', reason };
+}
+
+/**
+ * Post-tool `accept`: pass the result on, optionally replacing its `content`
+ * and/or appending `additionalContext` after the step's tool results.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   postTool: (p) => accept({ content: p.result.content.replaceAll(/ghp_\w+/g, '[REDACTED:github]') }),
+ * });
+ * ```
+ */
+export function accept(opts?: { content?: string; additionalContext?: string }): PostToolAccept {
+  return defined({ action: 'accept' as const }, opts);
+}
+
+/**
+ * Turn-continuation `stop`: let the turn end (the loop's default).
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   turnContinuation: (p) => (p.continuations >= 3 ? stop() : undefined),
+ * });
+ * ```
+ */
+export function stop(): Extract<ContinuationDecision, { action: 'stop' }> {
+  return { action: 'stop' };
+}
+
+/**
+ * Turn-continuation `continue`: keep the turn going; `reason` is recorded as
+ * a steering message for the model in the same turn. Also exported as `continue`.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   turnContinuation: (p, ctx) =>
+ *     ctx.state.get('testsFailed') === 'yes' && p.continuations < 3 ? continueTurn('tests still fail; fix them') : undefined,
+ * });
+ * ```
+ */
+export function continueTurn(reason?: string): ContinueDecision {
+  return defined({ action: 'continue' as const }, { reason });
+}

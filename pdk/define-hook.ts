@@ -1,0 +1,149 @@
+import type {
+  ContinuationDecision,
+  PostToolDecision,
+  PostToolPayload,
+  PreToolDecision,
+  PreToolPayload,
+  PromptDecision,
+  PromptSubmitPayload,
+  SessionInfo,
+  SessionStartDecision,
+  SessionStartPayload,
+  TurnContinuationPayload,
+} from './types.ts';
+import { seamExport } from './runtime/dispatch.ts';
+
+/**
+ * What a handler can see and use besides its payload.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   preTool(payload, ctx) {
+ *     const seen = ctx.state.getJson<number>('calls') ?? 0;
+ *     ctx.state.setJson('calls', seen + 1);
+ *     ctx.log.info(`call ${seen + 1} in session ${ctx.session.id}, turn ${ctx.session.turn}`);
+ *     if (ctx.next?.action === 'deny') return; // already denied upstream
+ *     return ctx.config.get('mode') === 'strict' ? ask('strict mode') : undefined;
+ *   },
+ * });
+ * ```
+ */
+export interface HookContext<D> {
+  /** The decision so far (what earlier hooks composed); `null` on notify seams. */
+  readonly next: D | null;
+  /** The session this call belongs to: `{id, turn, step, cwd}`. */
+  readonly session: SessionInfo;
+  /** Operator-provided configuration (Extism Config); `undefined` when a key is unset. */
+  readonly config: { get(key: string): string | undefined };
+  /** Per-instance state (Extism Var): survives calls of the same hook in the same session. */
+  readonly state: {
+    get(key: string): string | undefined;
+    set(key: string, value: string): void;
+    getJson<T>(key: string): T | undefined;
+    setJson(key: string, value: unknown): void;
+  };
+  /** Extism logging; the host caps how many lines a call may log. */
+  readonly log: { info(m: string): void; warn(m: string): void; error(m: string): void; debug(m: string): void };
+}
+
+/**
+ * The handlers a hook defines, one per seam it handles. Returning nothing
+ * (`undefined`) means "no opinion": the seam passes the decision so far on.
+ *
+ * @example
+ * ```ts
+ * const handlers: HookHandlers = {
+ *   preTool: (p) => (p.toolName === 'bash' ? ask('shell command') : undefined),
+ *   turnContinuation: () => stop(),
+ * };
+ * export default defineHook(handlers);
+ * ```
+ */
+export interface HookHandlers {
+  sessionStart?(payload: SessionStartPayload, ctx: HookContext<SessionStartDecision>): SessionStartDecision | void;
+  promptSubmit?(payload: PromptSubmitPayload, ctx: HookContext<PromptDecision>): PromptDecision | void;
+  preTool?(payload: PreToolPayload, ctx: HookContext<PreToolDecision>): PreToolDecision | void;
+  postTool?(payload: PostToolPayload, ctx: HookContext<PostToolDecision>): PostToolDecision | void;
+  turnContinuation?(
+    payload: TurnContinuationPayload,
+    ctx: HookContext<ContinuationDecision>,
+  ): ContinuationDecision | void;
+}
+
+/** Handler name → wasm export name, as the host calls them. */
+export const HANDLER_EXPORTS = {
+  sessionStart: 'session_start',
+  promptSubmit: 'prompt_submit',
+  preTool: 'pre_tool',
+  postTool: 'post_tool',
+  turnContinuation: 'turn_continuation',
+} as const;
+
+/** A wasm export name of one seam. */
+export type HookExportName = (typeof HANDLER_EXPORTS)[keyof typeof HANDLER_EXPORTS];
+
+/** Marks a {@link HookDefinition}; `Symbol.for` so copies of the PDK bundled twice still agree. */
+export const HOOK_DEFINITION = Symbol.for('hookbox.hook-definition');
+
+/**
+ * What `defineHook` returns; the hook module's default export. The compiler
+ * turns each entry of `exports` into a wasm export of the same name.
+ *
+ * @example
+ * ```ts
+ * const hook: HookDefinition = defineHook({ preTool: () => allow() });
+ * Object.keys(hook.exports); // ['pre_tool']
+ * ```
+ */
+export interface HookDefinition {
+  readonly [HOOK_DEFINITION]: true;
+  readonly handlers: Readonly<HookHandlers>;
+  /** Extism export functions (`() => 0`), only for the handlers defined. */
+  readonly exports: Readonly<Partial<Record<HookExportName, () => number>>>;
+}
+
+/**
+ * Defines a hook: `export default defineHook({...})` in the hook's entry file.
+ * Only the handlers given become wasm exports. Each call decodes the msgpack
+ * envelope, calls the handler with `(payload, ctx)` and writes its decision as
+ * msgpack (nothing when it returns `undefined`). A thrown error becomes an
+ * Extism error carrying its message and stack (a `plugin-error` fault).
+ *
+ * @example
+ * ```ts
+ * import { defineHook, deny, ask } from 'hookbox/pdk';
+ *
+ * export default defineHook({
+ *   preTool(payload) {
+ *     if (payload.toolName !== 'bash') return;
+ *     const command = String(payload.arguments.command ?? '');
+ *     if (/\brm\s+-rf\s+\/(\s|$)/.test(command)) return deny('recursive delete of /');
+ *     if (/\bgit\s+push\b/.test(command)) return ask('pushes to a remote');
+ *   },
+ * });
+ * ```
+ */
+export function defineHook(handlers: HookHandlers): HookDefinition {
+  const exports: Partial<Record<HookExportName, () => number>> = {};
+  for (const [name, exportName] of Object.entries(HANDLER_EXPORTS) as [keyof HookHandlers, HookExportName][]) {
+    const handler = handlers[name];
+    if (handler === undefined) continue;
+    if (typeof handler !== 'function') throw new TypeError(`defineHook: handler "${name}" is not a function`);
+    exports[exportName] = seamExport(handler as (payload: unknown, ctx: HookContext<unknown>) => unknown);
+  }
+  return { [HOOK_DEFINITION]: true, handlers: { ...handlers }, exports };
+}
+
+/**
+ * Whether a value is a {@link HookDefinition} (what `defineHook` returned).
+ *
+ * @example
+ * ```ts
+ * isHookDefinition(defineHook({ turnContinuation: () => stop() })); // true
+ * isHookDefinition(() => 0); // false
+ * ```
+ */
+export function isHookDefinition(value: unknown): value is HookDefinition {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[HOOK_DEFINITION] === true;
+}

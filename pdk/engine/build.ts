@@ -1,0 +1,283 @@
+/**
+ * Builds `engine.wasm` — QuickJS plus our glue (`src/`) — with `@yowasp/clang`
+ * (clang compiled to wasm, from npm: no system toolchain needed).
+ *
+ * QuickJS's source comes from the `qjsc` package at build time; the few
+ * adaptations it needs for wasm32-wasi are text patches applied here, in
+ * memory (see `quickjs-patches.ts`). The result is cached outside git under
+ * `<repo>/.cache/engine/` (or `$HOOKBOX_CACHE_DIR/engine/`), keyed by a hash
+ * of every input, and is byte-identical across builds. Object files are cached
+ * too, so a glue change does not recompile quickjs.c (~50 s).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BuildError } from '../../host/errors.ts';
+import { patchQuickjs } from './quickjs-patches.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = resolve(HERE, '..', '..');
+const GLUE_DIR = join(HERE, 'src');
+const QUICKJS_VERSION = '2021-03-27';
+
+/** Linear memory cap declared by the engine (the host may lower it per hook). */
+export const ENGINE_MAX_MEMORY_BYTES = 64 * 1024 * 1024;
+
+const COMPILE_FLAGS = [
+  '--target=wasm32-wasip1',
+  '-O2',
+  '-D_GNU_SOURCE',
+  `-DCONFIG_VERSION="${QUICKJS_VERSION}"`,
+  '-DCONFIG_BIGNUM',
+  '-funsigned-char',
+  '-Wno-everything',
+  '-Iquickjs',
+  '-Iglue',
+];
+const LINK_FLAGS = [
+  '--target=wasm32-wasip1',
+  '-nostartfiles',
+  '-Wl,--no-entry',
+  '-Wl,-z,stack-size=1048576',
+  '-Wl,--strip-all',
+  `-Wl,--max-memory=${ENGINE_MAX_MEMORY_BYTES}`,
+];
+const QUICKJS_UNITS = ['quickjs.c', 'libregexp.c', 'libunicode.c', 'cutils.c', 'libbf.c'];
+
+/** Options for {@link ensureEngine} and {@link buildEngine}. */
+export interface EngineOptions {
+  /** Cache root; the engine goes to `<cacheDir>/engine/`. Default `$HOOKBOX_CACHE_DIR` or `<repo>/.cache`. */
+  cacheDir?: string;
+  /** Progress lines; default writes them to stderr. */
+  onProgress?: (message: string) => void;
+}
+
+/** The cache root: `$HOOKBOX_CACHE_DIR`, else `<repo>/.cache`. */
+export function cacheRoot(override?: string): string {
+  return resolve(override ?? process.env.HOOKBOX_CACHE_DIR ?? join(REPO_ROOT, '.cache'));
+}
+
+interface EngineInputs {
+  /** Virtual source tree for clang: `quickjs/…` (patched) and `glue/…` (ours + generated prelude.h). */
+  tree: { quickjs: Record<string, Uint8Array>; glue: Record<string, Uint8Array> };
+  units: { dir: 'quickjs' | 'glue'; file: string }[];
+  clangVersion: string;
+  key: string;
+}
+
+function sha256(...parts: (string | Uint8Array)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(typeof part === 'string' ? `${part.length}:${part}` : part);
+  return hash.digest('hex');
+}
+
+async function readDir(dir: string, pick: (name: string) => boolean): Promise<Record<string, Uint8Array>> {
+  const files: Record<string, Uint8Array> = {};
+  for (const name of (await readdir(dir)).filter(pick).sort()) files[name] = await readFile(join(dir, name));
+  return files;
+}
+
+/** The prelude as a C array, so the engine embeds it without a runtime file. */
+function preludeHeader(source: Uint8Array): Uint8Array {
+  const bytes = Array.from(source, (b) => String(b)).join(',');
+  return new TextEncoder().encode(
+    `/* Generated from prelude.js by pdk/engine/build.ts. */\n` +
+      `const char HB_PRELUDE[] = {${bytes},0};\nconst unsigned HB_PRELUDE_LEN = ${source.length};\n`,
+  );
+}
+
+async function collectInputs(): Promise<EngineInputs> {
+  const require = createRequire(import.meta.url);
+  const quickjsDir = join(dirname(require.resolve('qjsc/package.json')), 'deps', `quickjs_${QUICKJS_VERSION.replaceAll('-', '_')}`);
+  const quickjs = await readDir(quickjsDir, (n) => n.endsWith('.h') || QUICKJS_UNITS.includes(n));
+  quickjs['quickjs.c'] = patchQuickjs(quickjs['quickjs.c'] as Uint8Array);
+  const glue = await readDir(GLUE_DIR, (n) => /\.(c|h|js)$/.test(n));
+  glue['prelude.c'] = preludeHeader(glue['prelude.js'] as Uint8Array);
+  delete glue['prelude.js'];
+  const units = [
+    ...QUICKJS_UNITS.map((file) => ({ dir: 'quickjs' as const, file })),
+    ...Object.keys(glue)
+      .filter((n) => n.endsWith('.c'))
+      .map((file) => ({ dir: 'glue' as const, file })),
+  ];
+  // The package exports no package.json: read it beside its entry (gen/bundle.js).
+  const clangPackage = join(dirname(require.resolve('@yowasp/clang')), '..', 'package.json');
+  const clangVersion = (JSON.parse(await readFile(clangPackage, 'utf8')) as { version: string }).version;
+  const parts: (string | Uint8Array)[] = [clangVersion, JSON.stringify(COMPILE_FLAGS), JSON.stringify(LINK_FLAGS)];
+  for (const [dir, files] of Object.entries({ quickjs, glue })) {
+    for (const [name, data] of Object.entries(files)) parts.push(`${dir}/${name}`, data);
+  }
+  return { tree: { quickjs, glue }, units, clangVersion, key: sha256(...parts).slice(0, 24) };
+}
+
+type Tree = { [name: string]: Tree | string | Uint8Array };
+type RunClang = (args: string[], files: Tree, options: Record<string, unknown>) => Promise<Tree>;
+
+let clangPromise: Promise<RunClang> | undefined;
+
+/** Loads @yowasp/clang once, fetching its resources quietly (its default prints to stdout). */
+function loadClang(progress: (m: string) => void): Promise<RunClang> {
+  clangPromise ??= (async () => {
+    const mod = (await import('@yowasp/clang')) as unknown as { runClang: RunClang & ((a: null, f: Tree, o: object) => Promise<unknown>) };
+    let lastTenth = -1;
+    await mod.runClang(null, {}, {
+      fetchProgress: ({ totalLength, doneLength }: { totalLength: number; doneLength: number }) => {
+        const tenth = Math.floor((10 * doneLength) / Math.max(totalLength, 1));
+        if (tenth !== lastTenth && tenth % 5 === 0) progress(`loading clang (${tenth * 10}%)`);
+        lastTenth = tenth;
+      },
+    });
+    return mod.runClang;
+  })();
+  return clangPromise;
+}
+
+async function clang(runClang: RunClang, args: string[], files: Tree, what: string): Promise<Tree> {
+  const chunks: Uint8Array[] = [];
+  const capture = (bytes: Uint8Array | null) => {
+    if (bytes) chunks.push(new Uint8Array(bytes));
+  };
+  try {
+    return await runClang(['clang', ...args], files, { decodeASCII: false, stdout: capture, stderr: capture });
+  } catch (error) {
+    const output = Buffer.concat(chunks).toString('utf8').trim();
+    throw new BuildError(`engine build: clang failed on ${what}${output ? `:\n${output}` : ''}`, { cause: error });
+  }
+}
+
+function pick(tree: Tree, path: string): Uint8Array {
+  let node: Tree | string | Uint8Array | undefined = tree;
+  for (const part of path.split('/')) node = typeof node === 'object' && !(node instanceof Uint8Array) ? node[part] : undefined;
+  if (!(node instanceof Uint8Array)) throw new BuildError(`engine build: clang produced no ${path}`);
+  return node;
+}
+
+/** Writes through a temporary file and a rename, so concurrent builders never see a torn file. */
+async function writeAtomic(path: string, data: Uint8Array): Promise<void> {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, path);
+}
+
+/** Result of {@link buildEngine}. */
+export interface EngineBuild {
+  wasmPath: string;
+  /** Hash of every input (sources, patches, flags, clang version). */
+  key: string;
+  /** Whether the engine was already in the cache. */
+  cached: boolean;
+  durationMs: number;
+}
+
+/**
+ * Builds the engine into the cache unless it is there already. Safe to run
+ * from several processes at once: each unit is written atomically and a lock
+ * file makes later builders wait for the first instead of compiling again.
+ */
+export async function buildEngine(options: EngineOptions = {}): Promise<EngineBuild> {
+  const started = performance.now();
+  const progress = options.onProgress ?? ((m: string) => process.stderr.write(`hookbox: ${m}\n`));
+  const dir = join(cacheRoot(options.cacheDir), 'engine');
+  const inputs = await collectInputs();
+  const wasmPath = join(dir, `engine-${inputs.key}.wasm`);
+  const done = (cached: boolean): EngineBuild => ({ wasmPath, key: inputs.key, cached, durationMs: performance.now() - started });
+  if (existsSync(wasmPath)) return done(true);
+
+  await mkdir(join(dir, 'obj'), { recursive: true });
+  const release = await acquireLock(join(dir, `engine-${inputs.key}.lock`), wasmPath, progress);
+  try {
+    if (existsSync(wasmPath)) return done(true);
+    progress('building the JS engine (first use; about a minute on 2 cores)');
+    const runClang = await loadClang(progress);
+    const objects: Record<string, Uint8Array> = {};
+    for (const [i, unit] of inputs.units.entries()) {
+      const source = inputs.tree[unit.dir][unit.file] as Uint8Array;
+      const objKey = sha256(inputs.clangVersion, JSON.stringify(COMPILE_FLAGS), unit.dir, unit.file, source, ...headerParts(inputs));
+      const objPath = join(dir, 'obj', `${unit.file.replace(/\.c$/, '')}-${objKey.slice(0, 24)}.o`);
+      const objName = `${unit.dir}-${unit.file.replace(/\.c$/, '.o')}`;
+      if (existsSync(objPath)) {
+        objects[objName] = await readFile(objPath);
+        continue;
+      }
+      progress(`compiling ${unit.dir}/${unit.file} (${i + 1}/${inputs.units.length})`);
+      const out = await clang(
+        runClang,
+        [...COMPILE_FLAGS, '-c', `${unit.dir}/${unit.file}`, '-o', `out/${objName}`],
+        { quickjs: inputs.tree.quickjs, glue: inputs.tree.glue, out: {} },
+        `${unit.dir}/${unit.file}`,
+      );
+      objects[objName] = pick(out, `out/${objName}`);
+      await writeAtomic(objPath, objects[objName]);
+    }
+    progress('linking engine.wasm');
+    const names = Object.keys(objects).sort();
+    const linked = await clang(runClang, [...LINK_FLAGS, ...names.map((n) => `obj/${n}`), '-o', 'out/engine.wasm'], { obj: objects, out: {} }, 'link');
+    await writeAtomic(wasmPath, pick(linked, 'out/engine.wasm'));
+    const result = done(false);
+    progress(`engine ready in ${(result.durationMs / 1000).toFixed(1)} s: ${wasmPath}`);
+    return result;
+  } finally {
+    await release();
+  }
+}
+
+function headerParts(inputs: EngineInputs): (string | Uint8Array)[] {
+  const parts: (string | Uint8Array)[] = [];
+  for (const [dir, files] of Object.entries(inputs.tree)) {
+    for (const [name, data] of Object.entries(files)) if (name.endsWith('.h')) parts.push(`${dir}/${name}`, data);
+  }
+  return parts;
+}
+
+const LOCK_STALE_MS = 10 * 60 * 1000;
+
+/** A lock file created exclusively; a holder that died leaves a stale lock, taken over after 10 minutes. */
+async function acquireLock(lockPath: string, wasmPath: string, progress: (m: string) => void): Promise<() => Promise<void>> {
+  let announced = false;
+  for (;;) {
+    try {
+      await writeFile(lockPath, String(process.pid), { flag: 'wx' });
+      return () => rm(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (existsSync(wasmPath)) return async () => {};
+    const age = await stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (age > LOCK_STALE_MS) {
+      await rm(lockPath, { force: true });
+      continue;
+    }
+    if (!announced) progress('waiting for another process building the JS engine');
+    announced = true;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * The engine's path, building it first if it is not cached (progress on
+ * stderr). Called by the compiler and by the test suite's global setup;
+ * safe to call concurrently from several processes.
+ *
+ * @example
+ * ```ts
+ * const enginePath = await ensureEngine();
+ * ```
+ */
+export async function ensureEngine(options: EngineOptions = {}): Promise<string> {
+  return (await buildEngine(options)).wasmPath;
+}
+
+// `tsx pdk/engine/build.ts`: build (or find) the engine and print its path.
+// No top-level await: CommonJS callers (tsx -e, require) load this module too.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  buildEngine().then(
+    (result) => process.stdout.write(`${result.wasmPath}${result.cached ? ' (cached)' : ''}\n`),
+    (error: unknown) => {
+      process.stderr.write(`hookbox: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
