@@ -50,7 +50,7 @@ export async function runDemo(write: (text: string) => void, workspaceDir?: stri
     },
   });
   write(`\n${pc.bold('session log')} ${logPath}\n`);
-  write(pc.dim(`try: npx hookbox replay ${logPath} --config <another config>\n`));
+  write(pc.dim(`try: ./host/cli/hookbox.mjs replay ${logPath} --config <another config>\n`));
   return { workspace, logPath, configPath };
 }
 
