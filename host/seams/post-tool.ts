@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { faultReason, joinContext, type SeamDefinition } from './seam.ts';
+import { faultReason, foldRewriting, type SeamDefinition } from './seam.ts';
 
 export const ToolResultSchema = z.strictObject({
   content: z.string(),
@@ -45,13 +45,7 @@ export const postToolSeam: SeamDefinition<
   compose: (next, decision) => {
     if (next.action === 'block') return next;
     if (decision.action === 'block') return decision;
-    const content = decision.content ?? next.content;
-    const additionalContext = joinContext(next.additionalContext, decision.additionalContext);
-    return {
-      action: 'accept',
-      ...(content !== undefined && { content }),
-      ...(additionalContext !== undefined && { additionalContext }),
-    };
+    return foldRewriting('accept', next, decision);
   },
   shortCircuits: (decision) => decision.action === 'block',
   threadPayload: (payload, decision) =>

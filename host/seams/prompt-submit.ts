@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { faultReason, joinContext, type SeamDefinition } from './seam.ts';
+import { faultReason, foldRewriting, type SeamDefinition } from './seam.ts';
 
 /** Where a prompt came from. */
 export const PromptSourceSchema = z.enum(['cli', 'stdin', 'api', 'acp']);
@@ -41,13 +41,7 @@ export const promptSubmitSeam: SeamDefinition<
   compose: (next, decision) => {
     if (next.action === 'block') return next;
     if (decision.action === 'block') return decision;
-    const content = decision.content ?? next.content;
-    const additionalContext = joinContext(next.additionalContext, decision.additionalContext);
-    return {
-      action: 'allow',
-      ...(content !== undefined && { content }),
-      ...(additionalContext !== undefined && { additionalContext }),
-    };
+    return foldRewriting('allow', next, decision);
   },
   shortCircuits: (decision) => decision.action === 'block',
   threadPayload: (payload, decision) =>

@@ -50,6 +50,27 @@ export function joinContext(a: string | undefined, b: string | undefined): strin
   return `${a}\n\n${b}`;
 }
 
+/** A permissive decision that may rewrite content and add context (prompt `allow`, post-tool `accept`). */
+export interface Rewriting<A extends string> {
+  readonly action: A;
+  readonly content?: string;
+  readonly additionalContext?: string;
+}
+
+/**
+ * Folds two permissive rewriting decisions: the later rewrite of `content`
+ * wins (it was made on the already-rewritten payload), contexts accumulate.
+ */
+export function foldRewriting<A extends string>(action: A, next: Rewriting<A>, decision: Rewriting<A>): Rewriting<A> {
+  const content = decision.content ?? next.content;
+  const additionalContext = joinContext(next.additionalContext, decision.additionalContext);
+  return {
+    action,
+    ...(content !== undefined && { content }),
+    ...(additionalContext !== undefined && { additionalContext }),
+  };
+}
+
 /** A short, safe description of a fault for a decision's `reason`. */
 export function faultReason(hook: string, fault: HookFault): string {
   return `hook "${hook}" failed (${fault.kind}): ${fault.message}`;

@@ -126,18 +126,28 @@ describe.each(Object.keys(SEAMS) as SeamId[])('seam %s', (seam) => {
     expect(result.decision).toEqual(SEAMS[seam].compose(SEAMS[seam].defaultDecision(fixture.payload as never) as never, fixture.permissive as never));
   });
 
-  it.runIf(fixture.restrictive !== undefined)('a restrictive decision short-circuits the rest', async () => {
-    const { result, calls } = await run([fixture.permissive, fixture.restrictive!, fixture.permissive2]);
-    expect(result.decision).toEqual(fixture.restrictive);
-    expect(calls.map((c) => c.name)).toEqual(['h0', 'h1']);
-  });
+  const { restrictive, sticky } = fixture;
+  if (restrictive !== undefined) {
+    it('a restrictive decision short-circuits the rest', async () => {
+      const { result, calls } = await run([fixture.permissive, restrictive, fixture.permissive2]);
+      expect(result.decision).toEqual(restrictive);
+      expect(calls.map((c) => c.name)).toEqual(['h0', 'h1']);
+    });
+  } else {
+    it('nothing short-circuits: every listener runs', async () => {
+      const { calls } = await run([fixture.permissive, fixture.permissive2, 'none']);
+      expect(calls.map((c) => c.name)).toEqual(['h0', 'h1', 'h2']);
+    });
+  }
 
-  it.runIf(fixture.sticky !== undefined)('a later listener never relaxes a restrictive decision', async () => {
-    const relaxed = seam === 'agent/turn-continuation' ? { action: 'stop' } : fixture.permissive;
-    const { result, calls } = await run([fixture.sticky!, relaxed as DecisionOf<SeamId>]);
-    expect(result.decision).toEqual(fixture.sticky);
-    expect(calls.map((c) => c.name)).toEqual(['h0', 'h1']);
-  });
+  if (sticky !== undefined) {
+    it('a later listener never relaxes a restrictive decision', async () => {
+      const relaxed = seam === 'agent/turn-continuation' ? { action: 'stop' } : fixture.permissive;
+      const { result, calls } = await run([sticky, relaxed as DecisionOf<SeamId>]);
+      expect(result.decision).toEqual(sticky);
+      expect(calls.map((c) => c.name)).toEqual(['h0', 'h1']);
+    });
+  }
 
   it('a throwing listener is a plugin-error fault, decided by the seam\'s fault policy, and later listeners still run unless it short-circuits', async () => {
     const bus = new SeamBus();
