@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoResult, runDemo } from '../../host/cli/commands/demo.ts';
 import { type SessionEvent, readSessionLog } from '../../host/log/index.ts';
@@ -15,7 +16,7 @@ let all: SessionEvent[];
 
 beforeAll(async () => {
   workspace = makeWorkspace('hookbox-demo-test-');
-  demo = await runDemo((text) => (transcript += text), workspace.dir);
+  demo = await runDemo((text) => (transcript += stripVTControlCharacters(text)), workspace.dir);
   all = readSessionLog(demo.logPath).events;
 });
 afterAll(() => workspace.dispose());

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { TerminalPrompter } from '../../host/cli/prompter.ts';
 import { resolveAsk } from '../../host/loop/index.ts';
@@ -7,7 +8,7 @@ function streams() {
   const input = new PassThrough();
   const output = new PassThrough();
   let shown = '';
-  output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+  output.on('data', (chunk: Buffer) => (shown += stripVTControlCharacters(chunk.toString())));
   return { input, output, shown: () => shown };
 }
 const request = { toolCall: { id: 'c1', name: 'bash', arguments: { command: 'git push' } }, reason: 'pushing needs a human' };
