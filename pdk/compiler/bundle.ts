@@ -22,6 +22,17 @@ function location(message: esbuild.Message, workDir: string): string {
   return loc ? `${resolve(workDir, loc.file)}:${loc.line}:${loc.column + 1}: ` : '';
 }
 
+/**
+ * esbuild marks each module with a `// relative/path.ts` comment. Through a
+ * symlinked dependency (a hook project's `node_modules/hookbox`) that path
+ * depends on where the checkout lives, and the bundle ends up in the
+ * snapshot: keep only the file name, on the same line, so that builds stay
+ * byte-identical across machines and line numbers still match the map.
+ */
+function stripPathComments(code: string): string {
+  return code.replace(/^(\s*)\/\/ (?:[^\s/]*\/)+([^\s/]+\.[cm]?[jt]sx?)$/gm, '$1// $2');
+}
+
 /** Bundles `entry` (absolute path); esbuild errors become one BuildError naming file:line:col. */
 export async function bundleHook(entry: string): Promise<HookBundle> {
   const workDir = dirname(entry);
@@ -52,7 +63,7 @@ export async function bundleHook(entry: string): Promise<HookBundle> {
     const code = result.outputFiles.find((f) => f.path.endsWith('.js'));
     const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
     if (!code || !map) throw new BuildError(`esbuild produced no bundle for ${entry}`);
-    return { code: code.text, map: map.text, mapDir: workDir };
+    return { code: stripPathComments(code.text), map: map.text, mapDir: workDir };
   } catch (error) {
     if (error instanceof BuildError) throw error;
     const failure = error as esbuild.BuildFailure;

@@ -4,17 +4,20 @@
  * export that is only re-exported from elsewhere points at the re-export.
  */
 import { readFileSync } from 'node:fs';
-import ts from 'typescript';
+import type TS from 'typescript';
+import { typescript } from './typescript.ts';
 
-function hasExportModifier(node: ts.Node): boolean {
+function hasExportModifier(node: TS.Node): boolean {
+  const ts = typescript();
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 }
 
 /** `file:line:col` of the declaration of export `name` in `entry`, or `undefined`. */
 export function locateExport(entry: string, name: string): string | undefined {
+  const ts = typescript();
   const source = ts.createSourceFile(entry, readFileSync(entry, 'utf8'), ts.ScriptTarget.Latest, true);
-  let found: ts.Node | undefined;
-  const visit = (node: ts.Node) => {
+  let found: TS.Node | undefined;
+  const visit = (node: TS.Node) => {
     if (found) return;
     if (ts.isExportAssignment(node) && name === 'default') found = node;
     else if (ts.isExportDeclaration(node) && node.exportClause && ts.isNamedExports(node.exportClause)) {

@@ -11,7 +11,9 @@ export const DEFAULT_HOOK_LIMITS: HookLimits = {
   timeoutMs: 1000,
   memoryMb: 64,
   maxOutputBytes: 1024 * 1024,
-  instructionBudget: 200_000_000,
+  // ~0.5 s of busy JS on a 2-core CI machine: a runaway loop ends with a deterministic
+  // budget fault before the wall timeout (which costs a worker restart) fires.
+  instructionBudget: 30_000_000,
 };
 
 interface PackageInfo {

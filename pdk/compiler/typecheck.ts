@@ -6,25 +6,30 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import ts from 'typescript';
+import type TS from 'typescript';
+import { typescript } from './typescript.ts';
 import { BuildError } from '../../host/errors.ts';
 
-const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2020,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  lib: ['lib.es2020.d.ts'],
-  types: [],
-  strict: true,
-  noEmit: true,
-  allowImportingTsExtensions: true,
-  verbatimModuleSyntax: true,
-  isolatedModules: true,
-  skipLibCheck: true,
-  allowJs: true,
-  checkJs: false,
-  resolveJsonModule: true,
-};
+function compilerOptions(): TS.CompilerOptions {
+  const ts = typescript();
+  return {
+    target: ts.ScriptTarget.ES2020,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    // What QuickJS 2021-03-27 has: ES2020 plus String.prototype.replaceAll (no Array.prototype.at, Object.hasOwn, Intl, URL).
+    lib: ['lib.es2020.d.ts', 'lib.es2021.string.d.ts'],
+    types: [],
+    strict: true,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    skipLibCheck: true,
+    allowJs: true,
+    checkJs: false,
+    resolveJsonModule: true,
+  };
+}
 
 // The js-pdk declarations, found from this package (a hook project need not
 // depend on @extism/js-pdk itself); its package exports only types for ".".
@@ -38,10 +43,10 @@ function jsPdkTypes(): string {
 }
 
 // Library .d.ts files parsed once per process: later builds (tests, watch) reuse them.
-const libCache = new Map<string, ts.SourceFile>();
+const libCache = new Map<string, TS.SourceFile>();
 
-function compilerHost(typeRoot: string): ts.CompilerHost {
-  const host = ts.createCompilerHost({ ...OPTIONS, typeRoots: undefined });
+function compilerHost(typeRoot: string, options: TS.CompilerOptions): TS.CompilerHost {
+  const host = typescript().createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const cacheable = fileName.includes('/node_modules/');
@@ -55,8 +60,8 @@ function compilerHost(typeRoot: string): ts.CompilerHost {
   return host;
 }
 
-function format(d: ts.Diagnostic): string {
-  const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+function format(d: TS.Diagnostic): string {
+  const text = typescript().flattenDiagnosticMessageText(d.messageText, '\n');
   if (!d.file || d.start === undefined) return `error TS${d.code}: ${text}`;
   const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
   return `${d.file.fileName}:${line + 1}:${character + 1}: error TS${d.code}: ${text}`;
@@ -64,7 +69,9 @@ function format(d: ts.Diagnostic): string {
 
 /** Throws a BuildError listing every error as `file:line:col: error TSnnnn: message`. */
 export function typecheckHook(entry: string): void {
-  const program = ts.createProgram({ rootNames: [entry, jsPdkTypes()], options: OPTIONS, host: compilerHost(dirname(entry)) });
+  const ts = typescript();
+  const options = compilerOptions();
+  const program = ts.createProgram({ rootNames: [entry, jsPdkTypes()], options, host: compilerHost(dirname(entry), options) });
   const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (diagnostics.length > 0) {
     throw new BuildError(`type errors:\n${diagnostics.map(format).join('\n')}`);

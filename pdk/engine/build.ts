@@ -162,6 +162,19 @@ async function writeAtomic(path: string, data: Uint8Array): Promise<void> {
   await rename(tmp, path);
 }
 
+/**
+ * Where the engine for the current sources is (or will be) cached, without building it.
+ *
+ * @example
+ * ```ts
+ * const path = await engineCachePath(); // <repo>/.cache/engine/engine-<key>.wasm
+ * ```
+ */
+export async function engineCachePath(options: Pick<EngineOptions, 'cacheDir'> = {}): Promise<string> {
+  const inputs = await collectInputs();
+  return join(cacheRoot(options.cacheDir), 'engine', `engine-${inputs.key}.wasm`);
+}
+
 /** Result of {@link buildEngine}. */
 export interface EngineBuild {
   wasmPath: string;

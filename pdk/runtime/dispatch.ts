@@ -21,25 +21,21 @@ interface NativeCodec {
   writeOutput(value: unknown): boolean;
 }
 
-let codec: NativeCodec | undefined;
-
 // The C codec when the engine has one (a few µs per call), else the portable
 // JS codec over Host.inputBytes/outputBytes (~70 µs for a 2.5 KB envelope).
-function wireCodec(): NativeCodec {
-  if (codec !== undefined) return codec;
-  const native = (globalThis as { __hookbox?: NativeCodec }).__hookbox;
-  codec =
-    typeof native === 'object' && native !== null
-      ? native
-      : {
-          readInput: () => decode(new Uint8Array(pdkGlobals().Host.inputBytes())),
-          writeOutput: (value) => pdkGlobals().Host.outputBytes(encode(value)),
-        };
-  return codec;
-}
+// Chosen when the module is evaluated (at pre-initialization), so that every
+// call, the first one included, runs the same code and spends the same budget.
+const native = (globalThis as { __hookbox?: NativeCodec }).__hookbox;
+const codec: NativeCodec =
+  typeof native === 'object' && native !== null
+    ? native
+    : {
+        readInput: () => decode(new Uint8Array(pdkGlobals().Host.inputBytes())),
+        writeOutput: (value) => pdkGlobals().Host.outputBytes(encode(value)),
+      };
 
 function readEnvelope(): WireEnvelope {
-  const envelope = wireCodec().readInput() as Partial<WireEnvelope> | null;
+  const envelope = codec.readInput() as Partial<WireEnvelope> | null;
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
     throw new TypeError('hookbox: the input is not an envelope object');
   }
@@ -59,7 +55,7 @@ export function seamExport(handler: (payload: unknown, ctx: HookContext<unknown>
   return () => {
     const envelope = readEnvelope();
     const decision = handler(envelope.payload, hookContext(envelope.session, envelope.next ?? null));
-    if (decision !== undefined && decision !== null) wireCodec().writeOutput(decision);
+    if (decision !== undefined && decision !== null) codec.writeOutput(decision);
     return 0;
   };
 }

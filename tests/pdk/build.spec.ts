@@ -82,6 +82,16 @@ describe('buildHook', () => {
     expect(message).toContain(`${entry}:3:`);
     expect(message).toContain('Error: no config at build time');
   });
+
+  it('tells a hook that uses the host in top-level code why that fails; top-level logging is fine', async () => {
+    const entry = await hookSource(
+      'top-level-host',
+      `import { defineHook } from PDK;\nconsole.log('loading');\nconst rules = Config.get('rules');\nexport default defineHook({ sessionStart: () => ({ additionalContext: rules ?? '' }) });\n`,
+    );
+    const message = await buildError(entry);
+    expect(message).toContain(`${entry}:3:`);
+    expect(message).toContain('Config.get is not available in top-level code');
+  });
 });
 
 describe('hookbox build / hookbox init', () => {

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { buildHook, type BuildHookResult } from '../../../pdk/compiler/index.ts';
+import type { BuildHookResult } from '../../../pdk/compiler/index.ts';
 
 export interface BuildCommandOptions {
   readonly out?: string;
@@ -23,6 +23,8 @@ export function registerBuildCommand(program: Command): void {
     .option('--no-typecheck', 'skip type-checking')
     .option('--json', 'print the build result as one JSON object')
     .action(async (entry: string, options: BuildCommandOptions) => {
+      // Loaded on use: the compiler pulls in TypeScript and esbuild, which other commands never need.
+      const { buildHook } = await import('../../../pdk/compiler/index.ts');
       const result = await buildHook({
         entry,
         ...(options.out !== undefined && { outFile: options.out }),

@@ -88,7 +88,7 @@ function tsconfigJson(): string {
       target: 'ES2020',
       module: 'ESNext',
       moduleResolution: 'Bundler',
-      lib: ['ES2020'],
+      lib: ['ES2020', 'ES2021.String'],
       types: [],
       strict: true,
       noEmit: true,

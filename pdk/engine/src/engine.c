@@ -29,6 +29,7 @@
 #define CALL_STACK_LIMIT (128u << 10) /* fires before V8's own stack check does */
 #define INIT_STACK_LIMIT (512u << 10)
 
+int hb_initializing;
 static JSRuntime *rt;
 static JSContext *ctx;
 static JSValue exports_array;
@@ -265,6 +266,7 @@ static JSValue eval(const char *src, size_t len, const char *file) {
 }
 
 __attribute__((export_name("wizer.initialize"))) void wizer_initialize(void) {
+  hb_initializing = 1;
   rt = JS_NewRuntime();
   JS_SetMaxStackSize(rt, INIT_STACK_LIMIT);
   ctx = JS_NewContext(rt);
@@ -323,4 +325,5 @@ __attribute__((export_name("wizer.initialize"))) void wizer_initialize(void) {
   JS_FreeValue(ctx, global);
   JS_RunGC(rt);
   instance_ready = 0;
+  hb_initializing = 0;
 }

@@ -4,6 +4,9 @@
 
 #include "quickjs.h"
 
+/* Non-zero while Wizer pre-initializes: the Extism host is a trapping stub then. */
+extern int hb_initializing;
+
 /* Installs `globalThis.__hb` (natives.c); prelude.js turns it into the js-pdk globals. */
 void hb_install_natives(JSContext *ctx);
 

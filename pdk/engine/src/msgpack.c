@@ -81,16 +81,38 @@ static JSValue decode_array(JSContext *ctx, reader *r, uint64_t n) {
   return arr;
 }
 
+/* A str key straight to an atom (no intermediate string); JS_ATOM_NULL if the key is not a str. */
+static JSAtom str_key_atom(JSContext *ctx, reader *r) {
+  uint8_t b = *r->p;
+  uint64_t len;
+  int head;
+  if ((b & 0xe0) == 0xa0) len = b & 0x1f, head = 1;
+  else if (b == 0xd9 && r->end - r->p >= 2) len = r->p[1], head = 2;
+  else if (b == 0xda && r->end - r->p >= 3) len = be(r->p + 1, 2), head = 3;
+  else return JS_ATOM_NULL;
+  if ((uint64_t)(r->end - r->p - head) < len) return JS_ATOM_NULL;
+  JSAtom atom = JS_NewAtomLen(ctx, (const char *)r->p + head, len);
+  if (atom != JS_ATOM_NULL) r->p += head + len;
+  return atom;
+}
+
 static JSValue decode_map(JSContext *ctx, reader *r, uint64_t n) {
   JSValue obj = JS_NewObject(ctx);
   for (uint64_t i = 0; i < n && !JS_IsException(obj); i++) {
-    JSValue key = decode_value(ctx, r);
-    if (JS_IsException(key)) {
+    if (need(ctx, r, 1)) {
       JS_FreeValue(ctx, obj);
       return JS_EXCEPTION;
     }
-    JSAtom atom = JS_ValueToAtom(ctx, key);
-    JS_FreeValue(ctx, key);
+    JSAtom atom = str_key_atom(ctx, r);
+    if (atom == JS_ATOM_NULL) {
+      JSValue key = decode_value(ctx, r);
+      if (JS_IsException(key)) {
+        JS_FreeValue(ctx, obj);
+        return JS_EXCEPTION;
+      }
+      atom = JS_ValueToAtom(ctx, key);
+      JS_FreeValue(ctx, key);
+    }
     JSValue value = atom == JS_ATOM_NULL ? JS_EXCEPTION : decode_value(ctx, r);
     if (JS_IsException(value) || JS_DefinePropertyValue(ctx, obj, atom, value, JS_PROP_C_W_E) < 0) {
       JS_FreeValue(ctx, obj);
@@ -172,6 +194,7 @@ static JSValue decode_value(JSContext *ctx, reader *r) {
 }
 
 static JSValue hb_read_input_msgpack(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  if (hb_initializing) return JS_ThrowTypeError(ctx, "the hook input is not available in top-level code");
   size_t len = 0;
   uint8_t *data = hb_read_input(&len);
   if (!data) return JS_ThrowOutOfMemory(ctx);
@@ -357,6 +380,7 @@ static int encode_value(JSContext *ctx, writer *w, JSValueConst v, int depth) {
 }
 
 static JSValue hb_write_output_msgpack(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  if (hb_initializing) return JS_ThrowTypeError(ctx, "the hook output is not available in top-level code");
   writer w = {0};
   JSValue result = JS_TRUE;
   if (encode_value(ctx, &w, argv[0], 0)) {

@@ -5,6 +5,7 @@
  * Byte arguments arrive as (ArrayBuffer, byteOffset, byteLength): the
  * prelude unwraps views so the C side handles one shape.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,13 @@ static int buffer_arg(JSContext *ctx, JSValueConst *argv, uint8_t **data, size_t
 
 static JSValue throw_oom(JSContext *ctx) { return JS_ThrowOutOfMemory(ctx); }
 
+/* Top-level hook code runs at build time, where there is no call, input, config or state. */
+#define HOST_ONLY(what)                                                                              \
+  if (hb_initializing)                                                                               \
+    return JS_ThrowTypeError(ctx, "%s is not available in top-level code (it runs at build time); " \
+                                  "use it inside a handler",                                         \
+                             what)
+
 static void free_buffer(JSRuntime *rt, void *opaque, void *ptr) {
   (void)rt;
   (void)opaque;
@@ -41,12 +49,14 @@ static JSValue adopt_buffer(JSContext *ctx, uint8_t *data, size_t len) {
 }
 
 static JSValue hb_input_bytes(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Host.inputBytes");
   size_t len = 0;
   uint8_t *data = hb_read_input(&len);
   return data ? adopt_buffer(ctx, data, len) : throw_oom(ctx);
 }
 
 static JSValue hb_input_string(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Host.inputString");
   size_t len = 0;
   uint8_t *data = hb_read_input(&len);
   if (!data) return throw_oom(ctx);
@@ -65,6 +75,7 @@ static JSValue set_output(JSContext *ctx, const uint8_t *data, size_t len) {
 }
 
 static JSValue hb_output(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Host.outputBytes");
   uint8_t *data;
   size_t len;
   if (buffer_arg(ctx, argv, &data, &len)) return JS_EXCEPTION;
@@ -72,6 +83,7 @@ static JSValue hb_output(JSContext *ctx, JSValueConst this_val, int argc, JSValu
 }
 
 static JSValue hb_output_string(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Host.outputString");
   size_t len;
   const char *s = JS_ToCStringLen(ctx, &len, argv[0]);
   if (!s) return JS_EXCEPTION;
@@ -107,14 +119,17 @@ static JSValue get_block(JSContext *ctx, JSValueConst key, int as_string, int is
 }
 
 static JSValue hb_config_get(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Config.get");
   return get_block(ctx, argv[0], 1, 1);
 }
 
 static JSValue hb_var_get(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Var.getBytes");
   return get_block(ctx, argv[0], 0, 0);
 }
 
 static JSValue hb_var_get_string(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Var.getString");
   return get_block(ctx, argv[0], 1, 0);
 }
 
@@ -138,6 +153,7 @@ static JSValue var_set(JSContext *ctx, JSValueConst key, const uint8_t *data, si
 }
 
 static JSValue hb_var_set(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Var.set");
   uint8_t *data;
   size_t len;
   if (buffer_arg(ctx, argv + 1, &data, &len)) return JS_EXCEPTION;
@@ -145,6 +161,7 @@ static JSValue hb_var_set(JSContext *ctx, JSValueConst this_val, int argc, JSVal
 }
 
 static JSValue hb_var_set_string(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Var.set");
   size_t len;
   const char *s = JS_ToCStringLen(ctx, &len, argv[1]);
   if (!s) return JS_EXCEPTION;
@@ -154,6 +171,7 @@ static JSValue hb_var_set_string(JSContext *ctx, JSValueConst this_val, int argc
 }
 
 static JSValue hb_var_delete(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+  HOST_ONLY("Var.set");
   return var_set(ctx, argv[0], NULL, 0, 1);
 }
 
@@ -163,7 +181,8 @@ static JSValue hb_log_native(JSContext *ctx, JSValueConst this_val, int argc, JS
   size_t len;
   const char *s = JS_ToCStringLen(ctx, &len, argv[1]);
   if (!s) return JS_EXCEPTION;
-  hb_log((enum hb_log_level)level, s, len);
+  if (hb_initializing) fprintf(stderr, "hookbox: top-level log: %s\n", s); /* no Extism host at build time */
+  else hb_log((enum hb_log_level)level, s, len);
   JS_FreeCString(ctx, s);
   return JS_UNDEFINED;
 }
