@@ -110,6 +110,10 @@ export class HookRunner {
     }
     const config: Record<string, string> = { ...spec.config };
     if (limits.instructionBudget !== undefined) config['hookbox.instructionBudget'] = String(limits.instructionBudget);
+    // Engines that honour it (the hookbox JS engine) keep their heap under the
+    // linear-memory cap, so running out is a clean `memory` fault, not a malloc
+    // failure: three quarters of the cap, the rest for stack and data.
+    config['hookbox.memoryLimitBytes'] ??= String(Math.floor(limits.memoryMb * 1024 * 1024 * 0.75));
     const hook = new WasmHookImpl({
       name: spec.name,
       sha256,
@@ -117,6 +121,7 @@ export class HookRunner {
       seams,
       ...(spec.tools !== undefined && { tools: spec.tools }),
       ...(spec.failPolicy !== undefined && { failPolicy: spec.failPolicy }),
+      ...(spec.protocol !== undefined && { protocol: spec.protocol }),
       module: compiled,
       instanceOptions: {
         useWasi: compiled.prepared.needsWasi,

@@ -87,6 +87,13 @@ describe('memory', () => {
     const outcome = await call(hook, 'alloc');
     expect(outcome.type === 'fault' && outcome.fault.message).toContain('limit 8388608 bytes');
   });
+
+  it('the runner keeps the JS heap under a smaller memory cap, so running out is a memory fault', async () => {
+    const hook = await load('small-cap', { limits: { memoryMb: 16, timeoutMs: 10_000 } });
+    const outcome = await call(hook, 'alloc');
+    expect(outcome.type === 'fault' && outcome.fault.kind).toBe('memory');
+    expect(outcome.type === 'fault' && outcome.fault.message).toContain(`limit ${12 * 1024 * 1024} bytes`);
+  });
 });
 
 describe('errors', () => {
