@@ -58,7 +58,9 @@ export function renderEvent(event: SessionEvent): string {
     case 'hook/invoke': {
       const { action, reason } = describeDecision(event.applied);
       const fault = event.fault !== undefined ? pc.red(` fault ${event.fault.kind} →`) : '';
-      const head = `    ${pc.dim('hook')} ${pc.bold(event.hook)} ${pc.dim(event.seam)}${fault} ${colourAction(action)}`;
+      // A shell hook runs with the user's rights: say so on every line it decides.
+      const unsandboxed = event.sandbox === 'shell' ? ` ${pc.yellow('[unsandboxed]')}` : '';
+      const head = `    ${pc.dim('hook')} ${pc.bold(event.hook)}${unsandboxed} ${pc.dim(event.seam)}${fault} ${colourAction(action)}`;
       const why = reason !== undefined ? ` ${pc.dim('—')} ${clip(reason, 160)}` : '';
       return `${head}${why} ${pc.dim(`${event.durationUs} µs`)}`;
     }

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type ShellHook, shellHook } from '../bridges/shell-hook.ts';
 import { ConfigError } from '../errors.ts';
-import type { FailPolicy, SeamId } from '../seams/index.ts';
+import { PROTOCOL_VERSION, type FailPolicy, type SeamId } from '../seams/index.ts';
 import { intersectCapabilities } from './capabilities.ts';
 import type { HookRunner, WasmHook, WasmHookSpec } from '../runner/index.ts';
 import { readJsonFile } from './json-file.ts';
-import { type Capabilities, type HookLimits, type HookManifest, HookManifestSchema } from './manifest.ts';
+import { type Capabilities, type HookLimits, type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
 import { type ResolvedConfig, type ResolvedHookEntry, resolveGrantPaths } from './operator-config.ts';
 
 /** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
@@ -13,15 +14,20 @@ export function loadManifest(file: string): HookManifest {
   return readJsonFile(path.resolve(file), HookManifestSchema);
 }
 
+/** A hook of an operator config: a sandboxed wasm hook, or an unsandboxed shell (`command`) hook. */
+export type LoadedHook = WasmHook | ShellHook;
+
 /**
- * Loads every hook of a config into the runner, in composition order. A
- * hook that cannot load throws (`HookLoadError`, `ConfigError`) after the
- * hooks loaded so far are closed.
+ * Loads every hook of a config, in composition order: wasm hooks into the
+ * runner, `command` entries as shell hooks. A hook that cannot load throws
+ * (`HookLoadError`, `ConfigError`) after the hooks loaded so far are closed.
  */
-export async function loadHooks(config: ResolvedConfig, runner: HookRunner): Promise<WasmHook[]> {
-  const hooks: WasmHook[] = [];
+export async function loadHooks(config: ResolvedConfig, runner: HookRunner): Promise<LoadedHook[]> {
+  const hooks: LoadedHook[] = [];
   try {
-    for (const entry of config.hooks) hooks.push(await runner.load(specForEntry(config.file, entry)));
+    for (const entry of config.hooks) {
+      hooks.push(entry.command !== undefined ? shellHookForEntry(config.file, entry, entry.command) : await runner.load(specForEntry(config.file, entry)));
+    }
   } catch (error) {
     await Promise.all(hooks.map((hook) => hook.close()));
     throw error;
@@ -29,12 +35,37 @@ export async function loadHooks(config: ResolvedConfig, runner: HookRunner): Pro
   return hooks;
 }
 
+/** A `command` entry as a shell hook (the schema guarantees a tool protocol and seams). */
+function shellHookForEntry(configFile: string, entry: ResolvedHookEntry, command: string): ShellHook {
+  if (entry.protocol === undefined || entry.protocol === PROTOCOL_VERSION || entry.seams === undefined) {
+    throw new ConfigError(`${configFile}: ${entry.at}: a "command" hook needs a tool "protocol" and "seams"`);
+  }
+  return shellHook({
+    name: entry.name,
+    command,
+    protocol: entry.protocol,
+    seams: entry.seams,
+    ...(entry.tools !== undefined && { tools: entry.tools }),
+    ...(entry.sources !== undefined && { sources: entry.sources }),
+    ...(entry.limits.timeoutMs !== undefined && { timeoutMs: entry.limits.timeoutMs }),
+    ...(entry.limits.maxOutputBytes !== undefined && { maxOutputBytes: entry.limits.maxOutputBytes }),
+    ...(entry.failPolicy !== undefined && { failPolicy: entry.failPolicy }),
+  });
+}
+
+/** The runner's wire for a declared protocol (`1` is hookbox's own). */
+function wireProtocol(protocol: HookProtocol | undefined): WasmHookSpec['protocol'] {
+  return protocol === undefined || protocol === PROTOCOL_VERSION ? undefined : protocol;
+}
+
 /** Turns one operator entry (plus its manifest, if any) into what the runner loads. */
 export function specForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
   if (entry.wasm !== undefined) {
+    const protocol = wireProtocol(entry.protocol);
     return {
       name: entry.name,
       wasm: entry.wasm,
+      ...(protocol !== undefined && { protocol }),
       ...(entry.seams !== undefined && { seams: entry.seams }),
       ...(entry.tools !== undefined && { tools: entry.tools }),
       limits: entry.limits,
@@ -47,6 +78,9 @@ export function specForEntry(configFile: string, entry: ResolvedHookEntry): Wasm
   const manifestFile = entry.manifest as string;
   const manifest = loadManifest(manifestFile);
   const where = `${configFile}: ${entry.at}`;
+  if (entry.protocol !== undefined && entry.protocol !== manifest.protocol) {
+    throw new ConfigError(`${where}.protocol: ${JSON.stringify(entry.protocol)} but the manifest ${manifestFile} declares ${JSON.stringify(manifest.protocol)}`);
+  }
   if (entry.seams !== undefined) {
     const extra = entry.seams.filter((seam) => !manifest.seams.includes(seam));
     if (extra.length > 0) {
@@ -132,10 +166,12 @@ function fromManifest(
   const limits: HookLimits = { ...manifest.limits, ...definedOnly(operator.limits ?? {}) };
   const requested = resolveGrantPaths(manifest.capabilities ?? {}, dir);
   const tools = operator.tools ?? manifest.tools;
+  const protocol = wireProtocol(manifest.protocol);
   return {
     name: operator.name ?? manifest.name,
     wasm: path.resolve(dir, manifest.wasm),
     sha256: manifest.sha256,
+    ...(protocol !== undefined && { protocol }),
     seams: operator.seams ?? manifest.seams,
     ...(tools !== undefined && { tools }),
     limits,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOOL_PROTOCOLS } from '../bridges/protocol.ts';
 import { PROTOCOL_VERSION, SEAM_IDS, type SeamId } from '../seams/index.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
@@ -29,12 +30,22 @@ export const CapabilitiesSchema = z.strictObject({
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
+/**
+ * The wire a hook speaks: hookbox's msgpack envelope (the protocol version,
+ * `1`), or a coding agent's hook protocol (`"claude-code"`, `"codex"`: the
+ * tool's JSON in, its output / exit code / stderr out).
+ */
+export const HookProtocolSchema = z.union([z.literal(PROTOCOL_VERSION), z.enum(TOOL_PROTOCOLS)], {
+  error: `expected ${PROTOCOL_VERSION} (the hookbox wire), "claude-code" or "codex"`,
+});
+export type HookProtocol = z.infer<typeof HookProtocolSchema>;
+
 /** `hook.json`, shipped beside the wasm by the hook's author. */
 export const HookManifestSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"'),
   version: z.string().min(1),
-  /** Wire protocol version the hook speaks. */
-  protocol: z.literal(PROTOCOL_VERSION).default(PROTOCOL_VERSION),
+  /** Wire protocol the hook speaks: hookbox's version `1`, or `"claude-code"` / `"codex"`. */
+  protocol: HookProtocolSchema.default(PROTOCOL_VERSION),
   /** Path of the wasm, relative to the manifest. */
   wasm: z.string().min(1),
   /** Hex sha256 of the wasm bytes; a mismatch refuses to load. */

@@ -1,9 +1,24 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.ts';
-import { FailPolicySchema, SEAM_IDS, type FailPolicy, type SeamId } from '../seams/index.ts';
+import {
+  FailPolicySchema,
+  PROTOCOL_VERSION,
+  SEAM_IDS,
+  SessionStartSourceSchema,
+  type FailPolicy,
+  type SeamId,
+  type SessionStartSource,
+} from '../seams/index.ts';
 import { readJsonFile } from './json-file.ts';
-import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema } from './manifest.ts';
+import {
+  type Capabilities,
+  CapabilitiesSchema,
+  type HookLimits,
+  HookLimitsSchema,
+  type HookProtocol,
+  HookProtocolSchema,
+} from './manifest.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
 const HookNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"');
@@ -20,20 +35,58 @@ const SharedSettings = {
   quarantineAfter: z.number().int().positive().optional(),
 };
 
-/** One entry of `hooks`: exactly one of `wasm` or `manifest`, paths relative to the config file. */
+/** Settings that only mean something for a wasm hook, refused on a shell (`command`) hook. */
+const WASM_ONLY = ['memoryMb', 'instructionBudget', 'config', 'grant'] as const;
+
+/**
+ * One entry of `hooks`: exactly one of `wasm`, `manifest` (paths relative to
+ * the config file) or `command` (a Claude Code / Codex shell hook, which must
+ * say `"unsandboxed": true` and name its `protocol` and `seams`).
+ */
 export const OperatorHookSchema = z
   .strictObject({
     name: HookNameSchema,
     wasm: z.string().min(1).optional(),
     manifest: z.string().min(1).optional(),
+    /** A shell command run with `sh -c` in the session cwd, speaking `protocol` on stdin/stdout/exit code. */
+    command: z.string().min(1).optional(),
+    /** The wire the hook speaks; a manifest declares its own. Required with `command`. */
+    protocol: HookProtocolSchema.optional(),
+    /** Required (`true`) with `command`: a shell hook runs outside the sandbox with the user's rights. */
+    unsandboxed: z.boolean().optional(),
     /** Seams to handle; absent = every seam the module exports (or the manifest lists). */
     seams: z.array(SeamIdSchema).min(1).optional(),
     /** Tool-name matchers (anchored regular expressions) for the tool seams. */
     tools: z.array(z.string().min(1)).optional(),
+    /** With `command`: the session-start sources to run for (a SessionStart matcher); absent = all. */
+    sources: z.array(SessionStartSourceSchema).min(1).optional(),
     ...SharedSettings,
   })
-  .refine((hook) => (hook.wasm === undefined) !== (hook.manifest === undefined), {
-    message: 'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path)',
+  .superRefine((hook, ctx) => {
+    const kinds = [hook.wasm, hook.manifest, hook.command].filter((value) => value !== undefined).length;
+    if (kinds !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path), or "command" (a shell hook)',
+      });
+      return;
+    }
+    const issue = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    if (hook.command === undefined) {
+      if (hook.unsandboxed !== undefined) issue('unsandboxed', 'only a "command" hook runs unsandboxed; a wasm hook always runs in the sandbox');
+      if (hook.sources !== undefined) issue('sources', 'only a "command" hook takes "sources"');
+      return;
+    }
+    if (hook.unsandboxed !== true) {
+      issue('unsandboxed', 'a "command" hook runs outside the sandbox with your user\'s rights: set "unsandboxed": true to say you mean it');
+    }
+    if (hook.protocol === undefined || hook.protocol === PROTOCOL_VERSION) {
+      issue('protocol', 'a "command" hook needs "protocol": "claude-code" or "codex" (what it reads on stdin and how its exit code is read)');
+    }
+    if (hook.seams === undefined) issue('seams', 'a "command" hook must list the seams it runs for');
+    for (const key of WASM_ONLY) {
+      if (hook[key] !== undefined) issue(key, 'applies to wasm hooks only, not to a "command" hook');
+    }
   });
 export type OperatorHook = z.infer<typeof OperatorHookSchema>;
 
@@ -52,6 +105,10 @@ export interface ResolvedHookEntry {
   readonly at: string;
   readonly wasm?: string;
   readonly manifest?: string;
+  /** A shell hook's command (then `protocol` is a tool protocol and `seams` is set). */
+  readonly command?: string;
+  readonly protocol?: HookProtocol;
+  readonly sources?: readonly SessionStartSource[];
   readonly seams?: readonly SeamId[];
   readonly tools?: readonly string[];
   /** Operator limits: the entry's, else `defaults`' (a manifest's requested limits fill what neither sets). */
@@ -99,6 +156,9 @@ export function loadOperatorConfig(file: string): ResolvedConfig {
       at,
       ...(hook.wasm !== undefined && { wasm: path.resolve(dir, hook.wasm) }),
       ...(hook.manifest !== undefined && { manifest: path.resolve(dir, hook.manifest) }),
+      ...(hook.command !== undefined && { command: hook.command }),
+      ...(hook.protocol !== undefined && { protocol: hook.protocol }),
+      ...(hook.sources !== undefined && { sources: hook.sources }),
       ...(hook.seams !== undefined && { seams: hook.seams }),
       ...(hook.tools !== undefined && { tools: hook.tools }),
       limits,

@@ -57,6 +57,7 @@ export async function invokeListener<S extends SeamId>(
     invocation: {
       hook: listener.name,
       ...(listener.digest !== undefined && { digest: listener.digest }),
+      ...(listener.sandbox !== undefined && { sandbox: listener.sandbox }),
       seam,
       durationUs,
       outcome: outcome.type,

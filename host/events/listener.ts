@@ -6,6 +6,13 @@ export type ListenerOutcome<D> =
   | { readonly type: 'no-opinion' }
   | { readonly type: 'fault'; readonly fault: HookFault };
 
+/**
+ * Where a listener's code runs, for the audit log and the transcript: `wasm`
+ * (the sandbox), `native` (in-process TypeScript), `shell` (an unsandboxed
+ * command with the user's rights, e.g. an imported Claude Code hook).
+ */
+export type ListenerSandbox = 'wasm' | 'native' | 'shell';
+
 /** One call of one seam, as a listener sees it. */
 export interface SeamCall<S extends SeamId> {
   readonly seam: S;
@@ -30,6 +37,8 @@ export interface SeamListener {
   readonly tools?: readonly string[];
   /** Overrides the seam's default fail policy. */
   readonly failPolicy?: FailPolicy;
+  /** Where the hook's code runs; recorded on every invocation. */
+  readonly sandbox?: ListenerSandbox;
   invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>>;
 }
 
@@ -37,6 +46,8 @@ export interface SeamListener {
 export interface HookInvocation {
   readonly hook: string;
   readonly digest?: string;
+  /** Copied from the listener: `shell` marks an unsandboxed invocation. */
+  readonly sandbox?: ListenerSandbox;
   readonly seam: SeamId;
   readonly durationUs: number;
   readonly outcome: ListenerOutcome<unknown>['type'];

@@ -82,6 +82,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     step: z.number().int().nonnegative().optional(),
     hook: z.string(),
     digest: z.string().optional(),
+    /** Where the hook ran; `shell` = unsandboxed (an imported Claude Code / Codex command). */
+    sandbox: z.enum(['wasm', 'native', 'shell']).optional(),
     seam: z.enum(SEAM_IDS as [SeamId, ...SeamId[]]),
     durationUs: z.number().nonnegative(),
     outcome: z.enum(['decision', 'no-opinion', 'fault']),

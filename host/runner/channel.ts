@@ -9,7 +9,7 @@
  * the worker copies the input out before it writes the response.
  */
 import type { HookFault } from '../seams/fault.ts';
-import type { InstanceOptions } from './extism-adapter.ts';
+import type { CallExit, InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
 
 export const Slot = {
@@ -40,6 +40,7 @@ export const EXPORT_NAMES = ['session_start', 'prompt_submit', 'pre_tool', 'post
 /** JSON extras appended after the output bytes. */
 export interface ResponseExtras {
   readonly fault?: HookFault;
+  readonly exit?: CallExit;
   readonly discard?: boolean;
   readonly logs?: readonly LogLine[];
 }
@@ -48,6 +49,8 @@ export interface ResponseExtras {
 export interface CallReply {
   readonly output: Uint8Array | null;
   readonly fault?: HookFault;
+  /** The export's return code / `error_set` text, when it failed on its own terms. */
+  readonly exit?: CallExit;
   readonly discard?: boolean;
   readonly logs: readonly LogLine[];
 }

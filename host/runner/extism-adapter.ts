@@ -32,10 +32,21 @@ export interface InstanceOptions {
   readonly logCap?: LogCap;
 }
 
+/**
+ * How an export failed on its own terms: its non-zero return code, or the
+ * `error_set` text with the code it returned. Hooks speaking a tool protocol
+ * read these as exit code and stderr (`2` = block).
+ */
+export interface CallExit {
+  readonly code: number;
+  /** The `error_set` text, when the plugin set one. */
+  readonly errorText?: string;
+}
+
 /** What one call produced: raw output bytes (`null` = empty output = no opinion) or a fault. */
 export type CallOutcome =
   | { readonly type: 'output'; readonly bytes: Uint8Array | null; readonly logs: LogLine[] }
-  | { readonly type: 'fault'; readonly fault: HookFault; readonly discard: boolean; readonly logs: LogLine[] };
+  | { readonly type: 'fault'; readonly fault: HookFault; readonly discard: boolean; readonly logs: LogLine[]; readonly exit?: CallExit };
 
 /** Fault message prefixes the hookbox JS engine reports through `error_set`. */
 const ENGINE_FAULT_PREFIXES: readonly [string, HookFaultKind][] = [
@@ -145,11 +156,13 @@ export class ExtismInstance {
       const mapped = faultFromError(error, {
         atMemoryCap: (after > before && after >= this.#capBytes) || this.#sink.allocRefused,
       });
-      return this.#fault(mapped.kind, mapped.message, mapped.discard);
+      const outcome = this.#fault(mapped.kind, mapped.message, mapped.discard);
+      // Only the plugin's own `error_set` maps to plugin-error here: keep its text and return code.
+      return mapped.kind === 'plugin-error' ? { ...outcome, exit: { code: rc.value as number, errorText: outcome.fault.message } } : outcome;
     }
     const code = rc.value as number;
     if (code !== 0) {
-      return this.#fault('plugin-error', `export "${exportName}" returned ${code} without setting an error`, false);
+      return { ...this.#fault('plugin-error', `export "${exportName}" returned ${code} without setting an error`, false), exit: { code } };
     }
     if (output !== null && output.byteLength > this.#maxOutputBytes) {
       return this.#fault(
@@ -165,7 +178,7 @@ export class ExtismInstance {
     await this.#plugin.close().catch(() => undefined);
   }
 
-  #fault(kind: HookFaultKind, message: string, discard: boolean): CallOutcome {
+  #fault(kind: HookFaultKind, message: string, discard: boolean): Extract<CallOutcome, { type: 'fault' }> {
     return { type: 'fault', fault: { kind, message: truncate(message) }, discard, logs: this.#sink.drain() };
   }
 }

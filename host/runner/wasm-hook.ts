@@ -1,12 +1,12 @@
 import type { ListenerOutcome, SeamCall } from '../events/index.ts';
 import { type DecisionOf, type FailPolicy, type HookFault, type SeamId, exportForSeam, hookFault } from '../seams/index.ts';
-import { EXPORT_NAMES } from './channel.ts';
+import { type CallReply, EXPORT_NAMES } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
 import type { WorkerPool } from './pool.ts';
 import type { HookLogEntry, WasmHook } from './types.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
-import { decodeDecision, encodeEnvelope } from './wire.ts';
+import { type WireCodec, type WireProtocol, wireCodec } from './wire.ts';
 
 /** A compiled module, shared by every instance of a hook on every worker. */
 export interface CompiledHookModule {
@@ -22,6 +22,8 @@ export interface WasmHookInit {
   readonly seams: readonly SeamId[];
   readonly tools?: readonly string[];
   readonly failPolicy?: FailPolicy;
+  /** The wire the hook speaks (default hookbox's msgpack envelope). */
+  readonly protocol?: WireProtocol;
   readonly module: CompiledHookModule;
   readonly instanceOptions: Omit<InstanceOptions, 'guest' | 'wrapper'>;
   readonly timeoutMs: number;
@@ -41,7 +43,7 @@ interface InstanceRecord {
   ready: Promise<HookFault | undefined>;
 }
 
-type Attempt = { readonly reply: { output: Uint8Array | null; fault?: HookFault; discard?: boolean } } | { readonly fault: HookFault };
+type Attempt = { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> } | { readonly fault: HookFault };
 
 /**
  * A sandboxed wasm hook as a seam listener. One plugin instance per session
@@ -57,8 +59,10 @@ export class WasmHookImpl implements WasmHook {
   readonly seams: readonly SeamId[];
   readonly tools?: readonly string[];
   readonly failPolicy?: FailPolicy;
+  readonly sandbox = 'wasm';
 
   readonly #init: WasmHookInit;
+  readonly #wire: WireCodec;
   readonly #instances = new Map<string, InstanceRecord>();
   /** An instance made at load time (to prove the module instantiates), handed to the first session. */
   #warm: InstanceRecord | undefined;
@@ -68,6 +72,7 @@ export class WasmHookImpl implements WasmHook {
 
   constructor(init: WasmHookInit) {
     this.#init = init;
+    this.#wire = wireCodec(init.protocol ?? 'hookbox');
     this.name = init.name;
     this.sha256 = init.sha256;
     this.digest = init.sha256;
@@ -102,15 +107,13 @@ export class WasmHookImpl implements WasmHook {
       return this.#record({ type: 'fault', fault: hookFault('missing-export', `the module does not export "${exportForSeam(call.seam)}" for ${call.seam}`) });
     }
     const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(call.seam));
-    const input = encodeEnvelope(call.seam, call.session, call.payload, call.next);
+    const input = this.#wire.encode(call);
     let attempt = await this.#attempt(call.session.id, exportIndex, input);
     // The worker died under a queued call (another hook's runaway): retry once on a fresh instance.
     if ('retry' in attempt) attempt = await this.#attempt(call.session.id, exportIndex, input);
     if ('retry' in attempt) return this.#record({ type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
     if ('fault' in attempt) return this.#record({ type: 'fault', fault: attempt.fault });
-    const { reply } = attempt;
-    if (reply.fault !== undefined) return this.#record({ type: 'fault', fault: reply.fault });
-    return this.#record(decodeDecision(call.seam, reply.output));
+    return this.#record(this.#wire.decode(call.seam, attempt.reply));
   }
 
   async reload(): Promise<void> {

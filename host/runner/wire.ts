@@ -1,5 +1,6 @@
 import { Packr, Unpackr } from 'msgpackr';
-import type { ListenerOutcome } from '../events/index.ts';
+import { type ToolProtocol, protocolInput, protocolOutcome } from '../bridges/index.ts';
+import type { ListenerOutcome, SeamCall } from '../events/index.ts';
 import {
   type DecisionOf,
   type Envelope,
@@ -10,6 +11,7 @@ import {
   hookFault,
   seamDefinition,
 } from '../seams/index.ts';
+import type { CallReply } from './channel.ts';
 
 // Plain maps only: no msgpackr records or other extensions on the wire, and
 // `undefined` as nil so a stray optional key never becomes an extension type.
@@ -47,4 +49,58 @@ export function decodeDecision<S extends SeamId>(seam: S, bytes: Uint8Array | nu
     return `${where}: ${issue.message}`;
   });
   return { type: 'fault', fault: hookFault('schema', `output is not a valid ${seam} decision: ${issues.join('; ')}`) };
+}
+
+/** The wire a hook speaks: hookbox's msgpack envelope, or a coding agent's JSON protocol. */
+export type WireProtocol = 'hookbox' | ToolProtocol;
+
+/** Encodes a seam call for one export and turns the export's reply into an outcome. */
+export interface WireCodec {
+  encode<S extends SeamId>(call: SeamCall<S>): Uint8Array;
+  decode<S extends SeamId>(seam: S, reply: Pick<CallReply, 'output' | 'fault' | 'exit'>): ListenerOutcome<DecisionOf<S>>;
+}
+
+const hookboxWire: WireCodec = {
+  encode: (call) => encodeEnvelope(call.seam, call.session, call.payload, call.next),
+  decode: (seam, reply) => (reply.fault !== undefined ? { type: 'fault', fault: reply.fault } : decodeDecision(seam, reply.output)),
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A tool protocol over wasm: the input is the tool's JSON (UTF-8, not
+ * msgpack); the export's output is stdout, its return code the exit code and
+ * its `error_set` text stderr, all mapped by the same code as shell hooks.
+ * `error_set` with return code 0 stays a `plugin-error` (Extism: the call
+ * failed, and its output is lost), and every other fault stays what it is.
+ */
+function toolWire(protocol: ToolProtocol): WireCodec {
+  return {
+    encode: (call) => new TextEncoder().encode(JSON.stringify(protocolInput(protocol, call))),
+    decode: (seam, reply) => {
+      if (reply.fault !== undefined) {
+        const exit = reply.exit;
+        if (exit === undefined || exit.code === 0) return { type: 'fault', fault: reply.fault };
+        return protocolOutcome(protocol, seam, { exitCode: exit.code, stdout: '', stderr: exit.errorText ?? '' });
+      }
+      let stdout: string;
+      try {
+        stdout = reply.output === null ? '' : utf8.decode(reply.output);
+      } catch {
+        return { type: 'fault', fault: hookFault('decode', `output is not UTF-8 text (${reply.output?.byteLength ?? 0} bytes)`) };
+      }
+      return protocolOutcome(protocol, seam, { exitCode: 0, stdout, stderr: '' });
+    },
+  };
+}
+
+const codecs: Record<WireProtocol, WireCodec> = {
+  hookbox: hookboxWire,
+  'claude-code': toolWire('claude-code'),
+  codex: toolWire('codex'),
+};
+
+/** The codec for a hook's declared protocol. */
+export function wireCodec(protocol: WireProtocol): WireCodec {
+  return codecs[protocol];
 }

@@ -186,6 +186,7 @@ export class WorkerHandle {
     return {
       output,
       ...(extras.fault !== undefined && { fault: extras.fault }),
+      ...(extras.exit !== undefined && { exit: extras.exit }),
       ...(extras.discard !== undefined && { discard: extras.discard }),
       logs: extras.logs ?? [],
     };

@@ -50,14 +50,14 @@ async function serve(id: number, exportIndex: number, input: Uint8Array): Promis
     instances.delete(id);
     void instance.close();
   }
-  return { output: null, fault: outcome.fault, discard: outcome.discard, logs: outcome.logs };
+  return { output: null, fault: outcome.fault, ...(outcome.exit !== undefined && { exit: outcome.exit }), discard: outcome.discard, logs: outcome.logs };
 }
 
 function writeReply(seq: number, reply: CallReply): void {
   const extras =
     reply.fault === undefined && reply.logs.length === 0
       ? undefined
-      : encoder.encode(JSON.stringify({ fault: reply.fault, discard: reply.discard, logs: reply.logs }));
+      : encoder.encode(JSON.stringify({ fault: reply.fault, exit: reply.exit, discard: reply.discard, logs: reply.logs }));
   const outLen = reply.output?.byteLength ?? 0;
   const extraLen = extras?.byteLength ?? 0;
   if (outLen + extraLen > data.byteLength) {

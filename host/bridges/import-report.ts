@@ -1,0 +1,44 @@
+import type { ImportResult } from './import-hooks.ts';
+import { PROTOCOL_LABEL, TOOL_DEFAULT_TIMEOUT_MS } from './protocol.ts';
+
+/**
+ * The policy an imported hook runs under, stated to the person importing it.
+ * Kept in one place so the CLI output and the README say the same thing.
+ */
+export function importPolicy(label: string): string[] {
+  return [
+    `Every imported hook is a shell command that runs UNSANDBOXED, with your user's rights, in the session's working directory. It is marked "unsandboxed": true in the config, [unsandboxed] in the transcript and "sandbox": "shell" in the audit log (hook/invoke).`,
+    `Timeouts: ${label}'s (${TOOL_DEFAULT_TIMEOUT_MS / 1000} s unless the hook sets one); at the timeout the hook's process group is killed.`,
+    `Fail closed (hookbox's policy): a timeout, a crash, malformed output or an exit code other than 0 and 2 is a fault; a fault denies the tool call (a timeout asks, and an ask without a prompter is a deny) or blocks the prompt or the tool result. ${label} would carry on instead: set "failPolicy": "open" on a hook for that.`,
+    `Deterministic order: hooks on one seam run one after another in the order listed, and a later hook cannot relax a deny or a block. ${label} runs them in parallel.`,
+    `Not offered: input rewrite (updatedInput) and tool-output replacement; a hook that returns them gets a schema fault naming the field, never a silent drop.`,
+    `A Stop hook that blocks continues the turn at most --max-continuations times (the loop guard); stop_hook_active tells it the turn was already continued.`,
+  ];
+}
+
+/** A person-readable account of an import: what was imported (and how), what was not and why, and the policy. */
+export function renderImportReport(result: ImportResult): string {
+  const label = PROTOCOL_LABEL[result.protocol];
+  const lines: string[] = [];
+  lines.push(`Imported ${result.imported.length} ${label} hook(s) from ${result.source}:`);
+  for (const hook of result.imported) {
+    const { entry } = hook;
+    const matcher = hook.matcher === undefined ? '' : ` [matcher ${JSON.stringify(hook.matcher)}]`;
+    const scope =
+      entry.tools !== undefined ? `  tools: ${entry.tools.join(', ')}` : entry.sources !== undefined ? `  sources: ${entry.sources.join(', ')}` : '';
+    lines.push(`  ${entry.name}  ${hook.event}${matcher} → ${entry.seams.join(', ')}${scope}  timeout ${entry.timeoutMs / 1000} s`);
+    lines.push(`      $ ${entry.command}`);
+    for (const note of hook.notes) lines.push(`      note: ${note}`);
+  }
+  if (result.skipped.length > 0) {
+    lines.push('', `Not imported (${result.skipped.length}):`);
+    for (const skip of result.skipped) lines.push(`  ${skip.at}: ${skip.what} — ${skip.why}`);
+  }
+  if (result.notes.length > 0) {
+    lines.push('', 'Notes:');
+    for (const note of result.notes) lines.push(`  ${note}`);
+  }
+  lines.push('', 'Policy:');
+  for (const rule of importPolicy(label)) lines.push(`  • ${rule}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,23 @@
+export {
+  EVENT_FOR_SEAM,
+  PROTOCOL_LABEL,
+  SEAM_FOR_EVENT,
+  SESSION_START_SOURCES,
+  TOOL_DEFAULT_TIMEOUT_MS,
+  TOOL_PROTOCOLS,
+  isToolEventName,
+} from './protocol.ts';
+export type { ProtocolResult, ToolEventName, ToolProtocol } from './protocol.ts';
+export { BUILTIN_TOOLS, fromProtocolToolName, toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from './tool-names.ts';
+export { CODEX_MODEL_PLACEHOLDER, protocolInput } from './protocol-input.ts';
+export { protocolOutcome } from './protocol-output.ts';
+export { runCommand } from './run-command.ts';
+export type { CommandRun, RunCommandOptions } from './run-command.ts';
+export { DEFAULT_SHELL_OUTPUT_BYTES, shellHook } from './shell-hook.ts';
+export type { ShellHook, ShellHookOptions } from './shell-hook.ts';
+export { convertSourceMatcher, convertToolMatcher } from './matcher.ts';
+export type { ConvertedToolMatcher } from './matcher.ts';
+export { importToolHooks } from './import-hooks.ts';
+export type { ImportResult, ImportedHook, ShellHookEntry, SkippedHook } from './import-hooks.ts';
+export { importClaudeSettingsFile, importCodexHooksFile } from './import-files.ts';
+export { importPolicy, renderImportReport } from './import-report.ts';

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import type { ListenerOutcome } from '../events/index.ts';
+import { type DecisionOf, type HookFaultKind, type SeamId, hookFault } from '../seams/index.ts';
+import { EVENT_FOR_SEAM, PROTOCOL_LABEL, type ProtocolResult, type ToolEventName, type ToolProtocol } from './protocol.ts';
+
+type Outcome<S extends SeamId> = ListenerOutcome<DecisionOf<S>>;
+
+/** Longest stderr / reason text carried into a decision or a fault message. */
+const MAX_TEXT = 2000;
+
+/** Fields documented at the top level of a hook's JSON output (decision fields per event are checked below). */
+const TOP_LEVEL_FIELDS = ['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'decision', 'reason', 'hookSpecificOutput'];
+
+/** `hookSpecificOutput` fields each supported event accepts. */
+const SPECIFIC_FIELDS: Readonly<Record<ToolEventName, readonly string[]>> = {
+  SessionStart: ['hookEventName', 'additionalContext'],
+  UserPromptSubmit: ['hookEventName', 'additionalContext'],
+  PreToolUse: ['hookEventName', 'permissionDecision', 'permissionDecisionReason'],
+  PostToolUse: ['hookEventName', 'additionalContext'],
+  Stop: [],
+};
+
+/** Documented fields hookbox refuses, with why: answering them silently would change what the hook meant. */
+const REFUSED_FIELDS: Readonly<Record<string, string>> = {
+  updatedInput:
+    'input rewrite is not offered: a pre-tool decision is allow, deny or ask only (the interception-seams RFC defers input rewrite); deny or ask instead',
+  updatedMCPToolOutput: 'tool output replacement from a protocol hook is not offered; block the result instead',
+  updatedToolOutput: 'tool output replacement from a protocol hook is not offered; block the result instead',
+};
+
+/** Fields that only mean something inside `hookSpecificOutput`; found flat, they are a mistake. */
+const SPECIFIC_ONLY = ['permissionDecision', 'permissionDecisionReason', 'additionalContext', ...Object.keys(REFUSED_FIELDS)];
+
+/** The `decision` values each event accepts at the top level. */
+const DECISIONS: Readonly<Record<ToolEventName, readonly string[]>> = {
+  SessionStart: [],
+  UserPromptSubmit: ['block'],
+  PreToolUse: ['approve', 'block'],
+  PostToolUse: ['block'],
+  Stop: ['block'],
+};
+
+const OutputSchema = z.object({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+  decision: z.string().optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: z
+    .object({
+      hookEventName: z.string().optional(),
+      permissionDecision: z.string().optional(),
+      permissionDecisionReason: z.string().optional(),
+      additionalContext: z.string().optional(),
+    })
+    .optional(),
+});
+type Output = z.infer<typeof OutputSchema>;
+
+/**
+ * Maps what a Claude Code / Codex hook produced onto the seam's typed
+ * decision, as each tool documents it:
+ *
+ * - exit 2: a blocking error with stderr as the reason (stdout ignored):
+ *   PreToolUse → deny, UserPromptSubmit / PostToolUse → block, Stop →
+ *   `continue {reason}`; SessionStart cannot block (a fault, logged).
+ * - any other non-zero exit: a non-blocking error in those tools, a
+ *   `plugin-error` fault here (the hook's fail policy decides).
+ * - exit 0: stdout is JSON (`decision`/`reason`, `continue`/`stopReason`,
+ *   `hookSpecificOutput`…), or plain text (context for UserPromptSubmit and
+ *   SessionStart, ignored elsewhere), or empty (no opinion). Malformed JSON
+ *   is a `decode` fault; a field hookbox cannot honour — `updatedInput`, a
+ *   flat `permissionDecision`, an unknown field — is a `schema` fault naming
+ *   it, never silently dropped.
+ *
+ * Never throws: everything a hook prints is untrusted.
+ */
+export function protocolOutcome<S extends SeamId>(protocol: ToolProtocol, seam: S, result: ProtocolResult): Outcome<S> {
+  if (result.exitCode === 2) return blockingExit(protocol, seam, result.stderr);
+  if (result.exitCode !== 0) {
+    return fault(
+      'plugin-error',
+      `exited with code ${result.exitCode}${stderrNote(result.stderr)} (a non-blocking error in ${PROTOCOL_LABEL[protocol]}; hookbox applies the hook's fail policy)`,
+    );
+  }
+  const text = result.stdout.trim();
+  if (text === '') return { type: 'no-opinion' };
+  // Codex's rule, which Claude Code's behaviour matches: output that starts like JSON must be JSON.
+  if (!text.startsWith('{') && !text.startsWith('[')) return plainStdout(seam, text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fault('decode', `stdout starts like JSON but does not parse (${(error as Error).message}); on exit 0 the output must be one JSON object`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fault('decode', 'stdout is JSON but not an object; on exit 0 the output must be one JSON object');
+  }
+  return jsonOutput(protocol, seam, value as Record<string, unknown>);
+}
+
+function jsonOutput<S extends SeamId>(protocol: ToolProtocol, seam: S, raw: Record<string, unknown>): Outcome<S> {
+  const event = EVENT_FOR_SEAM[seam];
+  const label = PROTOCOL_LABEL[protocol];
+  for (const key of SPECIFIC_ONLY) {
+    if (!Object.hasOwn(raw, key)) continue;
+    const refused = REFUSED_FIELDS[key];
+    if (refused !== undefined) return fault('schema', `output.${key}: ${refused}`);
+    return fault(
+      'schema',
+      `output.${key}: only meaningful inside hookSpecificOutput ({"hookSpecificOutput": {"hookEventName": "${event}", "${key}": …}}); ${label} would ignore it here, hookbox refuses it rather than drop it`,
+    );
+  }
+  const unknown = Object.keys(raw).find((key) => !TOP_LEVEL_FIELDS.includes(key));
+  if (unknown !== undefined) return fault('schema', `output.${unknown}: not a ${label} hook output field`);
+  const specific = raw.hookSpecificOutput;
+  if (specific !== undefined) {
+    if (typeof specific !== 'object' || specific === null || Array.isArray(specific)) {
+      return fault('schema', 'output.hookSpecificOutput: expected an object');
+    }
+    const problem = checkSpecific(seam, specific as Record<string, unknown>);
+    if (problem !== undefined) return fault('schema', problem);
+  }
+  const parsed = OutputSchema.safeParse(raw);
+  if (!parsed.success) {
+    return fault('schema', parsed.error.issues.map((issue) => `output.${issue.path.map(String).join('.')}: ${issue.message}`).join('; '));
+  }
+  const output = parsed.data;
+  if (output.decision !== undefined && !DECISIONS[event].includes(output.decision)) {
+    const allowed = DECISIONS[event].map((d) => `"${d}"`).join(' or ');
+    return fault('schema', `output.decision: ${allowed === '' ? `${event} takes no decision` : `expected ${allowed}`}, got "${output.decision}"`);
+  }
+  if (output.continue === false) return stopProcessing(protocol, seam, output.stopReason);
+  return decide(protocol, seam, output);
+}
+
+/** Problems with `hookSpecificOutput`, refused fields first so the message names what the hook tried. */
+function checkSpecific(seam: SeamId, specific: Record<string, unknown>): string | undefined {
+  const event = EVENT_FOR_SEAM[seam];
+  for (const [key, why] of Object.entries(REFUSED_FIELDS)) {
+    if (Object.hasOwn(specific, key)) return `output.hookSpecificOutput.${key}: ${why}`;
+  }
+  if (event === 'Stop') return 'output.hookSpecificOutput: Stop hooks have no hookSpecificOutput; use "decision": "block" with a "reason"';
+  const name = specific.hookEventName;
+  if (name !== undefined && name !== event) {
+    return `output.hookSpecificOutput.hookEventName: expected "${event}" for ${seam}, got ${JSON.stringify(name)}`;
+  }
+  if (event === 'PreToolUse' && Object.hasOwn(specific, 'additionalContext')) {
+    return 'output.hookSpecificOutput.additionalContext: a tools/pre-execute decision carries no context; add it from a PostToolUse hook';
+  }
+  const unknown = Object.keys(specific).find((key) => !SPECIFIC_FIELDS[event].includes(key));
+  return unknown === undefined ? undefined : `output.hookSpecificOutput.${unknown}: not a ${event} hookSpecificOutput field`;
+}
+
+function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: Output): Outcome<S> {
+  const specific = output.hookSpecificOutput;
+  const context = nonEmpty(specific?.additionalContext);
+  const block = output.decision === 'block';
+  if (!block && output.decision !== 'approve' && output.reason !== undefined) {
+    return fault('schema', 'output.reason: a reason without "decision" decides nothing (did you mean "decision": "block"?)');
+  }
+  const blockReason = nonEmpty(output.reason);
+  if (block && blockReason === undefined && seam !== 'tools/pre-execute') {
+    return fault('schema', 'output.reason: "decision": "block" needs a non-empty reason');
+  }
+  switch (seam) {
+    case 'tools/pre-execute':
+      return preTool(protocol, output) as Outcome<S>;
+    case 'agent/prompt-submit':
+      if (block) return decision({ action: 'block', reason: blockReason });
+      return context === undefined ? { type: 'no-opinion' } : decision({ action: 'allow', additionalContext: context });
+    case 'tools/post-execute':
+      if (block) return decision({ action: 'block', reason: blockReason });
+      return context === undefined ? { type: 'no-opinion' } : decision({ action: 'accept', additionalContext: context });
+    case 'agent/turn-continuation':
+      // Stop blocked = the agent keeps working, with the reason as its next instruction.
+      return block ? decision({ action: 'continue', reason: blockReason }) : { type: 'no-opinion' };
+    case 'agent/session-start':
+      return context === undefined ? { type: 'no-opinion' } : decision({ additionalContext: context });
+  }
+  return { type: 'no-opinion' };
+}
+
+function preTool(protocol: ToolProtocol, output: Output): Outcome<'tools/pre-execute'> {
+  const specific = output.hookSpecificOutput;
+  const permission = specific?.permissionDecision;
+  const label = PROTOCOL_LABEL[protocol];
+  if (permission !== undefined) {
+    const reason = nonEmpty(specific?.permissionDecisionReason);
+    if (permission === 'allow') return decision({ action: 'allow', ...(reason !== undefined && { reason }) });
+    if (permission === 'ask') return decision({ action: 'ask', ...(reason !== undefined && { reason }) });
+    if (permission === 'deny') return decision({ action: 'deny', reason: reason ?? `denied by a ${label} hook (permissionDecision "deny" without a reason)` });
+    return fault('schema', `output.hookSpecificOutput.permissionDecision: expected "allow", "deny" or "ask", got ${JSON.stringify(permission)}`);
+  }
+  if (specific?.permissionDecisionReason !== undefined) {
+    return fault('schema', 'output.hookSpecificOutput.permissionDecisionReason: a reason without permissionDecision decides nothing');
+  }
+  // The older top-level form: "approve" = allow, "block" = deny.
+  const reason = nonEmpty(output.reason);
+  if (output.decision === 'approve') return decision({ action: 'allow', ...(reason !== undefined && { reason }) });
+  if (output.decision === 'block') return decision({ action: 'deny', reason: reason ?? `denied by a ${label} hook ("decision": "block" without a reason)` });
+  return { type: 'no-opinion' };
+}
+
+/** `continue: false`: the tool stops the agent; hookbox applies the seam's most restrictive decision. */
+function stopProcessing<S extends SeamId>(protocol: ToolProtocol, seam: S, stopReason: string | undefined): Outcome<S> {
+  const reason = nonEmpty(stopReason) ?? `stopped by a ${PROTOCOL_LABEL[protocol]} hook ("continue": false)`;
+  switch (seam) {
+    case 'tools/pre-execute':
+      return decision({ action: 'deny', reason });
+    case 'agent/prompt-submit':
+    case 'tools/post-execute':
+      return decision({ action: 'block', reason });
+    case 'agent/turn-continuation':
+      return decision({ action: 'stop' });
+    case 'agent/session-start':
+      return fault('schema', 'output.continue: false cannot stop agent/session-start (a notification cannot block start-up)');
+  }
+  return { type: 'no-opinion' };
+}
+
+function blockingExit<S extends SeamId>(protocol: ToolProtocol, seam: S, stderr: string): Outcome<S> {
+  let reason = clip(stderr.trim());
+  if (reason === '') {
+    if (protocol === 'codex') return fault('plugin-error', 'exited with code 2 but wrote no reason to stderr (Codex treats that as a failed hook)');
+    reason = `blocked by a ${PROTOCOL_LABEL[protocol]} hook (exit code 2, nothing on stderr)`;
+  }
+  switch (seam) {
+    case 'tools/pre-execute':
+      return decision({ action: 'deny', reason });
+    case 'agent/prompt-submit':
+    case 'tools/post-execute':
+      return decision({ action: 'block', reason });
+    case 'agent/turn-continuation':
+      return decision({ action: 'continue', reason });
+    case 'agent/session-start':
+      return fault('plugin-error', `exit code 2 cannot block agent/session-start (a notification): ${reason}`);
+  }
+  return { type: 'no-opinion' };
+}
+
+/** Plain (non-JSON) stdout on exit 0: context where the tool documents it, ignored elsewhere. */
+function plainStdout<S extends SeamId>(seam: S, text: string): Outcome<S> {
+  if (seam === 'agent/prompt-submit') return decision({ action: 'allow', additionalContext: text });
+  if (seam === 'agent/session-start') return decision({ additionalContext: text });
+  return { type: 'no-opinion' };
+}
+
+function decision<D>(value: object): ListenerOutcome<D> {
+  return { type: 'decision', decision: value as D };
+}
+
+function fault<D>(kind: HookFaultKind, message: string): ListenerOutcome<D> {
+  return { type: 'fault', fault: hookFault(kind, message) };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : clip(trimmed);
+}
+
+function stderrNote(stderr: string): string {
+  const text = clip(stderr.trim());
+  return text === '' ? '' : `: ${text}`;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
