@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { HostError } from '../errors.ts';
+import { registerAcpCommand } from './commands/acp.ts';
 import { registerBuildCommand } from './commands/build.ts';
 import { registerCallCommand } from './commands/call.ts';
 import { registerDemoCommand } from './commands/demo.ts';
+import { registerImportCommands } from './commands/import-hooks.ts';
 import { registerInitCommand } from './commands/init.ts';
 import { registerInspectCommand } from './commands/inspect.ts';
 import { registerReplayCommand } from './commands/replay.ts';
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
   registerBuildCommand(program);
   registerInitCommand(program);
   registerReplayCommand(program);
+  registerImportCommands(program);
+  registerAcpCommand(program);
   return program;
 }
 

@@ -107,6 +107,9 @@ export class ToolRegistry {
       const detail = args.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
       return { content: `invalid arguments for ${call.name}: ${detail.join('; ')}`, isError: true };
     }
+    // A cancel that lands while pre-tool hooks run must not start the tool
+    // (an abort listener added after the abort never fires).
+    if (context.signal.aborted) return { content: `${call.name} was not run: the turn was cancelled`, isError: true };
     try {
       return await tool.run(args.data, context);
     } catch (error) {

@@ -1,0 +1,13 @@
+export { AGENT_VERSION, AcpAgent } from './agent.ts';
+export type { AcpAgentOptions } from './agent.ts';
+export { AcpPermissionPrompter, PERMISSION_OPTIONS } from './permission.ts';
+export type { PermissionTarget } from './permission.ts';
+export { promptText } from './prompt-content.ts';
+export { AcpSession } from './session.ts';
+export type { LoopSessionOptions } from './session.ts';
+export { STOP_REASONS, promptResponseFor } from './stop-reason.ts';
+export { describeToolCall } from './tool-display.ts';
+export type { ToolDisplay } from './tool-display.ts';
+export { META_KEY, UpdateMapper } from './updates.ts';
+export type { UpdateMode } from './updates.ts';
+export { acpStdioStream, serveAcp } from './stdio.ts';

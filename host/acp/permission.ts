@@ -1,0 +1,83 @@
+import {
+  type AgentContext,
+  type PermissionOption,
+  type RequestPermissionRequest,
+  RequestError,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
+import type { PermissionPrompter, PermissionRequest } from '../loop/index.ts';
+import { describeToolCall } from './tool-display.ts';
+import { META_KEY } from './updates.ts';
+
+/** JSON-RPC "method not found": the client does not implement `session/request_permission`. */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The two answers hookbox offers. No "always" options: the loop has no
+ * memory of past answers, so offering one would promise what it cannot keep.
+ */
+export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
+];
+
+/** What the prompter needs from the ACP session it asks for. */
+export interface PermissionTarget {
+  readonly sessionId: string;
+  /** The connection to ask through (the one running the current prompt), if any. */
+  client(): AgentContext | undefined;
+  /** Resolves once every update sent so far is on the wire, so the tool call shows before the question. */
+  flush(): Promise<void>;
+  /** Sends one more update in order with the others. */
+  send(update: SessionUpdate): void;
+}
+
+/**
+ * Answers a pre-tool `ask` by asking the editor (`session/request_permission`).
+ * Only an explicit "allow" allows. The client cancelling the request (as it
+ * must when the user cancels the turn) or choosing any other option is a deny;
+ * a client without the method, or no connection, throws, which `resolveAsk`
+ * turns into a deny naming why. The loop's ask timeout aborts `signal`, which
+ * cancels the request on the wire (`$/cancel_request`) and stops waiting.
+ */
+export class AcpPermissionPrompter implements PermissionPrompter {
+  readonly #target: PermissionTarget;
+
+  constructor(target: PermissionTarget) {
+    this.#target = target;
+  }
+
+  async ask(request: PermissionRequest, signal: AbortSignal): Promise<'allow' | 'deny'> {
+    const client = this.#target.client();
+    if (client === undefined) throw new Error('no ACP client is connected to answer');
+    await this.#target.flush();
+    const { toolCall, reason } = request;
+    const display = describeToolCall(toolCall.name, toolCall.arguments);
+    const params: RequestPermissionRequest = {
+      sessionId: this.#target.sessionId,
+      toolCall: {
+        toolCallId: toolCall.id,
+        title: display.title,
+        kind: display.kind,
+        status: 'pending',
+        rawInput: toolCall.arguments,
+        ...(reason !== undefined && { content: [{ type: 'content', content: { type: 'text', text: reason } }] }),
+        _meta: { [META_KEY]: { event: 'tools/pre-execute', decision: 'ask', ...(reason !== undefined && { reason }) } },
+      },
+      options: [...PERMISSION_OPTIONS],
+    };
+    let answer;
+    try {
+      answer = await client.request('session/request_permission', params, { cancellationSignal: signal, stopWaitingOnCancel: true });
+    } catch (error) {
+      if (error instanceof RequestError && error.code === METHOD_NOT_FOUND) {
+        throw new Error('the ACP client does not implement session/request_permission', { cause: error });
+      }
+      throw error;
+    }
+    const allowed = answer.outcome.outcome === 'selected' && answer.outcome.optionId === 'allow';
+    // ACP: once permission is granted the tool is reported as running.
+    if (allowed) this.#target.send({ sessionUpdate: 'tool_call_update', toolCallId: toolCall.id, status: 'in_progress' });
+    return allowed ? 'allow' : 'deny';
+  }
+}

@@ -1,0 +1,47 @@
+import type { ToolKind } from '@agentclientprotocol/sdk';
+
+/** How an editor should present one tool call: a title and the ACP tool kind (which picks its icon). */
+export interface ToolDisplay {
+  readonly title: string;
+  readonly kind: ToolKind;
+}
+
+const MAX_TITLE = 120;
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/gu, ' ').trim();
+  return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
+}
+
+function stringArgument(args: Record<string, unknown>, key: string): string | undefined {
+  const value = args[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The title and kind of a tool call, derived from its name and arguments.
+ * Only presentation: the arguments themselves travel unchanged as `rawInput`
+ * (pre-tool hooks cannot rewrite them, so what the editor shows is what ran).
+ */
+export function describeToolCall(toolName: string, args: Record<string, unknown>): ToolDisplay {
+  switch (toolName) {
+    case 'bash': {
+      const command = stringArgument(args, 'command');
+      return { title: command === undefined ? 'bash' : clip(command), kind: 'execute' };
+    }
+    case 'read_file': {
+      const path = stringArgument(args, 'path');
+      return { title: path === undefined ? 'read_file' : `Read ${clip(path)}`, kind: 'read' };
+    }
+    case 'write_file': {
+      const path = stringArgument(args, 'path');
+      return { title: path === undefined ? 'write_file' : `Write ${clip(path)}`, kind: 'edit' };
+    }
+    case 'list_dir': {
+      const path = stringArgument(args, 'path') ?? '.';
+      return { title: `List ${clip(path)}`, kind: 'search' };
+    }
+    default:
+      return { title: toolName, kind: 'other' };
+  }
+}
