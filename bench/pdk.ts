@@ -1,22 +1,107 @@
 /**
- * PDK figures: hook build time with a warm engine (in-process and in a fresh
- * process), engine cold build time, a built hook's call latency on the main
- * thread for a ~2.5 KB pre-tool payload, module size (raw and gzipped), and
- * the hook-side msgpack codec against msgpackr bundled into a hook.
+ * PDK figures. As a module (`bench/run.ts` calls it): build time of one hook
+ * with a warm engine (in-process with a per-step breakdown, and as a fresh
+ * `hookbox build` process), module size raw and gzipped, and the engine's
+ * cold build. Run directly, the PDK's deeper standalone bench: build time
+ * over several builds (in-process and fresh processes), a built hook's call
+ * latency on the main thread through the bare SDK, module size, and the
+ * hook-side msgpack codecs side by side.
  *
  *   npx tsx bench/pdk.ts            # everything (the cold engine build takes ~1 min)
  *   npx tsx bench/pdk.ts --no-cold  # skip the cold engine build
  */
 import createPlugin from '@extism/extism';
-import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { pack, unpack } from 'msgpackr';
 import { PreToolDecisionSchema } from '../host/seams/index.ts';
 import { buildHook } from '../pdk/compiler/index.ts';
 import { buildEngine } from '../pdk/engine/build.ts';
+
+/** One timed hook build with a warm engine. */
+export interface BuildFigure {
+  readonly hook: string;
+  /** `first in process` pays for loading TypeScript and esbuild; later builds do not; the CLI pays node start too. */
+  readonly when: 'first in process' | 'warm process' | '`hookbox build` CLI';
+  readonly durationMs: number;
+  /** Milliseconds per build step, as the compiler reports its progress. */
+  readonly steps: Readonly<Record<string, number>>;
+  readonly sizeBytes: number;
+  readonly gzipBytes: number;
+  readonly bytes: Uint8Array;
+}
+
+/** A clean build of the JS engine (QuickJS + glue) with `@yowasp/clang`. */
+export interface EngineFigure {
+  readonly durationMs: number;
+  readonly sizeBytes: number;
+}
+
+/** Builds one hook into a temp dir, timing it and its steps. */
+export async function timeBuild(hook: string, entry: string, when: BuildFigure['when']): Promise<BuildFigure> {
+  const dir = await mkdtemp(join(tmpdir(), 'hookbox-bench-build-'));
+  try {
+    const steps: Record<string, number> = {};
+    let step = 'engine lookup';
+    const started = performance.now();
+    let last = started;
+    const built = await buildHook({
+      entry,
+      outFile: join(dir, 'hook.wasm'),
+      onProgress: (message) => {
+        const now = performance.now();
+        steps[step] = (steps[step] ?? 0) + (now - last);
+        step = message;
+        last = now;
+      },
+    });
+    const finished = performance.now();
+    steps[step] = (steps[step] ?? 0) + (finished - last);
+    const bytes = new Uint8Array(await readFile(built.wasmPath));
+    return { hook, when, durationMs: finished - started, steps, sizeBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, bytes };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const HOOKBOX_BIN = fileURLToPath(new URL('../host/cli/hookbox.mjs', import.meta.url));
+
+/**
+ * `hookbox build <entry> -o <tmp>` in a fresh process: what a hook author
+ * waits for (node start, loading TypeScript and the compiler included).
+ */
+export async function timeCliBuild(hook: string, entry: string): Promise<BuildFigure> {
+  const dir = await mkdtemp(join(tmpdir(), 'hookbox-bench-cli-'));
+  try {
+    const outFile = join(dir, 'hook.wasm');
+    const started = performance.now();
+    await promisify(execFile)(process.execPath, [HOOKBOX_BIN, 'build', entry, '-o', outFile, '--json']);
+    const durationMs = performance.now() - started;
+    const bytes = new Uint8Array(await readFile(outFile));
+    return { hook, when: '`hookbox build` CLI', durationMs, steps: {}, sizeBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, bytes };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Builds the engine from scratch into a throw-away cache (about a minute on 2 cores). */
+export async function timeEngineColdBuild(onProgress: (message: string) => void): Promise<EngineFigure> {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'hookbox-bench-engine-'));
+  try {
+    const result = await buildEngine({ cacheDir, onProgress });
+    return { durationMs: result.durationMs, sizeBytes: (await readFile(result.wasmPath)).length };
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+}
+
+// ---- The standalone PDK bench (`npx tsx bench/pdk.ts`) ----
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(REPO, 'tests', 'pdk', 'fixtures', 'all-seams', 'hook.ts');
@@ -26,13 +111,6 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 const us = (n: number) => `${n.toFixed(1)} µs`;
 
-// Child mode: one build in a fresh process, printing its wall time (what `hookbox build` costs).
-if (process.argv[2] === '--one-build') {
-  const started = performance.now();
-  await buildHook({ entry: process.argv[3] as string, outFile: process.argv[4] as string });
-  process.stdout.write(`${performance.now() - started}\n`);
-  process.exit(0);
-}
 
 async function buildTimes(): Promise<void> {
   await buildEngine({ onProgress: () => {} });
@@ -73,12 +151,8 @@ async function buildTimes(): Promise<void> {
 }
 
 async function coldEngine(): Promise<void> {
-  const cacheDir = join(WORK, 'cold-cache');
-  await rm(cacheDir, { recursive: true, force: true });
-  const result = await buildEngine({ cacheDir, onProgress: () => {} });
-  const size = (await readFile(result.wasmPath)).length;
-  console.log(`engine cold build: ${(result.durationMs / 1000).toFixed(1)} s, engine.wasm ${(size / 1024).toFixed(0)} KiB`);
-  await rm(cacheDir, { recursive: true, force: true });
+  const result = await timeEngineColdBuild(() => {});
+  console.log(`engine cold build: ${(result.durationMs / 1000).toFixed(1)} s, engine.wasm ${(result.sizeBytes / 1024).toFixed(0)} KiB`);
 }
 
 /** A ~2.5 KB pre-tool payload: a bash call with a long command and some extra arguments. */
@@ -154,15 +228,27 @@ async function codecComparison(): Promise<void> {
   }
 }
 
-await mkdir(WORK, { recursive: true });
-try {
-  await buildTimes();
-  const built = await buildHook({ entry: ENTRY, outFile: join(WORK, 'hook', 'hook.wasm') });
-  const wasm = new Uint8Array(await readFile(built.wasmPath));
-  console.log(`module size: ${(wasm.length / 1024).toFixed(0)} KiB, gzipped ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KiB`);
-  await callLatency(wasm, 'all-seams hook, pre_tool (allow)');
-  await codecComparison();
-  if (!process.argv.includes('--no-cold')) await coldEngine();
-} finally {
-  await rm(WORK, { recursive: true, force: true });
+const IS_ENTRY = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+
+// Child mode: one build in a fresh process, printing its wall time (what `hookbox build` costs).
+if (IS_ENTRY && process.argv[2] === '--one-build') {
+  const started = performance.now();
+  await buildHook({ entry: process.argv[3] as string, outFile: process.argv[4] as string });
+  process.stdout.write(`${performance.now() - started}\n`);
+  process.exit(0);
+}
+
+if (IS_ENTRY) {
+  await mkdir(WORK, { recursive: true });
+  try {
+    await buildTimes();
+    const built = await buildHook({ entry: ENTRY, outFile: join(WORK, 'hook', 'hook.wasm') });
+    const wasm = new Uint8Array(await readFile(built.wasmPath));
+    console.log(`module size: ${(wasm.length / 1024).toFixed(0)} KiB, gzipped ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KiB`);
+    await callLatency(wasm, 'all-seams hook, pre_tool (allow)');
+    await codecComparison();
+    if (!process.argv.includes('--no-cold')) await coldEngine();
+  } finally {
+    await rm(WORK, { recursive: true, force: true });
+  }
 }

@@ -1,154 +1,169 @@
 /**
- * Runner figures, side by side in one run (not a test):
- * - full pre-tool round trip (2–3 KB payload: msgpack → wasm → decode → zod)
- *   on the main thread through the Extism adapter vs through the worker pool;
- * - a runaway CPU hook: timeout-to-decision latency and event-loop lag;
- * - a memory bomb: time to the memory fault at the cap and event-loop lag.
- *
- * Usage: npx tsx bench/runner.ts [--calls N] [--wasm hook.wasm]
- * (default plugin: a WAT hook that reads its whole input, then allows).
+ * The runner's hard limits, measured: a runaway CPU hook (time from the call
+ * to the seam's decision against the configured wall timeout), memory bombs
+ * (time to the `memory` fault at the cap), and the host's event-loop lag
+ * while each runs. Every runaway terminates a worker; the pool's spare takes
+ * its place, so trials are spaced to let the next spare start.
  */
-import { readFile } from 'node:fs/promises';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
 import { invokeListener } from '../host/events/invoke.ts';
-import { ExtismInstance } from '../host/runner/extism-adapter.ts';
-import { HookRunner, type WasmHook } from '../host/runner/index.ts';
-import { prepareModule } from '../host/runner/module-prep.ts';
-import { buildRcWrapper } from '../host/runner/rc-wrapper.ts';
-import { wasmApi } from '../host/runner/wasm-api.ts';
-import { decodeDecision, encodeEnvelope } from '../host/runner/wire.ts';
-import { type PreToolPayload, SEAMS, type SessionInfo } from '../host/seams/index.ts';
-import { compileWat, compileWatSource } from '../tests/helpers/wat.ts';
+import type { HookRunner, WasmHook } from '../host/runner/index.ts';
+import type { HookLimits } from '../host/config/index.ts';
+import { compileWat } from '../tests/helpers/wat.ts';
+import { NEXT, PAYLOAD, SESSION } from './fixtures.ts';
+import { sleep, withLagMonitor } from './harness.ts';
+import { callMainThread, compileForMainThread, createMainThreadInstance } from './main-thread.ts';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '20000' }, wasm: { type: 'string' } } });
-const CALLS = Number(values.calls);
-
-/** Reads every input byte (8 at a time), then outputs {"action":"allow"}. */
-const READ_ALL_THEN_ALLOW = `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_load_u64" (func $input_load_u64 (param i64) (result i64)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u64" (func $store_u64 (param i64 i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (memory (export "memory") 1 16)
-  (data (i32.const 0) "\\81\\a6action\\a5allow")
-  (func (export "pre_tool") (result i32) (local $n i64) (local $i i64) (local $sum i64) (local $b i64) (local $j i32)
-    (local.set $n (call $input_length))
-    (block $done (loop $read
-      (br_if $done (i64.ge_u (i64.add (local.get $i) (i64.const 8)) (local.get $n)))
-      (local.set $sum (i64.xor (local.get $sum) (call $input_load_u64 (local.get $i))))
-      (local.set $i (i64.add (local.get $i) (i64.const 8)))
-      (br $read)))
-    (i64.store (i32.const 64) (local.get $sum))
-    (local.set $b (call $alloc (i64.const 14)))
-    (block $end (loop $copy
-      (br_if $end (i32.ge_u (local.get $j) (i32.const 14)))
-      (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $j))) (i32.load8_u (local.get $j)))
-      (local.set $j (i32.add (local.get $j) (i32.const 1)))
-      (br $copy)))
-    (call $output_set (local.get $b) (i64.const 14))
-    (i32.const 0)))`;
-
-const session: SessionInfo = { id: 'bench', turn: 1, step: 1, cwd: '/workspace' };
-const payload: PreToolPayload = {
-  toolCallId: 'call_0001',
-  toolName: 'bash',
-  arguments: { command: `grep -rn "TODO" src/ | head -50 # ${'x'.repeat(2300)}`, timeoutMs: 30_000 },
-};
-const next = { action: 'allow' as const };
-
-function percentiles(samples: number[]): { p50: number; p99: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) * 1000;
-  return { p50: at(0.5), p99: at(0.99) };
+/** One hostile call: how long until the seam had its decision, and what it was. */
+export interface LimitTrial {
+  readonly elapsedMs: number;
+  /** The fault the runner recorded (`timeout`, `memory`…), or `none`. */
+  readonly fault: string;
+  /** The decision the seam took after the fault policy. */
+  readonly applied: string;
+  readonly lagMaxMs: number;
 }
 
-async function timeCalls(call: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < Math.min(2000, CALLS / 5); i++) await call();
-  const samples: number[] = [];
-  for (let i = 0; i < CALLS; i++) {
-    const started = performance.now();
-    await call();
-    samples.push(performance.now() - started);
-  }
-  return percentiles(samples);
+export interface LimitCase {
+  readonly id: string;
+  readonly label: string;
+  /** The configured wall timeout (runaway) or the memory cap (bombs). */
+  readonly limit: string;
+  readonly timeoutMs: number;
+  readonly trials: readonly LimitTrial[];
+  /** Bombs only: the same guest on the main thread, call to fault, ms (what the guest's own work costs). */
+  readonly mainThreadMs: readonly number[];
 }
 
-async function mainThread(bytes: Uint8Array): Promise<{ p50: number; p99: number }> {
-  const prepared = prepareModule(bytes, { memoryMb: 64, clock: false, env: false, source: 'bench.wasm' });
-  const created = await ExtismInstance.create({
-    guest: await wasmApi.compile(prepared.bytes),
-    wrapper: await wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory)),
-    useWasi: prepared.needsWasi,
-    needsOverride: prepared.needsOverride,
-    allowedPaths: {},
-    env: {},
-    config: {},
-    memoryMb: 64,
-    memoryMaxPages: prepared.memory?.max,
-    maxOutputBytes: 1_048_576,
-  });
-  if (!created.ok) throw new Error(created.fault.message);
+interface CaseSpec {
+  readonly id: string;
+  readonly label: string;
+  readonly wasm: () => Promise<Uint8Array>;
+  readonly limits: HookLimits;
+  readonly limit: string;
+  readonly trials: number;
+  readonly payload?: typeof PAYLOAD;
+  readonly sameSession?: boolean;
+  /** Also time the guest on the main thread (only for guests that stop by themselves). */
+  readonly mainThread?: boolean;
+}
+
+/** Waits after each trial for the replacement worker (a cold worker start is ~100 ms on this machine). */
+const SETTLE_MS = 400;
+
+async function runCase(runner: HookRunner, spec: CaseSpec): Promise<LimitCase> {
+  const bytes = await spec.wasm();
+  const trials: LimitTrial[] = [];
+  // `sameSession`: one hook, one session, call after call; each call after a
+  // timeout first re-creates the instance on the replacement worker.
+  // Otherwise every trial loads the hook afresh, so its load-time probe
+  // instance is ready and the clock covers the call alone.
+  let shared: WasmHook | undefined;
   try {
-    return await timeCalls(async () => {
-      const outcome = await created.instance.call('pre_tool', encodeEnvelope('tools/pre-execute', session, payload, next));
-      if (outcome.type !== 'output') throw new Error(outcome.fault.message);
-      const decision = decodeDecision('tools/pre-execute', outcome.bytes);
-      if (decision.type !== 'decision') throw new Error('no decision');
-    });
-  } finally {
-    await created.instance.close();
-  }
-}
-
-async function runaway(runner: HookRunner, name: string, limits: { timeoutMs: number; memoryMb?: number }) {
-  const hook: WasmHook = await runner.load({ name, wasm: await compileWat(name), limits });
-  const lag = monitorEventLoopDelay({ resolution: 1 });
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 300)); // let the replacement spare warm up
-    lag.enable();
-    const started = performance.now();
-    const result = await invokeListener(hook, 'tools/pre-execute', payload, next, session);
-    const elapsed = performance.now() - started;
-    lag.disable();
-    return { elapsedMs: elapsed, fault: result.invocation.fault?.kind, maxLagMs: lag.max / 1e6 };
-  } finally {
-    await hook.close();
-  }
-}
-
-async function main(): Promise<void> {
-  const bytes = values.wasm !== undefined ? new Uint8Array(await readFile(values.wasm)) : await compileWatSource(READ_ALL_THEN_ALLOW, 'bench.wat');
-  const envelopeBytes = encodeEnvelope('tools/pre-execute', session, payload, next).byteLength;
-  console.log(`plugin: ${values.wasm ?? 'WAT read-all-then-allow'}; envelope ${envelopeBytes} bytes; ${CALLS} calls per row`);
-
-  const main = await mainThread(bytes);
-  const runner = await HookRunner.start();
-  try {
-    const hook = await runner.load({ name: 'bench', wasm: bytes });
-    const pool = await timeCalls(() => hook.invoke({ seam: 'tools/pre-execute', payload, next, session }));
-    const mainRow = `main-thread Extism: p50 ${main.p50.toFixed(1)} µs  p99 ${main.p99.toFixed(1)} µs`;
-    console.log(mainRow);
-    console.log(
-      `worker pool:        p50 ${pool.p50.toFixed(1)} µs  p99 ${pool.p99.toFixed(1)} µs  (ratio p50 ${(pool.p50 / main.p50).toFixed(2)}x, p99 ${(pool.p99 / main.p99).toFixed(2)}x)`,
-    );
-    await hook.close();
-
-    for (const timeoutMs of [100, 1000]) {
-      const r = await runaway(runner, 'infinite-loop', { timeoutMs });
-      console.log(
-        `infinite-loop, timeout ${timeoutMs} ms: decision after ${r.elapsedMs.toFixed(1)} ms (+${(r.elapsedMs - timeoutMs).toFixed(1)} ms), fault ${r.fault}, max event-loop lag ${r.maxLagMs.toFixed(1)} ms`,
-      );
+    for (let i = 0; i < spec.trials; i++) {
+      await sleep(SETTLE_MS);
+      const hook = spec.sameSession
+        ? (shared ??= await runner.load({ name: spec.id, wasm: bytes, limits: spec.limits, quarantineAfter: 1_000 }))
+        : await runner.load({ name: `${spec.id}-${i}`, wasm: bytes, limits: spec.limits });
+      try {
+        const session = spec.sameSession ? SESSION : { ...SESSION, id: `${spec.id}-${i}` };
+        const { value, lagMaxMs } = await withLagMonitor(async () => {
+          const started = performance.now();
+          const applied = await invokeListener(hook, 'tools/pre-execute', spec.payload ?? PAYLOAD, NEXT, session);
+          return { applied, elapsedMs: performance.now() - started };
+        });
+        trials.push({
+          elapsedMs: value.elapsedMs,
+          fault: value.applied.invocation.fault?.kind ?? 'none',
+          applied: value.applied.decision === null ? 'no-opinion' : value.applied.decision.action,
+          lagMaxMs,
+        });
+      } finally {
+        if (hook !== shared) await hook.close();
+      }
     }
-    const bomb = await runaway(runner, 'memory-bomb', { timeoutMs: 5000, memoryMb: 64 });
-    console.log(`memory-bomb at a 64 MiB cap: fault ${bomb.fault} after ${bomb.elapsedMs.toFixed(1)} ms, max event-loop lag ${bomb.maxLagMs.toFixed(1)} ms`);
-    const capped = await runaway(runner, 'memory-bomb-capped', { timeoutMs: 5000 });
-    console.log(`memory-bomb-capped (16 MiB max): fault ${capped.fault} after ${capped.elapsedMs.toFixed(1)} ms, max event-loop lag ${capped.maxLagMs.toFixed(1)} ms`);
   } finally {
-    await runner.close();
+    await shared?.close();
   }
+  await sleep(SETTLE_MS);
+  const mainThreadMs: number[] = [];
+  if (spec.mainThread === true) {
+    const module = await compileForMainThread(bytes, `${spec.id}.wasm`);
+    for (let i = 0; i < spec.trials; i++) {
+      const instance = await createMainThreadInstance(module);
+      try {
+        const started = performance.now();
+        await callMainThread(instance, spec.payload ?? PAYLOAD, SESSION, NEXT);
+        mainThreadMs.push(performance.now() - started);
+      } finally {
+        await instance.close();
+      }
+    }
+  }
+  return { id: spec.id, label: spec.label, limit: spec.limit, timeoutMs: spec.limits.timeoutMs ?? 0, trials, mainThreadMs };
 }
 
-await main();
+export interface LimitOptions {
+  readonly runawayTimeoutMs: number;
+  readonly trials: number;
+  /** The bench's PDK allow hook (its `spin-forever` command never returns). */
+  readonly allowHookBytes: Uint8Array;
+  readonly onProgress: (message: string) => void;
+}
+
+/** Runaway CPU (WAT and JS), a linear-memory bomb, and a host-memory (alloc) bomb. */
+export async function measureLimits(runner: HookRunner, options: LimitOptions): Promise<LimitCase[]> {
+  const t = options.runawayTimeoutMs;
+  const specs: CaseSpec[] = [
+    {
+      id: 'runaway-wat',
+      label: 'runaway CPU (wasm loop)',
+      wasm: () => compileWat('infinite-loop'),
+      limits: { timeoutMs: t },
+      limit: `timeout ${t} ms`,
+      trials: options.trials,
+    },
+    {
+      id: 'runaway-wat-repeat',
+      label: 'runaway CPU, same session again',
+      wasm: () => compileWat('infinite-loop'),
+      limits: { timeoutMs: t },
+      limit: `timeout ${t} ms`,
+      trials: Math.max(2, Math.ceil(options.trials / 2)),
+      sameSession: true,
+    },
+    {
+      id: 'runaway-js',
+      label: 'runaway CPU (JS for(;;))',
+      wasm: async () => options.allowHookBytes,
+      limits: { timeoutMs: t },
+      limit: `timeout ${t} ms`,
+      trials: Math.max(1, Math.ceil(options.trials / 2)),
+      payload: { ...PAYLOAD, arguments: { command: 'spin-forever' } },
+    },
+    {
+      id: 'memory-bomb',
+      label: 'memory bomb (memory.grow)',
+      wasm: () => compileWat('memory-bomb'),
+      limits: { timeoutMs: 5_000, memoryMb: 64 },
+      limit: 'cap 64 MiB',
+      trials: options.trials,
+      mainThread: true,
+    },
+    {
+      id: 'alloc-bomb',
+      label: 'memory bomb (Extism alloc)',
+      wasm: () => compileWat('alloc-bomb'),
+      limits: { timeoutMs: 5_000, memoryMb: 64 },
+      limit: 'cap 64 MiB',
+      trials: Math.max(1, Math.ceil(options.trials / 2)),
+      mainThread: true,
+    },
+  ];
+  const cases: LimitCase[] = [];
+  for (const spec of specs) {
+    options.onProgress(spec.label);
+    cases.push(await runCase(runner, spec));
+  }
+  return cases;
+}
