@@ -1,7 +1,8 @@
 // The compiler and its CLI: reproducible output, hook.json, build errors that
 // name file and line, `hookbox build`, and a `hookbox init` project's own test.
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -125,9 +126,8 @@ describe('hookbox build / hookbox init', () => {
     }
     const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     expect(resolve(project, pkg.devDependencies.hookbox?.replace(/^file:/, '') ?? '')).toBe(REPO);
-    // What `npm install` does for a file: dependency: link it.
-    await mkdir(join(project, 'node_modules'));
-    await symlink(REPO, join(project, 'node_modules', 'hookbox'), 'dir');
+    // init ran `npm install`, which links this checkout (a file: dependency).
+    expect(realpathSync(join(project, 'node_modules', 'hookbox'))).toBe(REPO);
     const { stdout } = await promisify(execFile)(process.execPath, ['--test', 'hook.test.mjs'], { cwd: project, timeout: 60_000 });
     expect(stdout).toContain('# pass 5');
     expect(stdout).toContain('# fail 0');

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -21,13 +22,19 @@ export function registerInitCommand(program: Command): void {
     .command('init')
     .description('scaffold a hook project (package.json, hook.ts, tsconfig.json, a test)')
     .argument('<dir>', 'directory to create (may exist if empty)')
-    .action(async (dir: string) => {
+    .option('--no-install', 'do not run `npm install` in the new project (it links this hookbox checkout)')
+    .action(async (dir: string, options: { install: boolean }) => {
       const written = await scaffoldHookProject(dir);
       const shown = relative(process.cwd(), written.dir) || '.';
-      process.stdout.write(
-        `created ${written.files.map((f) => join(shown, f)).join(', ')}\n` +
-          `next: cd ${shown} && npm install && npm test\n`,
-      );
+      process.stdout.write(`created ${written.files.map((f) => join(shown, f)).join(', ')}\n`);
+      if (options.install) {
+        // The only dependency is this checkout, by path: npm links it without the network.
+        const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--offline'], { cwd: written.dir, stdio: ['ignore', 2, 2] });
+        if (install.status !== 0) throw new ConfigError(`${written.dir}: npm install failed (exit ${install.status}); run it there yourself`);
+        process.stdout.write(`next: cd ${shown} && npm test\n`);
+      } else {
+        process.stdout.write(`next: cd ${shown} && npm install && npm test\n`);
+      }
     });
 }
 
