@@ -206,6 +206,22 @@ function preTool(protocol: ToolProtocol, output: Output): Outcome<'tools/pre-exe
 /** `continue: false`: the tool stops the agent; hookbox applies the seam's most restrictive decision. */
 function stopProcessing<S extends SeamId>(protocol: ToolProtocol, seam: S, stopReason: string | undefined): Outcome<S> {
   const reason = nonEmpty(stopReason) ?? `stopped by a ${PROTOCOL_LABEL[protocol]} hook ("continue": false)`;
+  return restrictive(seam, reason, { action: 'stop' }, () =>
+    fault('schema', 'output.continue: false cannot stop agent/session-start (a notification cannot block start-up)'),
+  );
+}
+
+/**
+ * The seam's restrictive decision for a tool hook that said stop or block:
+ * deny a tool call, block a prompt or result; what it means for the turn
+ * and for session-start (which cannot be blocked) is the caller's.
+ */
+function restrictive<S extends SeamId>(
+  seam: S,
+  reason: string,
+  onContinuation: DecisionOf<'agent/turn-continuation'>,
+  onSessionStart: () => Outcome<S>,
+): Outcome<S> {
   switch (seam) {
     case 'tools/pre-execute':
       return decision({ action: 'deny', reason });
@@ -213,9 +229,9 @@ function stopProcessing<S extends SeamId>(protocol: ToolProtocol, seam: S, stopR
     case 'tools/post-execute':
       return decision({ action: 'block', reason });
     case 'agent/turn-continuation':
-      return decision({ action: 'stop' });
+      return decision(onContinuation);
     case 'agent/session-start':
-      return fault('schema', 'output.continue: false cannot stop agent/session-start (a notification cannot block start-up)');
+      return onSessionStart();
   }
   return { type: 'no-opinion' };
 }
@@ -226,18 +242,9 @@ function blockingExit<S extends SeamId>(protocol: ToolProtocol, seam: S, stderr:
     if (protocol === 'codex') return fault('plugin-error', 'exited with code 2 but wrote no reason to stderr (Codex treats that as a failed hook)');
     reason = `blocked by a ${PROTOCOL_LABEL[protocol]} hook (exit code 2, nothing on stderr)`;
   }
-  switch (seam) {
-    case 'tools/pre-execute':
-      return decision({ action: 'deny', reason });
-    case 'agent/prompt-submit':
-    case 'tools/post-execute':
-      return decision({ action: 'block', reason });
-    case 'agent/turn-continuation':
-      return decision({ action: 'continue', reason });
-    case 'agent/session-start':
-      return fault('plugin-error', `exit code 2 cannot block agent/session-start (a notification): ${reason}`);
-  }
-  return { type: 'no-opinion' };
+  return restrictive(seam, reason, { action: 'continue', reason }, () =>
+    fault('plugin-error', `exit code 2 cannot block agent/session-start (a notification): ${reason}`),
+  );
 }
 
 /** Plain (non-JSON) stdout on exit 0: context where the tool documents it, ignored elsewhere. */
