@@ -22,7 +22,7 @@ interface Wrapper {
   readonly positionals?: number;
 }
 
-const WRAPPERS: Record<string, Wrapper> = {
+const WRAPPERS = new Map<string, Wrapper>(Object.entries({
   sudo: {
     optionsWithValue: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--host', '--prompt', '--chdir', '--role', '--type', '--other-user', '--close-from', '--command-timeout'],
   },
@@ -40,12 +40,13 @@ const WRAPPERS: Record<string, Wrapper> = {
   ionice: { optionsWithValue: ['-c', '-n', '-p', '-P', '-u'] },
   timeout: { optionsWithValue: ['-s', '-k', '--signal', '--kill-after'], positionals: 1 },
   xargs: { optionsWithValue: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines'] },
-};
+} satisfies Record<string, Wrapper>));
 
 /** Words that open or close shell constructs and run nothing themselves. */
 const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac', 'in']);
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+const BRACE_LIST = /^\{[^{}\s]*,[^{}\s]*\}$/;
 
 /** Program basename: `/usr/bin/rm` → `rm`, `./x` → `x`. */
 export function basename(word: string): string {
@@ -56,7 +57,7 @@ export function basename(word: string): string {
 // `{rm,-rf,/}` is brace-expanded by bash into `rm -rf /`.
 function expandLeadingBraces(words: string[]): string[] {
   const first = words[0];
-  if (first === undefined || !/^\{[^{}\s]*,[^{}\s]*\}$/.test(first)) return words;
+  if (first === undefined || first.charCodeAt(0) !== 123 /* { */ || !BRACE_LIST.test(first)) return words;
   return [...first.slice(1, -1).split(','), ...words.slice(1)];
 }
 
@@ -75,8 +76,7 @@ function splitEnvString(words: string[], index: number): string[] | undefined {
 }
 
 /** Drops a wrapper's name, its options and its own positionals; `undefined` when nothing follows. */
-function stripWrapper(name: string, words: string[]): string[] | undefined {
-  const wrapper = WRAPPERS[name] as Wrapper;
+function stripWrapper(name: string, wrapper: Wrapper, words: string[]): string[] | undefined {
   let rest = words.slice(1);
   while (rest.length > 0) {
     const w = rest[0] as string;
@@ -112,13 +112,14 @@ export function normalizeCommand(command: SimpleCommand): Invocation | undefined
   for (let guard = 0; guard < 64; guard++) {
     const first = words[0];
     if (first === undefined) return undefined;
-    if (KEYWORDS.has(first) || ASSIGNMENT.test(first)) {
+    if (KEYWORDS.has(first) || (first.indexOf('=') > 0 && ASSIGNMENT.test(first))) {
       words = expandLeadingBraces(words.slice(1));
       continue;
     }
     const name = basename(first);
-    if (Object.prototype.hasOwnProperty.call(WRAPPERS, name)) {
-      const rest = stripWrapper(name, words);
+    const wrapper = WRAPPERS.get(name);
+    if (wrapper !== undefined) {
+      const rest = stripWrapper(name, wrapper, words);
       if (rest === undefined) return undefined;
       words = expandLeadingBraces(rest);
       continue;

@@ -9,9 +9,10 @@
  * here-strings and `echo … | sh` are analysed recursively.
  */
 import { normalizeCommand } from './normalize.ts';
-import { findingFor, forkBomb, invocationRules, pipelineRules, readsScriptFromStdin, redirectRule, scriptArgument, type Finding, type RuleId } from './rules.ts';
+import { forkBomb } from './fork-bomb.ts';
+import { addInvocationFindings, findingFor, pipelineRules, readsScriptFromStdin, redirectRule, scriptArgument, type Finding, type RuleId } from './rules.ts';
 import { changeDirectory } from './paths.ts';
-import { parseShell } from './shell.ts';
+import { parseShell, type Pipeline, type SimpleCommand } from './shell.ts';
 
 export type { RuleId } from './rules.ts';
 
@@ -55,11 +56,14 @@ interface Scope {
 }
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
+const WHITESPACE_RUN = /\s+/g;
 const VARIABLE = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
 
 // `A=rm; $A -rf /`: a command word that is exactly a variable set earlier in
 // the same script is replaced by its value (split like an unquoted expansion).
-function expandKnownVariables(words: readonly string[], vars: ReadonlyMap<string, string>): string[] {
+function expandKnownVariables(words: string[], vars: ReadonlyMap<string, string>): string[] {
+  // Nothing assigned yet (the usual case): every word stays as it is.
+  if (vars.size === 0) return words;
   const out: string[] = [];
   for (const word of words) {
     const m = VARIABLE.exec(word);
@@ -77,22 +81,34 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
   }
   const bomb = forkBomb(script);
   if (bomb !== undefined) walk.findings.push(bomb);
-  if (walk.options.denyPatterns?.length) matchesCustom(walk, script.replace(/\s+/g, ' ').trim());
+  if (walk.options.denyPatterns?.length) matchesCustom(walk, script.replace(WHITESPACE_RUN, ' ').trim());
   const child = (): Scope => ({ cwd: scope.cwd, vars: new Map(scope.vars) });
 
   const parsed = parseShell(script);
-  for (const pipeline of parsed.pipelines) {
-    const piped = pipelineRules(pipeline);
-    walk.findings.push(...piped.findings);
-    for (const text of piped.scripts) analyse(walk, text, depth + 1, child());
-    for (const raw of pipeline) {
-      const command = { ...raw, words: expandKnownVariables(raw.words, scope.vars) };
-      const redirect = redirectRule(command.redirects);
-      if (redirect !== undefined) walk.findings.push(redirect);
+  const findings = walk.findings;
+  const hasPatterns = walk.options.denyPatterns !== undefined && walk.options.denyPatterns.length > 0;
+  // Index loops and no spreads below: in the hook's interpreter every call and
+  // every iterator step costs, and this loop runs once per simple command.
+  const pipelines = parsed.pipelines;
+  for (let p = 0; p < pipelines.length; p++) {
+    const pipeline = pipelines[p] as Pipeline;
+    if (pipeline.length > 1) {
+      const piped = pipelineRules(pipeline);
+      for (let i = 0; i < piped.findings.length; i++) findings.push(piped.findings[i] as Finding);
+      for (let i = 0; i < piped.scripts.length; i++) analyse(walk, piped.scripts[i] as string, depth + 1, child());
+    }
+    for (let c = 0; c < pipeline.length; c++) {
+      const raw = pipeline[c] as SimpleCommand;
+      const words = expandKnownVariables(raw.words, scope.vars);
+      const command = words === raw.words ? raw : { words, redirects: raw.redirects, stdinTexts: raw.stdinTexts };
+      if (command.redirects.length > 0) {
+        const redirect = redirectRule(command.redirects);
+        if (redirect !== undefined) findings.push(redirect);
+      }
       const inv = normalizeCommand(command);
       if (inv === undefined) {
-        for (const word of command.words) {
-          const m = ASSIGNMENT.exec(word);
+        for (let w = 0; w < words.length; w++) {
+          const m = ASSIGNMENT.exec(words[w] as string);
           if (m) scope.vars.set(m[1] as string, m[2] as string);
         }
         continue;
@@ -100,15 +116,18 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
       if ((inv.name === 'cd' || inv.name === 'pushd') && pipeline.length === 1) {
         scope.cwd = changeDirectory(inv.args.find((a) => !a.startsWith('-')), scope.cwd);
       }
-      matchesCustom(walk, [inv.name, ...inv.args].join(' '));
-      walk.findings.push(...invocationRules(inv, { cwd: scope.cwd, workspace: walk.options.cwd }));
+      if (hasPatterns) matchesCustom(walk, inv.args.length === 0 ? inv.name : `${inv.name} ${inv.args.join(' ')}`);
+      addInvocationFindings(findings, inv, { cwd: scope.cwd, workspace: walk.options.cwd });
       const nested = scriptArgument(inv);
       if (nested !== undefined) analyse(walk, nested, depth + 1, child());
       // A heredoc or here-string fed to a shell is a script it runs.
-      if (readsScriptFromStdin(inv)) for (const text of inv.stdinTexts) analyse(walk, text, depth + 1, child());
+      if (inv.stdinTexts.length > 0 && readsScriptFromStdin(inv)) {
+        for (let i = 0; i < inv.stdinTexts.length; i++) analyse(walk, inv.stdinTexts[i] as string, depth + 1, child());
+      }
     }
   }
-  for (const sub of parsed.substitutions) analyse(walk, sub, depth + 1, child());
+  const substitutions = parsed.substitutions;
+  for (let i = 0; i < substitutions.length; i++) analyse(walk, substitutions[i] as string, depth + 1, child());
 }
 
 /**

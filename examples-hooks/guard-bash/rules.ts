@@ -6,7 +6,7 @@
  */
 import { basename, normalizeCommand, type Invocation } from './normalize.ts';
 import { isBlockDevice, protectedTarget } from './paths.ts';
-import { parseShell, type Pipeline } from './shell.ts';
+import { parseShell, type Pipeline, type SimpleCommand } from './shell.ts';
 
 /** Every rule id a verdict can name. */
 export type RuleId =
@@ -45,13 +45,15 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish
 const INTERPRETERS = new Set([...SHELLS, 'python', 'python3', 'perl', 'ruby', 'node', 'php']);
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh']);
 const PROTECTED_BRANCHES = new Set(['main', 'master']);
+const ECHO_OPTIONS = /^-[neE]+$/;
 
 /** Splits options from operands: everything before `--` that starts with `-` is an option. */
 function splitOptions(args: readonly string[]): { options: string[]; operands: string[] } {
   const options: string[] = [];
   const operands: string[] = [];
   let afterDashes = false;
-  for (const a of args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
     if (!afterDashes && a === '--') afterDashes = true;
     else if (!afterDashes && a.startsWith('-') && a !== '-') options.push(a);
     else operands.push(a);
@@ -187,18 +189,50 @@ function gitPush(inv: Invocation): Finding | undefined {
   return ask('git-push', 'pushes to a remote');
 }
 
+/**
+ * Appends what the rules that judge one invocation find to `out`. Each rule
+ * looks at a disjoint set of program names, so dispatching on the name first
+ * finds the same (at most one) finding without running the other four.
+ */
+export function addInvocationFindings(out: Finding[], inv: Invocation, where: PathContext): void {
+  const name = inv.name;
+  const rule = RULE_BY_NAME.get(name) ?? (name.startsWith('mk') && MKFS.test(name) ? 'block-device' : undefined);
+  if (rule === undefined) return;
+  let finding: Finding | undefined;
+  if (rule === 'delete') finding = recursiveDelete(inv, where);
+  else if (rule === 'chmod') finding = chmodWorldWritable(inv);
+  else if (rule === 'git') finding = gitPush(inv);
+  else if (rule === 'runs-text') finding = remoteScriptArgument(inv);
+  else finding = blockDeviceWrite(inv);
+  if (finding !== undefined) out.push(finding);
+}
+
+/**
+ * Which rule can fire for a program name (besides `mkfs.*`, `mke2fs`…, which
+ * `MKFS` matches). Most programs map to none and are judged by one lookup.
+ */
+const RULE_BY_NAME = new Map<string, 'delete' | 'chmod' | 'git' | 'runs-text' | 'block-device'>([
+  ['rm', 'delete'],
+  ['find', 'delete'],
+  ['chmod', 'chmod'],
+  ['git', 'git'],
+  ...[...SHELLS, 'eval', 'source', '.'].map((name) => [name, 'runs-text'] as const),
+  ...['dd', 'wipefs', 'blkdiscard', 'shred'].map((name) => [name, 'block-device'] as const),
+]);
+
 /** Rules that judge one invocation. */
 export function invocationRules(inv: Invocation, where: PathContext): Finding[] {
   const findings: Finding[] = [];
-  for (const f of [recursiveDelete(inv, where), chmodWorldWritable(inv), blockDeviceWrite(inv), remoteScriptArgument(inv), gitPush(inv)]) {
-    if (f !== undefined) findings.push(f);
-  }
+  addInvocationFindings(findings, inv, where);
   return findings;
 }
 
 /** Output redirected onto a disk: `cat /dev/zero > /dev/sda`. */
 export function redirectRule(redirects: readonly string[]): Finding | undefined {
-  return redirects.some(isBlockDevice) ? deny('block-device-write', 'output redirected onto a block device') : undefined;
+  for (let i = 0; i < redirects.length; i++) {
+    if (isBlockDevice(redirects[i] as string)) return deny('block-device-write', 'output redirected onto a block device');
+  }
+  return undefined;
 }
 
 /** Whether an interpreter invocation reads its program from stdin (no `-c`, no script file). */
@@ -234,16 +268,20 @@ export function scriptArgument(inv: Invocation): string | undefined {
 export function pipelineRules(pipeline: Pipeline): { findings: Finding[]; scripts: string[] } {
   const findings: Finding[] = [];
   const scripts: string[] = [];
-  const invocations = pipeline.map(normalizeCommand);
-  invocations.forEach((inv, index) => {
-    if (inv === undefined || index === 0 || !readsScriptFromStdin(inv)) return;
-    for (const source of invocations.slice(0, index)) {
+  if (pipeline.length < 2) return { findings, scripts };
+  const invocations: (Invocation | undefined)[] = [];
+  for (let i = 0; i < pipeline.length; i++) invocations.push(normalizeCommand(pipeline[i] as SimpleCommand));
+  for (let index = 1; index < invocations.length; index++) {
+    const inv = invocations[index];
+    if (inv === undefined || !readsScriptFromStdin(inv)) continue;
+    for (let s = 0; s < index; s++) {
+      const source = invocations[s];
       if (source === undefined) continue;
       if (DOWNLOADERS.has(source.name)) findings.push(deny('remote-script', `pipes a download into ${inv.name}`));
       else if (isDecoder(source)) findings.push(deny('obfuscated-script', `pipes decoded data into ${inv.name}`));
-      else if (source.name === 'echo' || source.name === 'printf') scripts.push(source.args.filter((a) => !/^-[neE]+$/.test(a)).join(' '));
+      else if (source.name === 'echo' || source.name === 'printf') scripts.push(source.args.filter((a) => !ECHO_OPTIONS.test(a)).join(' '));
     }
-  });
+  }
   return { findings, scripts };
 }
 
@@ -254,19 +292,6 @@ function isDecoder(inv: Invocation): boolean {
   if (inv.name === 'xxd') return inv.args.some((a) => /^-[a-z]*r/.test(a));
   if (inv.name === 'openssl') return inv.args.includes('-d') || inv.args.includes('base64');
   return inv.name === 'uudecode' || inv.name === 'rev';
-}
-
-/** `:(){ :|:& };:` and its renamed variants, plus `fork while fork`. */
-export function forkBomb(text: string): Finding | undefined {
-  // Every form needs a pipe and a `&`, or the word `fork`: skip the regexes on the rest.
-  if (!((text.indexOf('|') >= 0 && text.indexOf('&') >= 0) || text.indexOf('fork') >= 0)) return undefined;
-  const flat = text.replace(/\s+/g, ' ');
-  const fn = /([^\s(){}|&;<>'"]+) ?\( ?\) ?\{[^}]*?\1 ?\| ?\1 ?&/;
-  const keyword = /function ([^\s(){}|&;<>'"]+) ?(\( ?\) ?)?\{[^}]*?\1 ?\| ?\1 ?&/;
-  if (fn.test(flat) || keyword.test(flat) || /\bfork\b.{0,8}\bwhile\b.{0,8}\bfork\b/.test(flat)) {
-    return deny('fork-bomb', 'fork bomb');
-  }
-  return undefined;
 }
 
 /** A finding for a rule outside the built-in table (config, nesting, bad input). */

@@ -6,6 +6,9 @@
  *
  * Pure, portable ES2020 (runs in Node and in the hook's QuickJS engine).
  */
+import { ansiCEscape, closingBacktick, closingParen, delimiterLine, findSubstitutions } from './shell-scan.ts';
+
+export { closingParen, findSubstitutions } from './shell-scan.ts';
 
 /** One simple command: its words after quote removal, and what feeds or receives it. */
 export interface SimpleCommand {
@@ -47,100 +50,67 @@ interface PendingHeredoc {
 /** Characters with no meaning to the lexer, consumed as one run. */
 const PLAIN_RUN = /[^\s\\'"`$<>&|;()#]+/y;
 
-const newCommand = (): SimpleCommand => ({ words: [], redirects: [], stdinTexts: [] });
-
-/** Index of the `)` that closes the `(` at `open`, skipping quoted text; `src.length` when unterminated. */
-export function closingParen(src: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') {
-      i++;
-    } else if (c === "'") {
-      const end = src.indexOf("'", i + 1);
-      i = end < 0 ? src.length : end;
-    } else if (c === '"') {
-      i++;
-      while (i < src.length && src[i] !== '"') i += src[i] === '\\' ? 2 : 1;
-    } else if (c === '(') {
-      depth++;
-    } else if (c === ')') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return src.length;
-}
-
-/** Index of the backtick that closes the one at `open`; `src.length` when unterminated. */
-function closingBacktick(src: string, open: number): number {
-  for (let i = open + 1; i < src.length; i++) {
-    if (src[i] === '\\') i++;
-    else if (src[i] === '`') return i;
-  }
-  return src.length;
-}
-
-/** `$'…'` (ANSI-C quoting) escapes, a classic way to spell `rm` as `$'\x72\x6d'`. */
-function ansiCEscape(body: string): string {
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|[0-7]{1,3}|.)/g, (_m, e: string) => {
-    if (e[0] === 'x' || e[0] === 'u') return String.fromCharCode(parseInt(e.slice(1), 16));
-    if (/^[0-7]+$/.test(e)) return String.fromCharCode(parseInt(e, 8));
-    const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
-    return simple[e] ?? e;
-  });
-}
+/** Characters with no meaning inside double quotes (`"`, `\\`, `` ` `` and `$` have one). */
+const QUOTED_RUN = /[^"\\`$]+/y;
 
 /**
- * Sources of `$(…)` and backtick substitutions in free text (an unquoted heredoc
- * body, where they are expanded although nothing else is parsed).
+ * 1 for ASCII codes that no lexer branch handles specially (so `PLAIN_RUN`
+ * starts there, or, for `\v`/`\f`, the character is taken as it is).
  */
-export function findSubstitutions(text: string): string[] {
-  const found: string[] = [];
-  const special = /[\\$`]/g;
-  for (let i = 0; i < text.length; i++) {
-    // Jump to the next character that can start an escape or a substitution.
-    special.lastIndex = i;
-    const next = special.exec(text);
-    if (next === null) break;
-    i = next.index;
-    const c = text[i];
-    if (c === '\\') {
-      i++;
-    } else if (c === '$' && text[i + 1] === '(' && text[i + 2] !== '(') {
-      const end = closingParen(text, i + 1);
-      found.push(text.slice(i + 2, end));
-      i = end;
-    } else if (c === '`') {
-      const end = closingBacktick(text, i);
-      found.push(text.slice(i + 1, end).replace(/\\`/g, '`'));
-      i = end;
-    }
-  }
-  return found;
-}
+const PLAIN_ASCII: number[] = [];
+for (let code = 0; code < 128; code++) PLAIN_ASCII.push(' \t\r\n#\\\'"`$<>&|;()'.indexOf(String.fromCharCode(code)) < 0 ? 1 : 0);
 
+const newCommand = (): SimpleCommand => ({ words: [], redirects: [], stdinTexts: [] });
+
+// Fields are `declare`d and assigned in the constructor: initialized class
+// fields are compiled (ES2020 target) into three helper calls each, a cost
+// paid on every parse in the hook's interpreter.
 class Lexer {
-  private i = 0;
-  private readonly pipelines: Pipeline[] = [];
-  private pipeline: SimpleCommand[] = [];
-  private command = newCommand();
-  private word = '';
-  private inWord = false;
-  private wordQuoted = false;
-  private redirect: Redirect | null = null;
-  private heredocs: PendingHeredoc[] = [];
-  private readonly substitutions: string[] = [];
+  private declare readonly src: string;
+  private declare i: number;
+  private declare readonly pipelines: Pipeline[];
+  private declare pipeline: SimpleCommand[];
+  private declare command: SimpleCommand;
+  private declare word: string;
+  private declare inWord: boolean;
+  private declare wordQuoted: boolean;
+  private declare redirect: Redirect | null;
+  private declare heredocs: PendingHeredoc[];
+  private declare readonly substitutions: string[];
 
-  constructor(private readonly src: string) {}
+  constructor(src: string) {
+    this.src = src;
+    this.i = 0;
+    this.pipelines = [];
+    this.pipeline = [];
+    this.command = newCommand();
+    this.word = '';
+    this.inWord = false;
+    this.wordQuoted = false;
+    this.redirect = null;
+    this.heredocs = [];
+    this.substitutions = [];
+  }
 
   parse(): ParsedShell {
     const src = this.src;
     while (this.i < src.length) {
+      const code = src.charCodeAt(this.i);
+      if (code >= 128 || PLAIN_ASCII[code] === 1) {
+        // A run of ordinary characters at once (tested first: every comparison
+        // below is a branch the interpreter pays for, per token).
+        PLAIN_RUN.lastIndex = this.i;
+        const run = PLAIN_RUN.exec(src);
+        const text = run === null ? (src[this.i] as string) : run[0];
+        this.word += text;
+        this.inWord = true;
+        this.i += text.length;
+        continue;
+      }
       const c = src[this.i] as string;
       const n = src[this.i + 1];
       if (c === ' ' || c === '\t' || c === '\r') {
-        this.endWord();
+        if (this.inWord) this.endWord();
         this.i++;
       } else if (c === '\n') {
         this.endPipeline();
@@ -189,12 +159,9 @@ class Lexer {
         this.endPipeline();
         this.i++;
       } else {
-        // A run of ordinary characters at once: per-character work dominates in QuickJS.
-        PLAIN_RUN.lastIndex = this.i;
-        const run = PLAIN_RUN.exec(src);
-        const text = run === null ? c : run[0];
-        this.append(text);
-        this.i += text.length;
+        // `#` inside a word: an ordinary character.
+        this.append(c);
+        this.i++;
       }
     }
     this.endPipeline();
@@ -247,17 +214,31 @@ class Lexer {
   private readHeredocBodies(): void {
     const src = this.src;
     for (const doc of this.heredocs) {
-      const lines: string[] = [];
-      while (this.i < src.length) {
-        const eol = src.indexOf('\n', this.i);
-        const stop = eol < 0 ? src.length : eol;
-        let line = src.slice(this.i, stop);
-        this.i = stop + 1;
-        if (doc.strip) line = line.replace(/^\t+/, '');
-        if (line === doc.delimiter) break;
-        lines.push(line);
+      let body: string;
+      if (!doc.strip && doc.delimiter.indexOf('\n') < 0) {
+        // The body is every line up to the delimiter line: one slice, not a join of lines.
+        const end = delimiterLine(src, this.i, doc.delimiter);
+        if (end < 0) {
+          body = src.slice(this.i);
+          if (body.endsWith('\n')) body = body.slice(0, -1);
+          this.i = src.length;
+        } else {
+          body = end > this.i ? src.slice(this.i, end - 1) : '';
+          this.i = end + doc.delimiter.length + 1;
+        }
+      } else {
+        const lines: string[] = [];
+        while (this.i < src.length) {
+          const eol = src.indexOf('\n', this.i);
+          const stop = eol < 0 ? src.length : eol;
+          let line = src.slice(this.i, stop);
+          this.i = stop + 1;
+          if (doc.strip) line = line.replace(/^\t+/, '');
+          if (line === doc.delimiter) break;
+          lines.push(line);
+        }
+        body = lines.join('\n');
       }
-      const body = lines.join('\n');
       doc.command.stdinTexts.push(body);
       // An unquoted delimiter means the body is expanded: its substitutions run.
       if (!doc.quoted) for (const sub of findSubstitutions(body)) this.substitutions.push(sub);
@@ -282,9 +263,15 @@ class Lexer {
         this.readBacktick();
       } else if (c === '$' && n === '(') {
         this.readDollar();
-      } else {
+      } else if (c === '$') {
         this.append(c);
         this.i++;
+      } else {
+        // Up to the next character with a meaning inside double quotes, at once.
+        QUOTED_RUN.lastIndex = this.i;
+        const run = QUOTED_RUN.exec(src) as RegExpExecArray;
+        this.append(run[0]);
+        this.i += run[0].length;
       }
     }
     this.i++;
