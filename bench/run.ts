@@ -11,8 +11,8 @@
  *   npm run bench -- --quick            # one short round (smoke test, ~30 s)
  *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits
  *
- * Tuning (passed to HookRunner.start): --workers N, --main-spin-us N,
- * --worker-spin-us N; --throughput-workers 2,1 (the pools the throughput
+ * Tuning (passed to HookRunner.start; defaults are the runner's): --workers N,
+ * --main-spin-us N, --worker-spin-us N, --worker-queued-spin-us N; --throughput-workers 2,1 (the pools the throughput
  * section runs on; default the configured pool and a 1-worker pool);
  * --timeout-ms N (wall timeout of the measured hooks); --runaway-timeout-ms N;
  * --rounds N; --engine-cold (also time a clean engine build, ~1 min).
@@ -20,7 +20,7 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { HookRunner } from '../host/runner/index.ts';
+import { HookRunner, RUNNER_DEFAULTS } from '../host/runner/index.ts';
 import { encodeEnvelope } from '../host/runner/wire.ts';
 import { type BuildFigure, type EngineFigure, timeBuild, timeCliBuild, timeEngineColdBuild } from './pdk.ts';
 import { ALLOW_HOOK_ENTRY, EXPECTED_ACTION, GUARD_BASH_ENTRY, NEXT, PAYLOAD, SESSION, loadGuardBash, loadWatAllow } from './fixtures.ts';
@@ -37,6 +37,7 @@ interface Args {
   workers: number;
   mainSpinUs: number;
   workerSpinUs: number;
+  workerQueuedSpinUs: number;
   timeoutMs: number;
   runawayTimeoutMs: number;
   engineCold: boolean;
@@ -52,9 +53,10 @@ function parseArgs(argv: readonly string[]): Args {
     json: undefined,
     quick: false,
     rounds: undefined,
-    workers: 2,
-    mainSpinUs: 30,
-    workerSpinUs: 200,
+    workers: RUNNER_DEFAULTS.workers,
+    mainSpinUs: RUNNER_DEFAULTS.mainSpinUs,
+    workerSpinUs: RUNNER_DEFAULTS.workerSpinUs,
+    workerQueuedSpinUs: RUNNER_DEFAULTS.workerQueuedSpinUs,
     timeoutMs: 1000,
     runawayTimeoutMs: 100,
     engineCold: false,
@@ -66,6 +68,7 @@ function parseArgs(argv: readonly string[]): Args {
     '--workers': 'workers',
     '--main-spin-us': 'mainSpinUs',
     '--worker-spin-us': 'workerSpinUs',
+    '--worker-queued-spin-us': 'workerQueuedSpinUs',
     '--timeout-ms': 'timeoutMs',
     '--runaway-timeout-ms': 'runawayTimeoutMs',
   };
@@ -92,7 +95,7 @@ function parseArgs(argv: readonly string[]): Args {
       args.only = new Set(names as Section[]);
     }
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only build,instances,latency,throughput,limits] [--engine-cold]\n');
+      process.stdout.write('usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--worker-queued-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only build,instances,latency,throughput,limits] [--engine-cold]\n');
       process.exit(0);
     } else throw new Error(`unknown argument: ${arg} (see --help)`);
   }
@@ -127,7 +130,7 @@ async function main(): Promise<void> {
     engineColdBuild = await timeEngineColdBuild(progress);
   }
 
-  const startRunner = (workers = args.workers) => HookRunner.start({ workers, mainSpinUs: args.mainSpinUs, workerSpinUs: args.workerSpinUs });
+  const startRunner = (workers = args.workers) => HookRunner.start({ workers, mainSpinUs: args.mainSpinUs, workerSpinUs: args.workerSpinUs, workerQueuedSpinUs: args.workerQueuedSpinUs });
   const runner = await startRunner();
   let latency: LatencyRow[] = [];
   let limits: LimitCase[] = [];

@@ -2,7 +2,9 @@
  * The shared-memory call channel between the main thread and one worker.
  * postMessage costs ~39 µs p50 per round trip; a SharedArrayBuffer with a
  * short bounded spin on both sides costs ~0.6 µs (FINDINGS). One call is in
- * flight per worker at a time (the main thread queues per worker).
+ * flight per worker at a time (the main thread queues per worker). An idle
+ * worker sleeps in a blocking `Atomics.wait` on `bell`, which main bumps for
+ * requests and for messages alike, so one word wakes it for either.
  *
  * Layout: 16 int32 header slots, then a data region. The request's input
  * bytes and the response's output bytes (+ JSON extras) share the region:
@@ -26,6 +28,14 @@ export const Slot = {
   respOutLen: 6,
   /** Length of the JSON extras (fault, discard, logs) after the output. */
   respExtraLen: 7,
+  /** How long the worker spent serving the call, in µs (main sizes its spin from it). */
+  respServeUs: 8,
+  /** Bumped by main after every request and every postMessage: the word a sleeping worker waits on. */
+  bell: 9,
+  /** Bumped by main after every postMessage: the worker must turn its event loop to receive it. */
+  msgSeq: 10,
+  /** Calls queued behind the one just posted: the worker keeps polling for the next one when > 0. */
+  queued: 11,
 } as const;
 
 export const RespStatus = { output: 0, fault: 1, spilled: 2 } as const;

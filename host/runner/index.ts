@@ -1,4 +1,4 @@
-export { HookRunner } from './runner.ts';
+export { HookRunner, RUNNER_DEFAULTS } from './runner.ts';
 export type { HookRunnerOptions } from './runner.ts';
 export { DEFAULT_LIMITS, DEFAULT_QUARANTINE_AFTER } from './types.ts';
 export type { HookLogEntry, WasmHook, WasmHookSpec } from './types.ts';

@@ -1,5 +1,8 @@
 import { WorkerHandle, type WorkerTuning } from './worker-handle.ts';
 
+/** Session → worker bindings kept (a forgotten one only loses placement, not state). */
+const MAX_AFFINITY = 4096;
+
 /**
  * A fixed number of worker slots plus one pre-started spare. When a worker
  * dies (a deadline terminated it, or it crashed), the spare takes its slot
@@ -15,6 +18,8 @@ export class WorkerPool {
   started = 0;
 
   readonly #keepSpare: boolean;
+  /** Session id → the worker its instances were placed on. */
+  readonly #affinity = new Map<string, WorkerHandle>();
 
   private constructor(size: number, tuning: WorkerTuning, spare: boolean) {
     this.#tuning = tuning;
@@ -35,12 +40,33 @@ export class WorkerPool {
     return pool;
   }
 
-  /** The worker with the fewest live instances. */
-  pick(): WorkerHandle {
+  /**
+   * The worker for a new instance: the one this session's other hooks already run on (a session's
+   * hooks run one after another, so the same worker stays warm between them instead of two
+   * workers waking in turn), else the one with the fewest live instances.
+   */
+  pick(session?: string): WorkerHandle {
     if (this.#closed) throw new Error('the worker pool is closed');
+    const bound = session === undefined ? undefined : this.affinity(session);
+    if (bound !== undefined) return bound;
     let best = this.#slots[0] as WorkerHandle;
     for (const handle of this.#slots) if (handle.instanceCount < best.instanceCount) best = handle;
+    if (session !== undefined) this.bind(session, best);
     return best;
+  }
+
+  /** The live worker a session is bound to, if any. */
+  affinity(session: string): WorkerHandle | undefined {
+    const handle = this.#affinity.get(session);
+    if (handle === undefined || handle.dead || !this.#slots.includes(handle)) return undefined;
+    return handle;
+  }
+
+  /** Binds a session to a worker (bounded: the oldest bindings are forgotten first). */
+  bind(session: string, handle: WorkerHandle): void {
+    this.#affinity.delete(session);
+    this.#affinity.set(session, handle);
+    if (this.#affinity.size > MAX_AFFINITY) this.#affinity.delete(this.#affinity.keys().next().value as string);
   }
 
   async close(): Promise<void> {

@@ -169,12 +169,18 @@ export class WasmHookImpl implements WasmHook {
     }
     if (existing !== undefined) this.#forget(session, existing, false);
     let record: InstanceRecord;
-    if (this.#warm !== undefined && !this.#warm.handle.dead) record = this.#warm;
-    else {
-      if (this.#warm !== undefined) this.#warm.handle.instanceCount--;
-      record = this.#createInstance(session);
+    const pool = this.#init.pool;
+    if (this.#warm !== undefined && this.#warm.handle.dead) {
+      this.#warm.handle.instanceCount--;
+      this.#warm = undefined;
     }
-    this.#warm = undefined;
+    const bound = pool.affinity(session);
+    if (this.#warm !== undefined && (bound === undefined || bound === this.#warm.handle)) {
+      // The load-time instance serves the first session that can use it where it is.
+      record = this.#warm;
+      this.#warm = undefined;
+      pool.bind(session, record.handle);
+    } else record = this.#createInstance(session);
     this.#instances.set(session, record);
     if (this.#instances.size > this.#init.maxInstances) {
       const [oldest, victim] = this.#instances.entries().next().value as [string, InstanceRecord];
@@ -184,7 +190,7 @@ export class WasmHookImpl implements WasmHook {
   }
 
   #createInstance(session: string): InstanceRecord {
-    const handle = this.#init.pool.pick();
+    const handle = this.#init.pool.pick(session === '' ? undefined : session);
     const id = this.#init.nextInstanceId();
     handle.instanceCount++;
     const { module, instanceOptions, loadTimeoutMs } = this.#init;

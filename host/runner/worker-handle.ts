@@ -31,11 +31,26 @@ export class WorkerGoneError extends Error {
 export interface WorkerTuning {
   /** Size of the shared data region; bigger calls fall back to postMessage. */
   readonly dataBytes: number;
-  /** Main-thread spin per call before sleeping in `Atomics.waitAsync` (keep it to tens of µs). */
+  /**
+   * Longest main-thread spin per call before sleeping in `Atomics.waitAsync` (keep it to tens of µs).
+   * Adaptive below it: none for an instance whose recent calls took longer, none for a while after
+   * repeated misses (back-off), and deferred to an idle event loop while other calls are in flight.
+   */
   readonly mainSpinUs: number;
-  /** Worker-side polling after each call before it sleeps. */
+  /** Worker-side polling after each call before it sleeps, when nothing more is queued for it. */
   readonly workerSpinUs: number;
+  /** Worker-side polling after a call when main had more calls queued for that worker. */
+  readonly workerQueuedSpinUs: number;
 }
+
+/** Calls posted to any worker of this process and not answered yet: the main thread likely has other work when > 1. */
+let callsInFlight = 0;
+/** Consecutive spin misses before a worker handle backs off spinning. */
+const MISSES_BEFORE_BACKOFF = 2;
+/** Longest back-off, in calls, before a handle tries spinning again. */
+const MAX_BACKOFF_CALLS = 64;
+/** Weight of the newest sample in an instance's serve-time average. */
+const SERVE_EWMA_WEIGHT = 0.25;
 
 /** A call's result, or the deadline passed (the worker is then being terminated). */
 export type CallResult = CallReply | { readonly timedOut: true };
@@ -68,6 +83,11 @@ export class WorkerHandle {
   readonly #waiters = new Map<string, { resolve: (message: FromWorker) => void; reject: (error: Error) => void }>();
   readonly #early = new Map<string, FromWorker>();
   readonly #modules = new Set<string>();
+  /** Recent serve time per instance (µs, as the worker measured it): a hook slower than the spin is not spun for. */
+  readonly #serveUs = new Map<number, number>();
+  #missStreak = 0;
+  /** Calls left before spinning is tried again after repeated misses. */
+  #skipSpins = 0;
 
   constructor(tuning: WorkerTuning) {
     this.#tuning = tuning;
@@ -75,7 +95,7 @@ export class WorkerHandle {
     this.#ctrl = new Int32Array(sab, 0, HEADER_BYTES / 4);
     this.#data = new Uint8Array(sab, HEADER_BYTES);
     this.#worker = new Worker(BOOTSTRAP, {
-      workerData: { sab, spinUs: tuning.workerSpinUs },
+      workerData: { sab, spinUs: tuning.workerSpinUs, queuedSpinUs: tuning.workerQueuedSpinUs },
       execArgv: ['--disable-warning=ExperimentalWarning'],
       // Guests see no host environment; granted variables are passed explicitly per instance.
       env: {},
@@ -130,6 +150,7 @@ export class WorkerHandle {
   }
 
   dispose(id: number): void {
+    this.#serveUs.delete(id);
     if (!this.#dead) this.#post({ op: 'dispose', id });
   }
 
@@ -139,6 +160,15 @@ export class WorkerHandle {
   }
 
   async #call(id: number, exportIndex: number, input: Uint8Array, timeoutMs: number): Promise<CallResult> {
+    callsInFlight++;
+    try {
+      return await this.#dispatch(id, exportIndex, input, timeoutMs);
+    } finally {
+      callsInFlight--;
+    }
+  }
+
+  async #dispatch(id: number, exportIndex: number, input: Uint8Array, timeoutMs: number): Promise<CallResult> {
     const started = performance.now();
     const seq = (this.#seq = (this.#seq + 1) | 0);
     if (input.byteLength > this.#data.byteLength) {
@@ -152,27 +182,75 @@ export class WorkerHandle {
     ctrl[Slot.reqLen] = input.byteLength;
     ctrl[Slot.instanceId] = id;
     ctrl[Slot.exportIndex] = exportIndex;
+    ctrl[Slot.queued] = this.#queue.length;
     Atomics.store(ctrl, Slot.reqSeq, seq);
-    Atomics.notify(ctrl, Slot.reqSeq);
-    // Bounded spin: a typical hook answers within it, and the main thread never spins longer.
-    const spinUntil = started + this.#tuning.mainSpinUs / 1000;
-    while (Atomics.load(ctrl, Slot.respSeq) !== seq && performance.now() < spinUntil);
-    if (Atomics.load(ctrl, Slot.respSeq) === seq) return this.#readReply(seq);
-    return this.#deadline(this.#awaitResponse(seq), started, timeoutMs);
+    this.#ring();
+    const spinUs = this.#spinBudget(id);
+    if (spinUs > 0 && (this.#queue.length > 0 || callsInFlight > 1)) {
+      // Other calls are in flight or queued, so main likely has other work (a reply to decode and
+      // validate, the next hook to encode): do that first, then spin when the event loop is idle.
+      return this.#deadline(this.#deferredSpin(seq, id, spinUs), started, timeoutMs);
+    }
+    if (spinUs > 0 && this.#spin(seq, performance.now() + spinUs / 1000)) return this.#readReply(seq, id);
+    return this.#deadline(this.#awaitResponse(seq, id), started, timeoutMs);
   }
 
-  async #awaitResponse(seq: number): Promise<CallReply> {
+  async #deferredSpin(seq: number, id: number, spinUs: number): Promise<CallReply> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!this.#dead && this.#spin(seq, performance.now() + spinUs / 1000)) return this.#readReply(seq, id);
+    return this.#awaitResponse(seq, id);
+  }
+
+  /** Bounded spin for the reply (the main thread never spins longer); backs off after repeated misses. */
+  #spin(seq: number, until: number): boolean {
+    const ctrl = this.#ctrl;
+    while (Atomics.load(ctrl, Slot.respSeq) !== seq && performance.now() < until);
+    if (Atomics.load(ctrl, Slot.respSeq) === seq) {
+      this.#missStreak = 0;
+      return true;
+    }
+    if (++this.#missStreak >= MISSES_BEFORE_BACKOFF) {
+      this.#skipSpins = Math.min(MAX_BACKOFF_CALLS, 1 << (this.#missStreak - 1));
+    }
+    return false;
+  }
+
+  /**
+   * How long to spin for this call. Spinning only pays when the reply lands within it; otherwise
+   * it holds the core the worker (on 2 cores) or the other sessions' work needs.
+   */
+  #spinBudget(id: number): number {
+    const max = this.#tuning.mainSpinUs;
+    if (max <= 0) return 0;
+    if (this.#skipSpins > 0) {
+      this.#skipSpins--;
+      return 0;
+    }
+    const recent = this.#serveUs.get(id);
+    return recent !== undefined && recent > max ? 0 : max;
+  }
+
+  /** Wakes the worker if it sleeps (it waits on the bell for requests and messages alike). */
+  #ring(): void {
+    Atomics.add(this.#ctrl, Slot.bell, 1);
+    Atomics.notify(this.#ctrl, Slot.bell);
+  }
+
+  async #awaitResponse(seq: number, id: number): Promise<CallReply> {
     for (;;) {
       const current = Atomics.load(this.#ctrl, Slot.respSeq);
-      if (current === seq) return this.#readReply(seq);
+      if (current === seq) return this.#readReply(seq, id);
       if (this.#dead) throw new WorkerGoneError(this.#deathMessage, true, this.#deathReason);
       const wait = waitAsync(this.#ctrl, Slot.respSeq, current);
       if (wait.async) await wait.value;
     }
   }
 
-  #readReply(seq: number): CallReply | Promise<CallReply> {
+  #readReply(seq: number, id: number): CallReply | Promise<CallReply> {
     const ctrl = this.#ctrl;
+    const served = ctrl[Slot.respServeUs] as number;
+    const recent = this.#serveUs.get(id);
+    this.#serveUs.set(id, recent === undefined ? served : recent + (served - recent) * SERVE_EWMA_WEIGHT);
     const status = ctrl[Slot.respStatus];
     if (status === RespStatus.spilled) {
       return this.#expect(`reply:${seq}`).then((m) => (m as Extract<FromWorker, { op: 'reply' }>).reply);
@@ -233,6 +311,9 @@ export class WorkerHandle {
 
   #post(message: ToWorker): void {
     this.#worker.postMessage(message);
+    // A worker asleep in Atomics.wait does not turn its event loop: tell it a message is there.
+    Atomics.add(this.#ctrl, Slot.msgSeq, 1);
+    this.#ring();
   }
 
   #expect(key: string): Promise<FromWorker> {

@@ -22,6 +22,8 @@ interface WorkerConfig {
   readonly sab: SharedArrayBuffer;
   /** How long to keep polling for the next request after serving one, before sleeping. */
   readonly spinUs: number;
+  /** The same when main said more calls are queued for this worker. */
+  readonly queuedSpinUs: number;
 }
 
 const port = parentPort;
@@ -48,7 +50,7 @@ async function serve(id: number, exportIndex: number, input: Uint8Array): Promis
   if (outcome.type === 'output') return { output: outcome.bytes, logs: outcome.logs };
   if (outcome.discard) {
     instances.delete(id);
-    void instance.close();
+    void track(instance.close());
   }
   return { output: null, fault: outcome.fault, ...(outcome.exit !== undefined && { exit: outcome.exit }), discard: outcome.discard, logs: outcome.logs };
 }
@@ -74,25 +76,76 @@ function writeReply(seq: number, reply: CallReply): void {
   Atomics.notify(ctrl, Slot.respSeq);
 }
 
+/**
+ * Work that needs this thread's event loop (an instantiation, a spilled call,
+ * a close): while any is pending the loop sleeps in `Atomics.waitAsync`, not
+ * in the blocking `Atomics.wait` that would starve it.
+ */
+let pendingAsync = 0;
+
+function track<T>(work: Promise<T>): Promise<T> {
+  pendingAsync++;
+  return work.finally(() => {
+    pendingAsync--;
+    // Wake the channel loop out of waitAsync so it can go back to the cheaper blocking wait.
+    Atomics.notify(ctrl, Slot.bell);
+  });
+}
+
+/** One turn of the event loop: delivers posted messages (create, dispose, spilled calls). */
+const turnEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A sleeping worker still turns its event loop this often (nothing should need it, but nothing starves). */
+const IDLE_WAIT_MS = 50;
+const MISSES_BEFORE_BACKOFF = 2;
+const MAX_BACKOFF_CALLS = 64;
+
 async function channelLoop(): Promise<void> {
   let seen = Atomics.load(ctrl, Slot.reqSeq);
+  let msgSeen = Atomics.load(ctrl, Slot.msgSeq);
+  let justServed = false;
+  // Back-off like main's: spins that keep missing mean main is slow or shares our core; stop stealing it.
+  let missStreak = 0;
+  let skipSpins = 0;
   for (;;) {
+    // Read the bell first: anything main posts after these reads changes it, so the wait below cannot miss it.
+    const bell = Atomics.load(ctrl, Slot.bell);
     let seq = Atomics.load(ctrl, Slot.reqSeq);
-    if (seq === seen) {
-      const until = performance.now() + config.spinUs / 1000;
-      while (seq === seen && performance.now() < until) seq = Atomics.load(ctrl, Slot.reqSeq);
-      if (seq === seen) {
-        const wait = waitAsync(ctrl, Slot.reqSeq, seen);
-        if (wait.async) await wait.value;
-        continue;
+    if (seq === seen && justServed) {
+      // Poll briefly for the next call: long when main said more are queued for us, short otherwise
+      // (on 2 cores every spinning thread takes a core from someone).
+      const spinUs = (ctrl[Slot.queued] as number) > 0 ? config.queuedSpinUs : config.spinUs;
+      if (skipSpins > 0) skipSpins--;
+      else if (spinUs > 0) {
+        const until = performance.now() + spinUs / 1000;
+        while (seq === seen && performance.now() < until) seq = Atomics.load(ctrl, Slot.reqSeq);
+        if (seq !== seen) missStreak = 0;
+        else if (++missStreak >= MISSES_BEFORE_BACKOFF) skipSpins = Math.min(MAX_BACKOFF_CALLS, 1 << (missStreak - 1));
       }
+    }
+    justServed = false;
+    if (seq === seen) {
+      const msg = Atomics.load(ctrl, Slot.msgSeq);
+      if (msg !== msgSeen) {
+        msgSeen = msg;
+        await turnEventLoop();
+      } else if (pendingAsync > 0) {
+        const wait = waitAsync(ctrl, Slot.bell, bell);
+        if (wait.async) await wait.value;
+      } else if (Atomics.wait(ctrl, Slot.bell, bell, IDLE_WAIT_MS) === 'timed-out') {
+        await turnEventLoop();
+      }
+      continue;
     }
     seen = seq;
     const length = ctrl[Slot.reqLen] as number;
+    const t0 = performance.now();
     // A fresh exact-size ArrayBuffer: Extism wraps it as the input block without another copy.
     const input = data.slice(0, length);
     const reply = await serve(ctrl[Slot.instanceId] as number, ctrl[Slot.exportIndex] as number, input);
+    ctrl[Slot.respServeUs] = Math.min(0x7fffffff, Math.round((performance.now() - t0) * 1000));
     writeReply(seq, reply);
+    justServed = true;
   }
 }
 
@@ -115,16 +168,16 @@ async function create(message: Extract<ToWorker, { op: 'create' }>): Promise<voi
 port.on('message', (message: ToWorker) => {
   switch (message.op) {
     case 'create':
-      void create(message);
+      void track(create(message));
       break;
     case 'dispose': {
       const instance = instances.get(message.id);
       instances.delete(message.id);
-      void instance?.close();
+      if (instance !== undefined) void track(instance.close());
       break;
     }
     case 'call':
-      void serve(message.id, message.exportIndex, message.input).then((reply) => post({ op: 'reply', seq: message.seq, reply }));
+      void track(serve(message.id, message.exportIndex, message.input).then((reply) => post({ op: 'reply', seq: message.seq, reply })));
       break;
   }
 });
