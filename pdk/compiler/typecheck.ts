@@ -10,30 +10,38 @@ import type TS from 'typescript';
 import { typescript } from './typescript.ts';
 import { BuildError } from '../../host/errors.ts';
 
+/**
+ * The hook's type environment, as tsconfig `compilerOptions`: what QuickJS
+ * 2021-03-27 has is ES2020 plus String.prototype.replaceAll (no
+ * Array.prototype.at, Object.hasOwn, Intl, URL). `hookbox build` checks with
+ * these and `hookbox init` writes them into the project's tsconfig.json.
+ */
+export const HOOK_COMPILER_OPTIONS = {
+  target: 'ES2020',
+  module: 'ESNext',
+  moduleResolution: 'Bundler',
+  lib: ['ES2020', 'ES2021.String'],
+  types: [],
+  strict: true,
+  noEmit: true,
+  allowImportingTsExtensions: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  allowJs: true,
+  checkJs: false,
+  resolveJsonModule: true,
+} as const;
+
 function compilerOptions(): TS.CompilerOptions {
-  const ts = typescript();
-  return {
-    target: ts.ScriptTarget.ES2020,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    // What QuickJS 2021-03-27 has: ES2020 plus String.prototype.replaceAll (no Array.prototype.at, Object.hasOwn, Intl, URL).
-    lib: ['lib.es2020.d.ts', 'lib.es2021.string.d.ts'],
-    types: [],
-    strict: true,
-    noEmit: true,
-    allowImportingTsExtensions: true,
-    verbatimModuleSyntax: true,
-    isolatedModules: true,
-    skipLibCheck: true,
-    allowJs: true,
-    checkJs: false,
-    resolveJsonModule: true,
-  };
+  const { options, errors } = typescript().convertCompilerOptionsFromJson(HOOK_COMPILER_OPTIONS, process.cwd());
+  if (errors.length > 0) throw new BuildError(`hookbox's own hook compiler options are invalid: ${errors.map((e) => String(e.messageText)).join('; ')}`);
+  return options;
 }
 
 // The js-pdk declarations, found from this package (a hook project need not
 // depend on @extism/js-pdk itself); its package exports only types for ".".
-function jsPdkTypes(): string {
+export function jsPdkTypes(): string {
   const require = createRequire(import.meta.url);
   for (const dir of require.resolve.paths('@extism/js-pdk') ?? []) {
     const file = join(dir, '@extism', 'js-pdk', 'dist', 'index.d.ts');

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { HOOK_COMPILER_OPTIONS, jsPdkTypes } from '../../../pdk/compiler/typecheck.ts';
 import { ConfigError } from '../../errors.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -81,32 +81,8 @@ function packageJson(name: string, hookboxPath: string): string {
  * no Node. The js-pdk declarations come through the linked hookbox checkout.
  */
 function tsconfigJson(): string {
-  const require = createRequire(import.meta.url);
-  let jsPdk = 'node_modules/@extism/js-pdk/dist/index.d.ts';
-  for (const dir of require.resolve.paths('@extism/js-pdk') ?? []) {
-    const file = join(dir, '@extism', 'js-pdk', 'dist', 'index.d.ts');
-    if (existsSync(file)) {
-      jsPdk = `node_modules/hookbox/${relative(REPO_ROOT, file).split('\\').join('/')}`;
-      break;
-    }
-  }
-  const config = {
-    compilerOptions: {
-      target: 'ES2020',
-      module: 'ESNext',
-      moduleResolution: 'Bundler',
-      lib: ['ES2020', 'ES2021.String'],
-      types: [],
-      strict: true,
-      noEmit: true,
-      allowImportingTsExtensions: true,
-      verbatimModuleSyntax: true,
-      isolatedModules: true,
-      skipLibCheck: true,
-    },
-    files: [jsPdk],
-    include: ['*.ts'],
-  };
+  const jsPdk = `node_modules/hookbox/${relative(REPO_ROOT, jsPdkTypes()).split('\\').join('/')}`;
+  const config = { compilerOptions: HOOK_COMPILER_OPTIONS, files: [jsPdk], include: ['*.ts'] };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
