@@ -27,6 +27,8 @@ export interface ToolRegistryOptions {
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool>();
+  /** What the model is shown, derived once per tool at registration (not at every step). */
+  readonly #specs = new Map<string, ToolSpec>();
   readonly #bus: SeamBus;
   readonly #prompter: PermissionPrompter | undefined;
   readonly #askTimeoutMs: number;
@@ -39,14 +41,15 @@ export class ToolRegistry {
 
   register<A>(tool: Tool<A>): void {
     this.#tools.set(tool.name, tool as unknown as Tool);
-  }
-
-  specs(): ToolSpec[] {
-    return [...this.#tools.values()].map((tool) => ({
+    this.#specs.set(tool.name, {
       name: tool.name,
       description: tool.description,
       parameters: z.toJSONSchema(tool.arguments, { io: 'input' }) as Record<string, unknown>,
-    }));
+    });
+  }
+
+  specs(): ToolSpec[] {
+    return [...this.#specs.values()];
   }
 
   async execute(call: ToolCall, session: SessionInfo, context: ToolContext): Promise<ToolExecutionResult> {
