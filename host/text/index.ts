@@ -1,0 +1,9 @@
+export {
+  DEFAULT_MAX_LENGTH,
+  DEFAULT_MAX_LINES,
+  ELLIPSIS,
+  isPrintable,
+  printable,
+  printableLines,
+} from './untrusted-text.ts';
+export type { PrintableLinesOptions, PrintableOptions } from './untrusted-text.ts';
