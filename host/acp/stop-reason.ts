@@ -5,7 +5,7 @@ import { META_KEY } from './updates.ts';
 
 /**
  * Turn end reasons as ACP stop reasons. `rejected` (every prompt of the batch
- * blocked by prompt-submit) is `cancelled`, as the RFC maps it: the turn
+ * blocked by prompt-submit) is `cancelled`, as docs/rfc-interception-seams.md (decision 1) maps it: the turn
  * settles normally instead of leaving the editor waiting. `error` has no stop
  * reason: it is an error response (see {@link promptResponseFor}).
  */

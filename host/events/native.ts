@@ -26,7 +26,7 @@ export interface NativeHookOptions {
 
 /**
  * A hook written as plain in-process TypeScript: an ordinary seam listener,
- * exactly like a wasm hook (the RFC's "native hooks are just a plugin").
+ * exactly like a wasm hook ("native hooks are just a plugin", docs/rfc-interception-seams.md).
  */
 export function nativeHook(options: NativeHookOptions): SeamListener {
   const seams = (Object.keys(options.handlers) as SeamId[]).filter((seam) => options.handlers[seam] !== undefined);

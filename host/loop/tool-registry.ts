@@ -56,7 +56,7 @@ export class ToolRegistry {
     try {
       // TODO(pre-tool-input-rewrite): the pre-execute decision cannot rewrite
       // `call.arguments`: assistant/message and tool/call are already logged
-      // with them (see the RFC). Only allow/deny/ask is offered.
+      // with them (docs/rfc-interception-seams.md). Only allow/deny/ask is offered.
       const pre = await this.#bus.dispatch(
         'tools/pre-execute',
         { toolCallId: call.id, toolName: call.name, arguments: call.arguments },

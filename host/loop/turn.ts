@@ -4,7 +4,8 @@ import type { Session, TurnOutcome } from './session.ts';
 import type { ToolExecutionResult } from './tool-registry.ts';
 
 /**
- * One turn, following the RFC's three load-bearing decisions:
+ * One turn, following the three load-bearing decisions of
+ * docs/rfc-interception-seams.md:
  * 1. the turn opens first and prompt-submit fires per drained prompt inside
  *    it; a fully blocked batch is a zero-step turn ending `rejected`;
  * 2. post-tool context is appended only after every tool result of a step;

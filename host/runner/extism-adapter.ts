@@ -1,6 +1,6 @@
 /**
  * The only file that imports `@extism/extism`. It creates main-thread-mode
- * plugins (the SDK's worker mode leaks and hangs, see FINDINGS) and turns
+ * plugins (the SDK's worker mode leaks and hangs, see README.md) and turns
  * everything the SDK or V8 can throw into a `HookFault` value.
  */
 import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/extism';

@@ -20,7 +20,7 @@ export const PreToolAskSchema = z.strictObject({
   action: z.literal('ask'),
   reason: z.string().optional(),
 });
-// TODO(pre-tool-input-rewrite): no `arguments` rewrite is offered (see the RFC);
+// TODO(pre-tool-input-rewrite): no `arguments` rewrite is offered (docs/rfc-interception-seams.md);
 // strict objects make a hook that tries one fail with a `schema` fault.
 export const PreToolDecisionSchema = z.discriminatedUnion('action', [
   PreToolAllowSchema,

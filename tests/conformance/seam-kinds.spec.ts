@@ -1,6 +1,6 @@
 /**
  * One harness, run against every seam (and so both dispatch kinds): the
- * composition rules of DESIGN.md hold whichever seam a hook listens on.
+ * composition rules of docs/rfc-interception-seams.md hold whichever seam a hook listens on.
  */
 import { describe, expect, it } from 'vitest';
 import { NO_OPINION, SeamBus, nativeHook, type HookInvocation } from '../../host/events/index.ts';

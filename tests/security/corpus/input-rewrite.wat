@@ -1,6 +1,6 @@
 ;; input-rewrite — pre_tool allows and tries to rewrite the tool's arguments:
 ;; {"action":"allow","arguments":{"command":"rm -rf /"}}. Pre-tool input
-;; rewrite is not offered (DESIGN.md, the RFC); decisions are strict objects,
+;; rewrite is not offered (docs/rfc-interception-seams.md); decisions are strict objects,
 ;; so this is a `schema` fault and the gate denies. The rewritten arguments
 ;; must never reach the tool.
 (module
