@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { invokeListener } from '../host/events/invoke.ts';
 import type { HookRunner, WasmHook } from '../host/runner/index.ts';
-import type { HookLimits } from '../host/config/index.ts';
+import type { HookLimits } from '../host/runner/index.ts';
 import { compileWat } from '../tests/helpers/wat.ts';
 import { NEXT, PAYLOAD, SESSION } from './fixtures.ts';
 import { sleep, withLagMonitor } from './harness.ts';

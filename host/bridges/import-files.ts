@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TomlError, parse as parseToml } from 'smol-toml';
-import { parseJsonText } from '../config/json-file.ts';
+import { parseJsonText } from '../json/index.ts';
 import { ConfigError } from '../errors.ts';
 import { type ImportResult, importToolHooks } from './import-hooks.ts';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.ts';
+import { describeIssues } from '../json/index.ts';
 import type { SeamId, SessionStartSource } from '../seams/index.ts';
 import { convertSourceMatcher, convertToolMatcher } from './matcher.ts';
 import {
@@ -108,7 +109,7 @@ const KNOWN_FIELDS = new Set(['type', 'command', 'timeout', 'timeoutSec', 'statu
 export function importToolHooks(protocol: ToolProtocol, source: string, document: unknown): ImportResult {
   const parsed = SourceSchema.safeParse(document);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${source}: ${formatPath(issue.path)}: ${issue.message}`).join('\n'));
+    throw new ConfigError(describeIssues(source, parsed.error));
   }
   const label = PROTOCOL_LABEL[protocol];
   const notes: string[] = [];
@@ -214,10 +215,4 @@ function convertMatcher(protocol: ToolProtocol, event: ToolEventName, matcher: s
 
 function kebab(event: string): string {
   return event.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  return out === '' ? '(root)' : out;
 }

@@ -11,6 +11,7 @@ export type { ProtocolResult, ToolEventName, ToolProtocol } from './protocol.ts'
 export { BUILTIN_TOOLS, fromProtocolToolName, toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from './tool-names.ts';
 export { CODEX_MODEL_PLACEHOLDER, protocolInput } from './protocol-input.ts';
 export { protocolOutcome } from './protocol-output.ts';
+export { protocolCodec } from './wasm-codec.ts';
 export { runCommand } from './run-command.ts';
 export type { CommandRun, RunCommandOptions } from './run-command.ts';
 export { DEFAULT_SHELL_OUTPUT_BYTES, shellHook } from './shell-hook.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ListenerOutcome } from '../events/index.ts';
+import { issueLines } from '../json/index.ts';
 import { type DecisionOf, type HookFaultKind, type SeamId, hookFault } from '../seams/index.ts';
 import { EVENT_FOR_SEAM, PROTOCOL_LABEL, type ProtocolResult, type ToolEventName, type ToolProtocol } from './protocol.ts';
 
@@ -124,7 +125,7 @@ function jsonOutput<S extends SeamId>(protocol: ToolProtocol, seam: S, raw: Reco
   }
   const parsed = OutputSchema.safeParse(raw);
   if (!parsed.success) {
-    return fault('schema', parsed.error.issues.map((issue) => `output.${issue.path.map(String).join('.')}: ${issue.message}`).join('; '));
+    return fault('schema', issueLines(parsed.error, 'output').join('; '));
   }
   const output = parsed.data;
   if (output.decision !== undefined && !DECISIONS[event].includes(output.decision)) {

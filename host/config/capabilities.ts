@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Capabilities } from './manifest.ts';
+import type { Capabilities } from '../runner/index.ts';
 
 /**
  * What a plugin actually gets: the intersection of what its manifest

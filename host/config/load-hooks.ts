@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ShellHook, shellHook } from '../bridges/shell-hook.ts';
+import { type ShellHook, protocolCodec, shellHook } from '../bridges/index.ts';
 import { ConfigError } from '../errors.ts';
 import { PROTOCOL_VERSION, type FailPolicy, type SeamId } from '../seams/index.ts';
 import { intersectCapabilities } from './capabilities.ts';
-import type { HookRunner, WasmHook, WasmHookSpec } from '../runner/index.ts';
-import { readJsonFile } from './json-file.ts';
-import { type Capabilities, type HookLimits, type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
+import type { Capabilities, HookCodec, HookLimits, HookRunner, WasmHook, WasmHookSpec } from '../runner/index.ts';
+import { readJsonFile } from '../json/index.ts';
+import { type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
 import { type ResolvedConfig, type ResolvedHookEntry, resolveGrantPaths } from './operator-config.ts';
 
 /** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
@@ -53,19 +53,19 @@ function shellHookForEntry(configFile: string, entry: ResolvedHookEntry, command
   });
 }
 
-/** The runner's wire for a declared protocol (`1` is hookbox's own). */
-function wireProtocol(protocol: HookProtocol | undefined): WasmHookSpec['protocol'] {
-  return protocol === undefined || protocol === PROTOCOL_VERSION ? undefined : protocol;
+/** The runner's codec for a declared protocol: none (the runner's own) for hookbox's version `1`. */
+function codecFor(protocol: HookProtocol | undefined): HookCodec | undefined {
+  return protocol === undefined || protocol === PROTOCOL_VERSION ? undefined : protocolCodec(protocol);
 }
 
 /** Turns one operator entry (plus its manifest, if any) into what the runner loads. */
 export function specForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
   if (entry.wasm !== undefined) {
-    const protocol = wireProtocol(entry.protocol);
+    const codec = codecFor(entry.protocol);
     return {
       name: entry.name,
       wasm: entry.wasm,
-      ...(protocol !== undefined && { protocol }),
+      ...(codec !== undefined && { codec }),
       ...(entry.seams !== undefined && { seams: entry.seams }),
       ...(entry.tools !== undefined && { tools: entry.tools }),
       limits: entry.limits,
@@ -166,12 +166,12 @@ function fromManifest(
   const limits: HookLimits = { ...manifest.limits, ...definedOnly(operator.limits ?? {}) };
   const requested = resolveGrantPaths(manifest.capabilities ?? {}, dir);
   const tools = operator.tools ?? manifest.tools;
-  const protocol = wireProtocol(manifest.protocol);
+  const codec = codecFor(manifest.protocol);
   return {
     name: operator.name ?? manifest.name,
     wasm: path.resolve(dir, manifest.wasm),
     sha256: manifest.sha256,
-    ...(protocol !== undefined && { protocol }),
+    ...(codec !== undefined && { codec }),
     seams: operator.seams ?? manifest.seams,
     ...(tools !== undefined && { tools }),
     limits,

@@ -10,15 +10,9 @@ import {
   type SeamId,
   type SessionStartSource,
 } from '../seams/index.ts';
-import { readJsonFile } from './json-file.ts';
-import {
-  type Capabilities,
-  CapabilitiesSchema,
-  type HookLimits,
-  HookLimitsSchema,
-  type HookProtocol,
-  HookProtocolSchema,
-} from './manifest.ts';
+import { readJsonFile } from '../json/index.ts';
+import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema } from '../runner/index.ts';
+import { type HookProtocol, HookProtocolSchema } from './manifest.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
 const HookNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"');

@@ -1,4 +1,7 @@
 export { SeamBus } from './bus.ts';
+export { checkDecision } from './check-decision.ts';
+export { invokeListener } from './invoke.ts';
+export type { Applied } from './invoke.ts';
 export type { DispatchResult } from './bus.ts';
 export type { HookInvocation, InvocationObserver, ListenerOutcome, SeamCall, SeamListener } from './listener.ts';
 export { NO_OPINION, nativeHook } from './native.ts';

@@ -7,6 +7,7 @@ import {
   type SessionInfo,
   hookFault,
 } from '../seams/index.ts';
+import { checkDecision } from './check-decision.ts';
 import type { HookInvocation, ListenerOutcome, SeamListener } from './listener.ts';
 
 /** The result of asking one listener, with the fault policy already applied. */
@@ -18,7 +19,8 @@ export interface Applied<S extends SeamId> {
 
 /**
  * Asks one listener and turns whatever happens into a value: a throw or a
- * decision that fails the seam's schema becomes a fault, and a fault becomes
+ * decision that fails the seam's schema becomes a fault (checked here unless
+ * the listener checks its own), and a fault becomes
  * the seam's fault decision under the listener's fail policy.
  */
 export async function invokeListener<S extends SeamId>(
@@ -33,12 +35,7 @@ export async function invokeListener<S extends SeamId>(
   let outcome: ListenerOutcome<DecisionOf<S>>;
   try {
     outcome = await listener.invoke({ seam, payload, next, session });
-    if (outcome.type === 'decision') {
-      const parsed = definition.decision.safeParse(outcome.decision);
-      outcome = parsed.success
-        ? { type: 'decision', decision: parsed.data }
-        : { type: 'fault', fault: hookFault('schema', parsed.error.issues.map(describeIssue).join('; ')) };
-    }
+    if (outcome.type === 'decision' && listener.checksDecisions !== true) outcome = checkDecision(seam, outcome.decision);
   } catch (error) {
     outcome = { type: 'fault', fault: hookFault('plugin-error', error instanceof Error ? error.message : String(error)) };
   }
@@ -66,9 +63,4 @@ export async function invokeListener<S extends SeamId>(
       applied: decision,
     },
   };
-}
-
-function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
-  const where = issue.path.length === 0 ? 'decision' : `decision.${issue.path.map(String).join('.')}`;
-  return `${where}: ${issue.message}`;
 }

@@ -39,6 +39,12 @@ export interface SeamListener {
   readonly failPolicy?: FailPolicy;
   /** Where the hook's code runs; recorded on every invocation. */
   readonly sandbox?: ListenerSandbox;
+  /**
+   * `true` when every decision `invoke` returns was already checked against
+   * the seam's schema (`checkDecision`), so the bus does not parse it twice.
+   * The sandbox runner sets it; leave it unset unless that holds.
+   */
+  readonly checksDecisions?: boolean;
   invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>>;
 }
 

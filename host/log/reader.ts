@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { SessionLogError } from '../errors.ts';
+import { issueLines } from '../json/index.ts';
 import { type SessionEvent, SessionEventSchema } from './events.ts';
 
 export interface ReadLog {
@@ -36,8 +37,7 @@ export function readSessionLog(path: string): ReadLog {
     }
     const parsed = SessionEventSchema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue === undefined ? '' : `${issue.path.join('.') || 'event'}: ${issue.message}`;
+      const where = issueLines(parsed.error)[0] ?? '';
       throw new SessionLogError(`${path}:${index + 1}: not a session event (${where})`);
     }
     events.push(parsed.data);

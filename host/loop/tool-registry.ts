@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SeamBus } from '../events/index.ts';
+import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
 import type { SessionInfo, ToolResult } from '../seams/index.ts';
 import { type PermissionPrompter, resolveAsk } from './permission.ts';
@@ -107,8 +108,7 @@ export class ToolRegistry {
     }
     const args = tool.arguments.safeParse(call.arguments);
     if (!args.success) {
-      const detail = args.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
-      return { content: `invalid arguments for ${call.name}: ${detail.join('; ')}`, isError: true };
+      return { content: `invalid arguments for ${call.name}: ${issueLines(args.error, 'arguments').join('; ')}`, isError: true };
     }
     // A cancel that lands while pre-tool hooks run must not start the tool
     // (an abort listener added after the abort never fires).

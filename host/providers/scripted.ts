@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readJsonFile } from '../config/json-file.ts';
+import { issueLines, readJsonFile } from '../json/index.ts';
 import { ProviderError } from '../errors.ts';
 import { ToolCallSchema } from '../log/index.ts';
 import type { AssistantStep, ModelProvider, ModelRequest } from '../loop/provider.ts';
@@ -30,7 +30,7 @@ export class ScriptedProvider implements ModelProvider {
   constructor(script: Script) {
     const parsed = ScriptSchema.safeParse(script);
     if (!parsed.success) {
-      throw new ProviderError(`invalid script: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+      throw new ProviderError(`invalid script: ${issueLines(parsed.error).join('; ')}`);
     }
     this.#steps = parsed.data.steps;
   }

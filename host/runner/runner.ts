@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { Capabilities } from '../config/manifest.ts';
+import type { Capabilities } from './limits.ts';
 import { HookLoadError } from '../errors.ts';
 import { SEAMS } from '../seams/index.ts';
 import { DEFAULT_DATA_BYTES } from './channel.ts';
@@ -139,7 +139,7 @@ export class HookRunner {
       seams,
       ...(spec.tools !== undefined && { tools: spec.tools }),
       ...(spec.failPolicy !== undefined && { failPolicy: spec.failPolicy }),
-      ...(spec.protocol !== undefined && { protocol: spec.protocol }),
+      ...(spec.codec !== undefined && { codec: spec.codec }),
       module: compiled,
       instanceOptions: {
         useWasi: compiled.prepared.needsWasi,

@@ -1,8 +1,8 @@
-import type { Capabilities, HookLimits } from '../config/manifest.ts';
+import type { Capabilities, HookLimits } from './limits.ts';
 import type { SeamListener } from '../events/index.ts';
 import type { FailPolicy, SeamId } from '../seams/index.ts';
 import type { HookLogLevel } from './log-sink.ts';
-import type { WireProtocol } from './wire.ts';
+import type { HookCodec } from './wire.ts';
 
 /** Limits every hook runs with when neither the manifest nor the operator sets one. */
 export const DEFAULT_LIMITS = { timeoutMs: 1000, memoryMb: 64, maxOutputBytes: 1_048_576 } as const;
@@ -24,8 +24,11 @@ export interface WasmHookSpec {
   readonly seams?: readonly SeamId[];
   readonly tools?: readonly string[];
   readonly failPolicy?: FailPolicy;
-  /** The wire the hook speaks: hookbox's msgpack envelope (default) or a coding agent's JSON protocol. */
-  readonly protocol?: WireProtocol;
+  /**
+   * The wire the hook speaks: hookbox's msgpack envelope (default), or a
+   * coding agent's protocol (a codec from `host/bridges`, chosen by `host/config`).
+   */
+  readonly codec?: HookCodec;
   readonly limits?: HookLimits;
   /** Extism config values the plugin can read. */
   readonly config?: Readonly<Record<string, string>>;

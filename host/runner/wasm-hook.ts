@@ -6,7 +6,7 @@ import type { LogLine } from './log-sink.ts';
 import type { WorkerPool } from './pool.ts';
 import type { HookLogEntry, WasmHook } from './types.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
-import { type WireCodec, type WireProtocol, wireCodec } from './wire.ts';
+import { type HookCodec, hookboxCodec } from './wire.ts';
 
 /** A compiled module, shared by every instance of a hook on every worker. */
 export interface CompiledHookModule {
@@ -23,7 +23,7 @@ export interface WasmHookInit {
   readonly tools?: readonly string[];
   readonly failPolicy?: FailPolicy;
   /** The wire the hook speaks (default hookbox's msgpack envelope). */
-  readonly protocol?: WireProtocol;
+  readonly codec?: HookCodec;
   readonly module: CompiledHookModule;
   readonly instanceOptions: Omit<InstanceOptions, 'guest' | 'wrapper'>;
   readonly timeoutMs: number;
@@ -60,9 +60,11 @@ export class WasmHookImpl implements WasmHook {
   readonly tools?: readonly string[];
   readonly failPolicy?: FailPolicy;
   readonly sandbox = 'wasm';
+  /** The codec checks every decision as it decodes it. */
+  readonly checksDecisions = true;
 
   readonly #init: WasmHookInit;
-  readonly #wire: WireCodec;
+  readonly #wire: HookCodec;
   readonly #instances = new Map<string, InstanceRecord>();
   /** An instance made at load time (to prove the module instantiates), handed to the first session. */
   #warm: InstanceRecord | undefined;
@@ -72,7 +74,7 @@ export class WasmHookImpl implements WasmHook {
 
   constructor(init: WasmHookInit) {
     this.#init = init;
-    this.#wire = wireCodec(init.protocol ?? 'hookbox');
+    this.#wire = init.codec ?? hookboxCodec;
     this.name = init.name;
     this.sha256 = init.sha256;
     this.digest = init.sha256;

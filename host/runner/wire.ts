@@ -1,6 +1,5 @@
 import { Packr, Unpackr } from 'msgpackr';
-import { type ToolProtocol, protocolInput, protocolOutcome } from '../bridges/index.ts';
-import type { ListenerOutcome, SeamCall } from '../events/index.ts';
+import { type ListenerOutcome, type SeamCall, checkDecision } from '../events/index.ts';
 import {
   type DecisionOf,
   type Envelope,
@@ -9,7 +8,6 @@ import {
   type SeamId,
   type SessionInfo,
   hookFault,
-  seamDefinition,
 } from '../seams/index.ts';
 import type { CallReply } from './channel.ts';
 
@@ -31,7 +29,8 @@ export function encodeEnvelope<S extends SeamId>(
 
 /**
  * Turns a plugin's output bytes into an outcome: empty = no opinion, else
- * msgpack → the seam's decision schema. Untrusted bytes never throw.
+ * one msgpack value → the seam's decision schema (`checkDecision`, the only
+ * check of it on the way in). Untrusted bytes never throw.
  */
 export function decodeDecision<S extends SeamId>(seam: S, bytes: Uint8Array | null): ListenerOutcome<DecisionOf<S>> {
   if (bytes === null || bytes.byteLength === 0) return { type: 'no-opinion' };
@@ -42,65 +41,29 @@ export function decodeDecision<S extends SeamId>(seam: S, bytes: Uint8Array | nu
     const reason = error instanceof Error ? error.message : String(error);
     return { type: 'fault', fault: hookFault('decode', `output is not one msgpack value (${bytes.byteLength} bytes): ${reason}`) };
   }
-  const parsed = seamDefinition(seam).decision.safeParse(value);
-  if (parsed.success) return { type: 'decision', decision: parsed.data };
-  const issues = parsed.error.issues.map((issue) => {
-    const where = issue.path.length === 0 ? 'decision' : `decision.${issue.path.map(String).join('.')}`;
-    return `${where}: ${issue.message}`;
-  });
-  return { type: 'fault', fault: hookFault('schema', `output is not a valid ${seam} decision: ${issues.join('; ')}`) };
+  return checkDecision(seam, value);
 }
 
-/** The wire a hook speaks: hookbox's msgpack envelope, or a coding agent's JSON protocol. */
-export type WireProtocol = 'hookbox' | ToolProtocol;
+/** What a hook's export answered, as a codec reads it. */
+export type ExportReply = Pick<CallReply, 'output' | 'fault' | 'exit'>;
 
-/** Encodes a seam call for one export and turns the export's reply into an outcome. */
-export interface WireCodec {
+/**
+ * How a hook's calls cross the sandbox boundary: a seam call → the export's
+ * input bytes, and the export's reply → an outcome whose decisions are
+ * already checked against the seam's schema. The runner ships hookbox's own
+ * msgpack codec ({@link hookboxCodec}); agent protocols are codecs from
+ * `host/bridges`, chosen by `host/config` from the hook's declared protocol.
+ */
+export interface HookCodec {
+  /** The protocol's name, for messages: `hookbox`, `claude-code`, … */
+  readonly name: string;
   encode<S extends SeamId>(call: SeamCall<S>): Uint8Array;
-  decode<S extends SeamId>(seam: S, reply: Pick<CallReply, 'output' | 'fault' | 'exit'>): ListenerOutcome<DecisionOf<S>>;
+  decode<S extends SeamId>(seam: S, reply: ExportReply): ListenerOutcome<DecisionOf<S>>;
 }
 
-const hookboxWire: WireCodec = {
+/** hookbox's own wire: the msgpack envelope in, one msgpack decision (or nothing) out. */
+export const hookboxCodec: HookCodec = {
+  name: 'hookbox',
   encode: (call) => encodeEnvelope(call.seam, call.session, call.payload, call.next),
   decode: (seam, reply) => (reply.fault !== undefined ? { type: 'fault', fault: reply.fault } : decodeDecision(seam, reply.output)),
 };
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * A tool protocol over wasm: the input is the tool's JSON (UTF-8, not
- * msgpack); the export's output is stdout, its return code the exit code and
- * its `error_set` text stderr, all mapped by the same code as shell hooks.
- * `error_set` with return code 0 stays a `plugin-error` (Extism: the call
- * failed, and its output is lost), and every other fault stays what it is.
- */
-function toolWire(protocol: ToolProtocol): WireCodec {
-  return {
-    encode: (call) => new TextEncoder().encode(JSON.stringify(protocolInput(protocol, call))),
-    decode: (seam, reply) => {
-      if (reply.fault !== undefined) {
-        const exit = reply.exit;
-        if (exit === undefined || exit.code === 0) return { type: 'fault', fault: reply.fault };
-        return protocolOutcome(protocol, seam, { exitCode: exit.code, stdout: '', stderr: exit.errorText ?? '' });
-      }
-      let stdout: string;
-      try {
-        stdout = reply.output === null ? '' : utf8.decode(reply.output);
-      } catch {
-        return { type: 'fault', fault: hookFault('decode', `output is not UTF-8 text (${reply.output?.byteLength ?? 0} bytes)`) };
-      }
-      return protocolOutcome(protocol, seam, { exitCode: 0, stdout, stderr: '' });
-    },
-  };
-}
-
-const codecs: Record<WireProtocol, WireCodec> = {
-  hookbox: hookboxWire,
-  'claude-code': toolWire('claude-code'),
-  codex: toolWire('codex'),
-};
-
-/** The codec for a hook's declared protocol. */
-export function wireCodec(protocol: WireProtocol): WireCodec {
-  return codecs[protocol];
-}

@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { HookManifestSchema, type HookLimits, type HookManifest } from '../../host/config/manifest.ts';
+import { HookManifestSchema, type HookManifest } from '../../host/config/manifest.ts';
+import type { HookLimits } from '../../host/runner/index.ts';
 import { BuildError } from '../../host/errors.ts';
 import type { SeamId } from '../../host/seams/index.ts';
 

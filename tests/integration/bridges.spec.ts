@@ -196,7 +196,7 @@ describe('a wasm hook with "protocol": "claude-code"', () => {
 
   it('gets the Claude Code JSON as input; its output, return code and error_set text map like a shell hook', async () => {
     const spec = loadHookFile(await writeManifest());
-    expect(spec.protocol).toBe('claude-code');
+    expect(spec.codec?.name).toBe('claude-code');
     const runner = await HookRunner.start({ workers: 1, spareWorker: false });
     try {
       const hook = await runner.load(spec);

@@ -185,8 +185,8 @@ describe('operator config: shell hooks and protocols', () => {
   it('a manifest declares its protocol; the runner spec carries it, and an operator entry may not contradict it', async () => {
     const manifest = { name: 'cc', version: '1.0.0', protocol: 'claude-code', wasm: 'cc.wasm', sha256: 'a'.repeat(64), seams: ['tools/pre-execute'] };
     const file = write('hook.json', manifest);
-    expect(loadHookFile(file).protocol).toBe('claude-code');
-    expect(loadHookFile(write('plain.json', { ...manifest, protocol: 1 })).protocol).toBeUndefined();
+    expect(loadHookFile(file).codec?.name).toBe('claude-code');
+    expect(loadHookFile(write('plain.json', { ...manifest, protocol: 1 })).codec).toBeUndefined();
     const config = write('c2.json', { hooks: [{ name: 'cc', manifest: 'hook.json', protocol: 'codex' }] });
     const runner = await HookRunner.start({ workers: 1, spareWorker: false });
     try {

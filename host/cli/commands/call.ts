@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadHookFile } from '../../config/index.ts';
-import { describeIssues, parseJsonText } from '../../config/json-file.ts';
+import { describeIssues, parseJsonText } from '../../json/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
 import { type SeamListener } from '../../events/index.ts';
 import { invokeListener } from '../../events/invoke.ts';

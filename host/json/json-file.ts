@@ -2,21 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.ts';
-
-/** Formats a zod issue path as a JSON path: `hooks[1].timeoutMs`. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out === '' ? '(root)' : out;
-}
-
-/** Describes every issue of a failed parse, one per line, naming the file and the JSON path. */
-export function describeIssues(file: string, error: z.ZodError): string {
-  return error.issues.map((issue) => `${file}: ${jsonPath(issue.path)}: ${issue.message}`).join('\n');
-}
+import { describeIssues } from './issues.ts';
 
 /** Parses strict JSON text, naming the file, line and column of the first syntax error. */
 export function parseJsonText(file: string, text: string): unknown {
