@@ -7,7 +7,9 @@ import createPlugin from '@extism/extism';
 import type { ListenerOutcome } from '../host/events/index.ts';
 import { ExtismInstance } from '../host/runner/extism-adapter.ts';
 import { type PreparedModule, prepareModule } from '../host/runner/module-prep.ts';
+import { LogSink } from '../host/runner/log-sink.ts';
 import { GUEST_MODULE_NAME, buildRcWrapper } from '../host/runner/rc-wrapper.ts';
+import { INIT_EXPORT, WASI_HOST_MODULE, WasiHost } from '../host/runner/wasi/index.ts';
 import { type WasmInstance, type WasmMemory, wasmApi } from '../host/runner/wasm-api.ts';
 import { decodeDecision, encodeEnvelope } from '../host/runner/wire.ts';
 import { type PreToolDecision, type PreToolPayload, SEAMS, type SessionInfo } from '../host/seams/index.ts';
@@ -21,12 +23,12 @@ export interface MainThreadModule {
   readonly wrapper: WebAssembly.Module;
 }
 
-/** Prepares (memory cap, WASI overrides) and compiles a hook, as the runner does. */
-export async function compileForMainThread(bytes: Uint8Array, source: string, clock = false): Promise<MainThreadModule> {
-  const prepared = prepareModule(bytes, { memoryMb: MEMORY_MB, clock, env: false, source });
+/** Prepares (memory cap, WASI imports renamed) and compiles a hook, as the runner does. */
+export async function compileForMainThread(bytes: Uint8Array, source: string): Promise<MainThreadModule> {
+  const prepared = prepareModule(bytes, { memoryMb: MEMORY_MB, source });
   const [guest, wrapper] = await Promise.all([
     wasmApi.compile(prepared.bytes),
-    wasmApi.compile(buildRcWrapper(prepared.seamExports.map((seam) => SEAMS[seam].exportName), prepared.exportsMemory)),
+    wasmApi.compile(buildRcWrapper(prepared.seamExports.map((seam) => SEAMS[seam].exportName), prepared.exportsMemory, prepared.init)),
   ]);
   return { prepared, guest, wrapper };
 }
@@ -36,10 +38,7 @@ export async function createMainThreadInstance(module: MainThreadModule): Promis
   const created = await ExtismInstance.create({
     guest: module.guest,
     wrapper: module.wrapper,
-    useWasi: module.prepared.needsWasi,
-    needsOverride: module.prepared.needsOverride,
-    allowedPaths: {},
-    env: {},
+    ...(module.prepared.wasi && { wasi: { preopens: [], env: {}, clock: false } }),
     config: {},
     memoryMb: MEMORY_MB,
     memoryMaxPages: module.prepared.memory?.max,
@@ -63,23 +62,25 @@ export async function callMainThread(
 
 /**
  * The guest's linear memory after one call, read through the SDK directly
- * (the adapter does not expose it). Built with the clock granted so no
- * WASI override is needed; the memory layout is the same.
+ * (the adapter does not expose it), with hookbox's WASI granting nothing.
  */
 export async function guestMemoryAfterCall(bytes: Uint8Array, input: Uint8Array): Promise<{ initialBytes: number; afterCallBytes: number }> {
-  const module = await compileForMainThread(bytes, 'memory-probe.wasm', true);
-  if (module.prepared.needsOverride) throw new Error('memory probe: the module still needs WASI overrides');
+  const module = await compileForMainThread(bytes, 'memory-probe.wasm');
+  let instance: WasmInstance | undefined;
+  const wasi = new WasiHost({ preopens: [], env: {}, clock: false }, new LogSink(), () => instance?.exports.memory as WasmMemory | undefined);
   const plugin = await createPlugin(
     { wasm: [{ module: module.guest, name: GUEST_MODULE_NAME }, { module: module.wrapper, name: 'main' }] },
-    { useWasi: module.prepared.needsWasi, runInWorker: false, enableWasiOutput: false, logLevel: 'silent' },
+    { useWasi: false, runInWorker: false, logLevel: 'silent', functions: { [WASI_HOST_MODULE]: wasi.functions } },
   );
   try {
-    const instance = (await plugin.getInstance()) as unknown as WasmInstance;
+    instance = (await plugin.getInstance()) as unknown as WasmInstance;
+    (instance.exports[INIT_EXPORT] as (() => void) | undefined)?.();
     const memory = instance.exports.memory as WasmMemory | undefined;
     const initialBytes = memory?.buffer.byteLength ?? 0;
     await plugin.call('pre_tool', input);
     return { initialBytes, afterCallBytes: memory?.buffer.byteLength ?? 0 };
   } finally {
+    wasi.close();
     await plugin.close();
   }
 }

@@ -1,5 +1,17 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { Capabilities } from '../runner/index.ts';
+import { ConfigError } from '../errors.ts';
+import { type Capabilities, type PathGrant, pathGrant } from '../runner/index.ts';
+
+/** Where each side of an intersection comes from, for error messages (file and JSON path). */
+export interface CapabilitySources {
+  /** e.g. `/x/hook/hook.json: capabilities.allowedPaths` */
+  readonly request: string;
+  /** e.g. `/x/hookbox.config.json: hooks[0].grant.allowedPaths` */
+  readonly grant: string;
+}
+
+const UNNAMED: CapabilitySources = { request: 'the requested capabilities.allowedPaths', grant: 'the granted allowedPaths' };
 
 /**
  * What a plugin actually gets: the intersection of what its manifest
@@ -9,24 +21,54 @@ import type { Capabilities } from '../runner/index.ts';
  *
  * - `allowedHosts`: a requested host is kept when a grant equals it or a
  *   grant `*.suffix` covers it (`*.example.com` covers `api.example.com`).
- * - `allowedPaths` (host → guest): a requested host path is kept when it
- *   equals a granted host path or lies inside one; the guest path is the
- *   manifest's.
+ * - `allowedPaths` (host → guest): both sides are compared by realpath. A
+ *   requested directory is kept (keyed by its realpath, with the manifest's
+ *   guest path) when it is a granted directory or inside one. A request
+ *   that lies inside a grant by name but resolves outside it (a symlink out
+ *   of the grant) is a `ConfigError`, as is a request for `"write": true`
+ *   that no covering grant gives, or a path that does not exist.
  * - `env`: names on both lists. `clock`: both must say true.
  */
-export function intersectCapabilities(requested: Capabilities | undefined, granted: Capabilities | undefined): Capabilities {
+export function intersectCapabilities(
+  requested: Capabilities | undefined,
+  granted: Capabilities | undefined,
+  sources: CapabilitySources = UNNAMED,
+): Capabilities {
   const grant = granted ?? {};
-  const request = requested ?? grant;
   const out: { -readonly [K in keyof Capabilities]: Capabilities[K] } = {};
+  const request = requested ?? grant;
+  const where = requested === undefined ? sources.grant : sources.request;
 
   const hosts = (request.allowedHosts ?? []).filter((host) => (grant.allowedHosts ?? []).some((g) => hostCovers(g, host)));
   if (hosts.length > 0) out.allowedHosts = hosts;
 
-  const grantedPaths = Object.keys(grant.allowedPaths ?? {}).map((p) => path.resolve(p));
-  const paths: Record<string, string> = {};
-  for (const [host, guest] of Object.entries(request.allowedPaths ?? {})) {
-    const resolved = path.resolve(host);
-    if (grantedPaths.some((g) => isInside(resolved, g))) paths[host] = guest;
+  const grants = Object.entries(grant.allowedPaths ?? {}).map(([host, value]) => ({
+    host,
+    real: realpathOrNull(host),
+    write: pathGrant(value).write,
+  }));
+  const paths: Record<string, PathGrant> = {};
+  for (const [host, value] of Object.entries(request.allowedPaths ?? {})) {
+    const { guest, write } = pathGrant(value);
+    const lexical = grants.find((g) => isInside(path.resolve(host), path.resolve(g.host)));
+    const real = realpathOrNull(host);
+    if (real === null) {
+      if (lexical === undefined) continue;
+      throw new ConfigError(`${where}: "${host}" does not exist (or cannot be resolved); a granted path must be an existing directory`);
+    }
+    const covering = grants.filter((g) => g.real !== null && isInside(real, g.real));
+    if (covering.length === 0) {
+      if (lexical === undefined) continue;
+      throw new ConfigError(
+        `${where}: "${host}" resolves to ${real}, outside the grant "${lexical.host}" (${sources.grant}); a path that leaves its grant through a symlink is refused`,
+      );
+    }
+    if (write && !covering.some((g) => g.write)) {
+      throw new ConfigError(
+        `${where}: "${host}" asks for "write": true, but ${sources.grant} grants "${covering[0]?.host}" read-only (add "write": true to that grant to allow writes)`,
+      );
+    }
+    paths[real] = write ? { path: guest, write: true } : guest;
   }
   if (Object.keys(paths).length > 0) out.allowedPaths = paths;
 
@@ -35,6 +77,14 @@ export function intersectCapabilities(requested: Capabilities | undefined, grant
 
   if (request.clock === true && grant.clock === true) out.clock = true;
   return out;
+}
+
+function realpathOrNull(file: string): string | null {
+  try {
+    return realpathSync(path.resolve(file));
+  } catch {
+    return null;
+  }
 }
 
 function hostCovers(grant: string, host: string): boolean {

@@ -5,3 +5,4 @@ export type { HookManifest, HookProtocol } from './manifest.ts';
 export { OperatorConfigSchema, OperatorHookSchema, loadOperatorConfig, resolveGrantPaths } from './operator-config.ts';
 export type { OperatorConfig, OperatorHook, ResolvedConfig, ResolvedHookEntry } from './operator-config.ts';
 export { intersectCapabilities } from './capabilities.ts';
+export type { CapabilitySources } from './capabilities.ts';

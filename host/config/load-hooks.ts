@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type ShellHook, protocolCodec, shellHook } from '../bridges/index.ts';
 import { ConfigError } from '../errors.ts';
 import { PROTOCOL_VERSION, type FailPolicy, type SeamId } from '../seams/index.ts';
-import { intersectCapabilities } from './capabilities.ts';
+import { type CapabilitySources, intersectCapabilities } from './capabilities.ts';
 import type { Capabilities, HookCodec, HookLimits, HookRunner, WasmHook, WasmHookSpec } from '../runner/index.ts';
 import { readJsonFile } from '../json/index.ts';
 import { type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
@@ -71,7 +71,7 @@ export function specForEntry(configFile: string, entry: ResolvedHookEntry): Wasm
       limits: entry.limits,
       ...(entry.failPolicy !== undefined && { failPolicy: entry.failPolicy }),
       config: entry.config,
-      capabilities: intersectCapabilities(undefined, entry.grant),
+      capabilities: intersectCapabilities(undefined, entry.grant, grantSources(`${configFile}: ${entry.at}.grant.allowedPaths`)),
       ...(entry.quarantineAfter !== undefined && { quarantineAfter: entry.quarantineAfter }),
     };
   }
@@ -104,6 +104,7 @@ export function specForEntry(configFile: string, entry: ResolvedHookEntry): Wasm
     ...(entry.failPolicy !== undefined && { failPolicy: entry.failPolicy }),
     config: entry.config,
     grant: entry.grant,
+    grantSource: `${configFile}: ${entry.at}.grant.allowedPaths`,
     ...(entry.quarantineAfter !== undefined && { quarantineAfter: entry.quarantineAfter }),
   });
 }
@@ -129,7 +130,7 @@ export function loadHookFile(file: string, overrides: HookFileOverrides = {}): W
   const absolute = path.resolve(file);
   const grant = resolveGrantPaths(overrides.grant ?? {}, process.cwd());
   if (isManifestFile(absolute)) {
-    return fromManifest(absolute, loadManifest(absolute), { ...overrides, grant });
+    return fromManifest(absolute, loadManifest(absolute), { ...overrides, grant, grantSource: GRANT_OVERRIDE_SOURCE });
   }
   const base = path.basename(absolute).replace(/\.wasm$/, '');
   const name = overrides.name ?? (base.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'hook');
@@ -140,7 +141,7 @@ export function loadHookFile(file: string, overrides: HookFileOverrides = {}): W
     ...(overrides.limits !== undefined && { limits: overrides.limits }),
     ...(overrides.failPolicy !== undefined && { failPolicy: overrides.failPolicy }),
     ...(overrides.config !== undefined && { config: overrides.config }),
-    capabilities: intersectCapabilities(undefined, grant),
+    capabilities: intersectCapabilities(undefined, grant, grantSources(GRANT_OVERRIDE_SOURCE)),
     ...(overrides.quarantineAfter !== undefined && { quarantineAfter: overrides.quarantineAfter }),
   };
 }
@@ -159,7 +160,7 @@ function isManifestFile(file: string): boolean {
 function fromManifest(
   manifestFile: string,
   manifest: HookManifest,
-  operator: Omit<HookFileOverrides, 'grant'> & { grant: Capabilities },
+  operator: Omit<HookFileOverrides, 'grant'> & { grant: Capabilities; grantSource: string },
 ): WasmHookSpec {
   const dir = path.dirname(manifestFile);
   // Operator limits win; the manifest's requested limits fill the rest.
@@ -177,9 +178,19 @@ function fromManifest(
     limits,
     ...(operator.failPolicy !== undefined && { failPolicy: operator.failPolicy }),
     config: { ...operator.config },
-    capabilities: intersectCapabilities(requested, operator.grant),
+    capabilities: intersectCapabilities(requested, operator.grant, {
+      request: `${manifestFile}: capabilities.allowedPaths`,
+      grant: operator.grantSource,
+    }),
     ...(operator.quarantineAfter !== undefined && { quarantineAfter: operator.quarantineAfter }),
   };
+}
+
+/** Where a grant given to `loadHookFile` comes from (it has no config file). */
+const GRANT_OVERRIDE_SOURCE = 'the grant given for this hook file (grant.allowedPaths)';
+
+function grantSources(grant: string): CapabilitySources {
+  return { request: grant, grant };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -168,7 +168,7 @@ export function loadOperatorConfig(file: string): ResolvedConfig {
 /** Host paths in a grant are relative to the file that grants them. */
 export function resolveGrantPaths(grant: Capabilities, dir: string): Capabilities {
   if (grant.allowedPaths === undefined) return grant;
-  const allowedPaths: Record<string, string> = {};
+  const allowedPaths: NonNullable<Capabilities['allowedPaths']> = {};
   for (const [host, guest] of Object.entries(grant.allowedPaths)) allowedPaths[path.resolve(dir, host)] = guest;
   return { ...grant, allowedPaths };
 }

@@ -7,22 +7,18 @@ import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/ext
 import type { HookFault, HookFaultKind } from '../seams/fault.ts';
 import { type LogCap, type LogLine, LogSink } from './log-sink.ts';
 import { GUEST_MODULE_NAME, RC_GLOBAL } from './rc-wrapper.ts';
-import { WASI_OVERRIDE_MODULE, wasiOverrideFunctions } from './wasi-override.ts';
+import { INIT_EXPORT, WASI_HOST_MODULE, type WasiGrant, WasiExit, WasiHost } from './wasi/index.ts';
 import { type WasmGlobal, type WasmInstance, type WasmMemory, wasmApi } from './wasm-api.ts';
 import { WASM_PAGE_BYTES } from './wasm-binary.ts';
 
 /** Everything needed to instantiate one hook plugin. Structured-cloneable (it crosses to a worker). */
 export interface InstanceOptions {
-  /** The prepared guest (memory capped, WASI overrides renamed). */
+  /** The prepared guest (memory capped, WASI imports renamed to hookbox's own WASI). */
   readonly guest: WebAssembly.Module;
   /** The return-code wrapper built for this guest's seam exports. */
   readonly wrapper: WebAssembly.Module;
-  readonly useWasi: boolean;
-  readonly needsOverride: boolean;
-  /** Granted preopens as the SDK wants them: guest path → host path. */
-  readonly allowedPaths: Readonly<Record<string, string>>;
-  /** Granted environment variables with their values. */
-  readonly env: Readonly<Record<string, string>>;
+  /** What the guest gets through WASI; absent when it imports no WASI. */
+  readonly wasi?: WasiGrant;
   /** Extism config visible to the plugin (`hookbox.instructionBudget` included when set). */
   readonly config: Readonly<Record<string, string>>;
   readonly memoryMb: number;
@@ -66,9 +62,11 @@ export class ExtismInstance {
 
   readonly #budget: { left: number };
   readonly #budgetBytes: number;
+  readonly #wasi: WasiHost | undefined;
 
-  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: { left: number }, options: InstanceOptions) {
+  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: { left: number }, options: InstanceOptions, wasi: WasiHost | undefined) {
     this.#plugin = plugin;
+    this.#wasi = wasi;
     this.#budget = budget;
     this.#budgetBytes = options.memoryMb * 1_048_576;
     this.#wrapper = wrapper;
@@ -102,14 +100,14 @@ export class ExtismInstance {
         return context.alloc(size);
       },
     };
-    if (options.needsOverride) {
-      functions[WASI_OVERRIDE_MODULE] = wasiOverrideFunctions({
-        env: options.env,
-        memory: () => wrapperInstance?.exports.memory as WasmMemory | undefined,
-      }) as NonNullable<ExtismPluginOptions['functions']>[string];
-    }
+    // hookbox's own WASI (the SDK's node:wasi stays off: it maps guest stdio
+    // to real host fds). The memory is looked up at each call, so it is
+    // reachable from `_initialize` on.
+    const wasi = options.wasi === undefined ? undefined : new WasiHost(options.wasi, sink, () => wrapperInstance?.exports.memory as WasmMemory | undefined);
+    if (wasi !== undefined) functions[WASI_HOST_MODULE] = wasi.functions as NonNullable<ExtismPluginOptions['functions']>[string];
+    let plugin: Plugin | undefined;
     try {
-      const plugin = await createPlugin(
+      plugin = await createPlugin(
         {
           wasm: [
             { module: options.guest, name: GUEST_MODULE_NAME },
@@ -118,9 +116,7 @@ export class ExtismInstance {
         },
         {
           runInWorker: false,
-          useWasi: options.useWasi,
-          enableWasiOutput: false,
-          allowedPaths: { ...options.allowedPaths },
+          useWasi: false,
           allowedHosts: [],
           config: { ...options.config },
           functions,
@@ -130,9 +126,16 @@ export class ExtismInstance {
         },
       );
       wrapperInstance = (await plugin.getInstance()) as unknown as WasmInstance;
-      return { ok: true, instance: new ExtismInstance(plugin, wrapperInstance, sink, budget, options), logs: sink.drain() };
+      const init = wrapperInstance.exports[INIT_EXPORT];
+      if (typeof init === 'function') (init as () => void)();
+      wasi?.flush();
+      return { ok: true, instance: new ExtismInstance(plugin, wrapperInstance, sink, budget, options, wasi), logs: sink.drain() };
     } catch (error) {
-      return { ok: false, fault: { kind: 'load', message: `cannot instantiate: ${errorText(error)}` }, logs: sink.drain() };
+      wasi?.flush();
+      wasi?.close();
+      await plugin?.close().catch(() => undefined);
+      const message = error instanceof WasiExit ? `_initialize called proc_exit(${error.code})` : `cannot instantiate: ${errorText(error)}`;
+      return { ok: false, fault: { kind: 'load', message }, logs: sink.drain() };
     }
   }
 
@@ -152,14 +155,17 @@ export class ExtismInstance {
       const bytes = result === null ? null : result.bytes();
       output = bytes === null || bytes.byteLength === 0 ? null : bytes;
     } catch (error) {
+      this.#wasi?.flush();
       const after = memory?.buffer.byteLength ?? 0;
       const mapped = faultFromError(error, {
         atMemoryCap: (after > before && after >= this.#capBytes) || this.#sink.allocRefused,
       });
       const outcome = this.#fault(mapped.kind, mapped.message, mapped.discard);
-      // Only the plugin's own `error_set` maps to plugin-error here: keep its text and return code.
+      if (error instanceof WasiExit) return { ...outcome, exit: { code: error.code } };
+      // Otherwise only the plugin's own `error_set` maps to plugin-error here: keep its text and return code.
       return mapped.kind === 'plugin-error' ? { ...outcome, exit: { code: rc.value as number, errorText: outcome.fault.message } } : outcome;
     }
+    this.#wasi?.flush();
     const code = rc.value as number;
     if (code !== 0) {
       return { ...this.#fault('plugin-error', `export "${exportName}" returned ${code} without setting an error`, false), exit: { code } };
@@ -175,6 +181,7 @@ export class ExtismInstance {
   }
 
   async close(): Promise<void> {
+    this.#wasi?.close();
     await this.#plugin.close().catch(() => undefined);
   }
 
@@ -193,6 +200,9 @@ export function faultFromError(
   error: unknown,
   context: { atMemoryCap: boolean },
 ): { kind: HookFaultKind; message: string; discard: boolean } {
+  // WASI `proc_exit` unwinds the guest mid-function (its shadow stack and
+  // allocator may be half-updated), so the instance goes.
+  if (error instanceof WasiExit) return { kind: 'plugin-error', message: error.message, discard: true };
   const text = errorText(error);
   if (text.startsWith(PLUGIN_ERROR_PREFIX)) {
     const message = text.slice(PLUGIN_ERROR_PREFIX.length);
@@ -211,7 +221,7 @@ export function faultFromError(
     if (/call stack/i.test(text)) return { kind: 'trap', message: `stack overflow: ${text}`, discard: true };
     if (/allocation failed|invalid array buffer length/i.test(text)) return { kind: 'memory', message: text, discard: true };
   }
-  if (!(error instanceof Error)) return { kind: 'trap', message: `guest aborted the call: ${text}`, discard: true };
+  if (!(error instanceof Error)) return { kind: 'trap', message: `guest aborted the call with a non-Error: ${text}`, discard: true };
   // A kernel function the guest misused threw (bad block address, length past a block…).
   return { kind: 'trap', message: `host function failed: ${text}`, discard: true };
 }

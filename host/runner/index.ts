@@ -1,8 +1,8 @@
 export { HookRunner, RUNNER_DEFAULTS } from './runner.ts';
 export type { HookRunnerOptions } from './runner.ts';
 export { DEFAULT_LIMITS, DEFAULT_QUARANTINE_AFTER } from './types.ts';
-export { CapabilitiesSchema, HookLimitsSchema } from './limits.ts';
-export type { Capabilities, HookLimits } from './limits.ts';
+export { CapabilitiesSchema, HookLimitsSchema, PathGrantSchema, pathGrant } from './limits.ts';
+export type { Capabilities, HookLimits, PathGrant } from './limits.ts';
 export type { HookLogEntry, WasmHook, WasmHookSpec } from './types.ts';
 export type { HookLogLevel } from './log-sink.ts';
 export { hookboxCodec } from './wire.ts';

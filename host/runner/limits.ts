@@ -18,12 +18,35 @@ export const HookLimitsSchema = z.strictObject({
 });
 export type HookLimits = z.infer<typeof HookLimitsSchema>;
 
+/**
+ * One directory grant's guest side: the guest path (read-only), or
+ * `{ "path": "/guest/path", "write": true }` to let the hook change files.
+ */
+export const PathGrantSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    /** The guest path the directory appears under. */
+    path: z.string().min(1),
+    /** Whether the hook may create, write, rename and delete under it (default false: read-only). */
+    write: z.boolean().optional(),
+  }),
+]);
+export type PathGrant = z.infer<typeof PathGrantSchema>;
+
+/** A path grant as the guest path and whether it is writable. */
+export function pathGrant(grant: PathGrant): { guest: string; write: boolean } {
+  return typeof grant === 'string' ? { guest: grant, write: false } : { guest: grant.path, write: grant.write === true };
+}
+
 /** Capabilities are deny-by-default; a manifest requests them and the operator grants them. */
 export const CapabilitiesSchema = z.strictObject({
   /** Hosts the hook may reach over Extism HTTP (exact names or `*.example.com`). */
   allowedHosts: z.array(z.string().min(1)).optional(),
-  /** Host directories mapped into the guest: `{ "host/path": "/guest/path" }`. */
-  allowedPaths: z.record(z.string(), z.string()).optional(),
+  /**
+   * Host directories mapped into the guest: `{ "host/path": "/guest/path" }`
+   * (read-only) or `{ "host/path": { "path": "/guest/path", "write": true } }`.
+   */
+  allowedPaths: z.record(z.string(), PathGrantSchema).optional(),
   /** Environment variable names visible to the guest through WASI. */
   env: z.array(z.string().min(1)).optional(),
   /** Whether the guest may read a real clock through WASI. */

@@ -11,31 +11,27 @@ import {
   parseWasm,
   replaceSection,
 } from './wasm-binary.ts';
-import { WASI_MODULE, WASI_OVERRIDE_MODULE } from './wasi-override.ts';
+import { INIT_EXPORT, START_EXPORT, WASI_HOST_MODULE, WASI_MODULE } from './wasi/index.ts';
 
-const CLOCK_IMPORTS = new Set(['clock_time_get', 'clock_res_get']);
-const ENV_IMPORTS = new Set(['environ_get', 'environ_sizes_get']);
+/** Exports of a WASI module renamed in place (same length), so the SDK never runs them itself. */
+const WASI_ENTRY_RENAMES: Readonly<Record<string, string>> = { _initialize: INIT_EXPORT, _start: START_EXPORT };
 
 export interface PrepareOptions {
   /** Cap on the guest's linear memory in MiB. */
   readonly memoryMb: number;
-  /** Whether the guest may read the real clock (otherwise clock calls answer ENOTCAPABLE). */
-  readonly clock: boolean;
-  /** Whether environment variables are granted (then the runner serves them; else Node's WASI shows none). */
-  readonly env: boolean;
   /** Names the file in error messages. */
   readonly source: string;
 }
 
-/** A module ready to compile: memory capped, overridden WASI imports renamed. */
+/** A module ready to compile: memory capped, WASI imports renamed to hookbox's own WASI. */
 export interface PreparedModule {
   readonly bytes: Uint8Array;
   /** Seams the module exports a function for, in lifecycle order of SEAMS. */
   readonly seamExports: readonly SeamId[];
-  /** Whether any Node-served WASI import remains (the plugin then needs `useWasi`). */
-  readonly needsWasi: boolean;
-  /** Whether the runner must provide the override namespace. */
-  readonly needsOverride: boolean;
+  /** Whether the module imports WASI (then the instance gets a `WasiHost`). */
+  readonly wasi: boolean;
+  /** Whether `_initialize` was renamed to `INIT_EXPORT` (the adapter runs it once the memory is reachable). */
+  readonly init: boolean;
   readonly exportsMemory: boolean;
   /** The memory limits after capping, in pages. */
   readonly memory: { readonly min: number; readonly max: number } | undefined;
@@ -69,8 +65,29 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
   if (layout.memories.length > 1) {
     throw new HookLoadError(`${options.source}: defines ${layout.memories.length} memories; hookbox supports one`);
   }
-  const capPages = options.memoryMb * (1_048_576 / WASM_PAGE_BYTES);
+  // Every WASI import goes to hookbox's own layer (host/runner/wasi/): module
+  // names (and `_initialize`/`_start`) are rewritten in place, same byte
+  // length, so the layout's offsets stay valid for the memory rewrite below.
   let patched = bytes;
+  const wasiImports = layout.imports.filter((entry) => entry.module === WASI_MODULE);
+  const wasi = wasiImports.length > 0;
+  let init = false;
+  if (wasi) {
+    if (!layout.exports.some((entry) => entry.kind === 'memory' && entry.name === 'memory')) {
+      throw new HookLoadError(`${options.source}: imports WASI but exports no "memory"; WASI calls need the guest memory`);
+    }
+    patched = bytes.slice();
+    const encoder = new TextEncoder();
+    for (const entry of wasiImports) patched.set(encoder.encode(WASI_HOST_MODULE), entry.moduleOffset);
+    for (const entry of layout.exports) {
+      const renamed = entry.kind === 'function' ? WASI_ENTRY_RENAMES[entry.name] : undefined;
+      if (renamed === undefined) continue;
+      patched.set(encoder.encode(renamed), entry.nameOffset);
+      if (renamed === INIT_EXPORT) init = true;
+    }
+  }
+
+  const capPages = options.memoryMb * (1_048_576 / WASM_PAGE_BYTES);
   let memory: PreparedModule['memory'];
   const declared = layout.memories[0];
   if (declared !== undefined) {
@@ -82,25 +99,8 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
     }
     const max = declared.max === undefined ? capPages : Math.min(declared.max, capPages);
     memory = { min: declared.min, max };
-    if (declared.max !== max) patched = rewriteMemoryMax(bytes, layout, declared.min, max);
+    if (declared.max !== max) patched = rewriteMemoryMax(patched, layout, declared.min, max);
   }
-
-  let needsWasi = false;
-  let needsOverride = false;
-  let renamed: Uint8Array | undefined;
-  for (const entry of layout.imports) {
-    if (entry.module !== WASI_MODULE) continue;
-    const override = (options.env && ENV_IMPORTS.has(entry.name)) || (!options.clock && CLOCK_IMPORTS.has(entry.name));
-    if (!override) {
-      needsWasi = true;
-      continue;
-    }
-    needsOverride = true;
-    // The import section precedes the memory section, so offsets are unchanged by the memory rewrite.
-    renamed ??= patched === bytes ? bytes.slice() : patched;
-    renamed.set(new TextEncoder().encode(WASI_OVERRIDE_MODULE), entry.moduleOffset);
-  }
-  if (renamed !== undefined) patched = renamed;
 
   const seamExports = layout.exports
     .filter((entry) => entry.kind === 'function')
@@ -109,8 +109,8 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
   return {
     bytes: patched,
     seamExports,
-    needsWasi,
-    needsOverride,
+    wasi,
+    init,
     exportsMemory: layout.exports.some((entry) => entry.kind === 'memory' && entry.name === 'memory'),
     memory,
   };

@@ -1,3 +1,4 @@
+import { INIT_EXPORT } from './wasi/index.ts';
 import { SectionId, WASM_HEADER, encodeName, encodeSection, leb } from './wasm-binary.ts';
 
 /** The module name under which the wrapper links the guest (an Extism manifest item name). */
@@ -10,16 +11,20 @@ export const RC_GLOBAL = 'hookbox_rc';
  * the Extism SDK discards an export's i32 result, so each wrapper export calls
  * the guest's export of the same name and stores the result in an exported
  * global the adapter reads after the call. It also re-exports the guest's
- * memory so the adapter can see its size. Only public SDK features are used
- * (manifest linking by module name).
+ * memory so the adapter can see its size, and with `reexportInit` the
+ * guest's renamed `_initialize` (`INIT_EXPORT`, `() -> ()`), which the
+ * adapter runs once that memory is reachable. Only public SDK features are
+ * used (manifest linking by module name).
  */
-export function buildRcWrapper(exportNames: readonly string[], reexportMemory: boolean): Uint8Array {
+export function buildRcWrapper(exportNames: readonly string[], reexportMemory: boolean, reexportInit = false): Uint8Array {
   const sections: Uint8Array[] = [];
-  // type 0: () -> i32
-  sections.push(encodeSection(SectionId.type, [1, 0x60, 0, 1, 0x7f]));
+  // type 0: () -> i32, type 1: () -> ()
+  sections.push(encodeSection(SectionId.type, [2, 0x60, 0, 1, 0x7f, 0x60, 0, 0]));
 
-  const imports: number[] = [...leb(exportNames.length + (reexportMemory ? 1 : 0))];
+  const imported = exportNames.length + (reexportInit ? 1 : 0);
+  const imports: number[] = [...leb(imported + (reexportMemory ? 1 : 0))];
   for (const name of exportNames) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(name), 0x00, 0x00);
+  if (reexportInit) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(INIT_EXPORT), 0x00, 0x01);
   // Import the guest memory with limits {min 0, no max}: it matches any 32-bit memory.
   if (reexportMemory) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName('memory'), 0x02, 0x00, 0x00);
   sections.push(encodeSection(SectionId.import, imports));
@@ -28,10 +33,11 @@ export function buildRcWrapper(exportNames: readonly string[], reexportMemory: b
   // global 0: mut i32 = 0
   sections.push(encodeSection(SectionId.global, [1, 0x7f, 0x01, 0x41, 0x00, 0x0b]));
 
-  const exportCount = exportNames.length + 1 + (reexportMemory ? 1 : 0);
+  const exportCount = exportNames.length + 1 + (reexportMemory ? 1 : 0) + (reexportInit ? 1 : 0);
   const exports: number[] = [...leb(exportCount)];
-  exportNames.forEach((name, i) => exports.push(...encodeName(name), 0x00, ...leb(exportNames.length + i)));
+  exportNames.forEach((name, i) => exports.push(...encodeName(name), 0x00, ...leb(imported + i)));
   exports.push(...encodeName(RC_GLOBAL), 0x03, 0x00);
+  if (reexportInit) exports.push(...encodeName(INIT_EXPORT), 0x00, ...leb(exportNames.length));
   if (reexportMemory) exports.push(...encodeName('memory'), 0x02, 0x00);
   sections.push(encodeSection(SectionId.export, exports));
 

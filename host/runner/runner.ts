@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { Capabilities } from './limits.ts';
+import { type Capabilities, pathGrant } from './limits.ts';
 import { HookLoadError } from '../errors.ts';
 import { SEAMS } from '../seams/index.ts';
 import { DEFAULT_DATA_BYTES } from './channel.ts';
@@ -19,6 +20,7 @@ import {
   type WasmHook,
   type WasmHookSpec,
 } from './types.ts';
+import type { WasiPreopen } from './wasi/index.ts';
 import { type CompiledHookModule, WasmHookImpl } from './wasm-hook.ts';
 
 /**
@@ -106,11 +108,7 @@ export class HookRunner {
     const limits = { ...DEFAULT_LIMITS, ...spec.limits };
     const capabilities: Capabilities = spec.capabilities ?? {};
     const env = grantedEnv(capabilities.env);
-    const compiled = await this.#compile(bytes, sha256, source, {
-      memoryMb: limits.memoryMb,
-      clock: capabilities.clock === true,
-      env: Object.keys(env).length > 0,
-    });
+    const compiled = await this.#compile(bytes, sha256, source, { memoryMb: limits.memoryMb });
     const exports = compiled.prepared.seamExports;
     if (exports.length === 0) {
       throw new HookLoadError(`${source}: exports no seam function (expected one of ${Object.values(SEAMS).map((s) => s.exportName).join(', ')})`);
@@ -142,10 +140,7 @@ export class HookRunner {
       ...(spec.codec !== undefined && { codec: spec.codec }),
       module: compiled,
       instanceOptions: {
-        useWasi: compiled.prepared.needsWasi,
-        needsOverride: compiled.prepared.needsOverride,
-        allowedPaths: sdkPreopens(capabilities.allowedPaths),
-        env,
+        ...(compiled.prepared.wasi && { wasi: { preopens: wasiPreopens(capabilities.allowedPaths, source), env, clock: capabilities.clock === true } }),
         config,
         memoryMb: limits.memoryMb,
         memoryMaxPages: compiled.prepared.memory?.max,
@@ -175,8 +170,8 @@ export class HookRunner {
     await this.#pool.close();
   }
 
-  #compile(bytes: Uint8Array, sha256: string, source: string, options: { memoryMb: number; clock: boolean; env: boolean }) {
-    const key = `${sha256}:${options.memoryMb}:${options.clock ? 'clock' : 'no-clock'}:${options.env ? 'env' : 'no-env'}`;
+  #compile(bytes: Uint8Array, sha256: string, source: string, options: { memoryMb: number }) {
+    const key = `${sha256}:${options.memoryMb}`;
     let entry = this.#modules.get(key);
     if (entry === undefined) {
       entry = (async () => {
@@ -184,7 +179,7 @@ export class HookRunner {
         try {
           const [guest, wrapper] = await Promise.all([
             wasmApi.compile(prepared.bytes),
-            wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory)),
+            wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init)),
           ]);
           return { key, guest, wrapper, prepared };
         } catch (error) {
@@ -206,11 +201,23 @@ async function readWasm(file: string): Promise<Uint8Array> {
   }
 }
 
-/** Our capability format maps host path → guest path; the SDK wants guest → host. */
-function sdkPreopens(paths: Capabilities['allowedPaths']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [host, guest] of Object.entries(paths ?? {})) out[guest] = path.resolve(host);
-  return out;
+/**
+ * Granted directories for hookbox's WASI: each host path's realpath, taken
+ * once here (the WASI layer resolves every guest path inside it), with the
+ * grant's guest path and write flag.
+ */
+function wasiPreopens(paths: Capabilities['allowedPaths'], source: string): WasiPreopen[] {
+  return Object.entries(paths ?? {}).map(([host, grant]) => {
+    const { guest, write } = pathGrant(grant);
+    let real: string;
+    try {
+      real = realpathSync(path.resolve(host));
+    } catch (error) {
+      throw new HookLoadError(`${source}: granted path ${host} cannot be opened (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+    }
+    if (!statSync(real).isDirectory()) throw new HookLoadError(`${source}: granted path ${host} is not a directory`);
+    return { guest, host: real, write };
+  });
 }
 
 function grantedEnv(names: Capabilities['env']): Record<string, string> {

@@ -43,6 +43,8 @@ export interface ImportEntry {
 export interface ExportEntry {
   readonly name: string;
   readonly kind: 'function' | 'table' | 'memory' | 'global' | 'tag';
+  /** Offset of the name's bytes (after its length), for same-length renames. */
+  readonly nameOffset: number;
 }
 
 export interface WasmLayout {
@@ -164,12 +166,12 @@ function readImports(r: Reader, out: ImportEntry[]): void {
 
 function readExports(r: Reader, out: ExportEntry[]): void {
   for (let n = r.leb(); n > 0; n--) {
-    const name = r.name().text;
+    const name = r.name();
     const kindByte = r.byte();
     const kind = KINDS[kindByte];
     if (kind === undefined) throw new WasmFormatError(`unknown export kind ${kindByte}`);
     r.leb();
-    out.push({ name, kind });
+    out.push({ name: name.text, kind, nameOffset: name.offset });
   }
 }
 

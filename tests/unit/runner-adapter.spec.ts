@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CallOutcome, ExtismInstance, type InstanceOptions, faultFromError } from '../../host/runner/extism-adapter.ts';
 import { prepareModule } from '../../host/runner/module-prep.ts';
+import { WasiExit } from '../../host/runner/wasi/index.ts';
 import { buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
 import { wasmApi } from '../../host/runner/wasm-api.ts';
 import { decodeDecision } from '../../host/runner/wire.ts';
@@ -13,14 +14,11 @@ import { compileWat, compileWatSource } from '../helpers/wat.ts';
 
 async function instantiate(bytes: Uint8Array, overrides: Partial<InstanceOptions> = {}) {
   const memoryMb = overrides.memoryMb ?? 16;
-  const prepared = prepareModule(bytes, { memoryMb, clock: false, env: false, source: 'test.wasm' });
+  const prepared = prepareModule(bytes, { memoryMb, source: 'test.wasm' });
   const options: InstanceOptions = {
     guest: await wasmApi.compile(prepared.bytes),
-    wrapper: await wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory)),
-    useWasi: prepared.needsWasi,
-    needsOverride: prepared.needsOverride,
-    allowedPaths: {},
-    env: {},
+    wrapper: await wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init)),
+    ...(prepared.wasi && { wasi: { preopens: [], env: {}, clock: false } }),
     config: {},
     memoryMb,
     memoryMaxPages: prepared.memory?.max,
@@ -127,12 +125,16 @@ describe('extism adapter: one test per fault kind', () => {
     expect(decodeDecision('tools/pre-execute', null)).toEqual({ type: 'no-opinion' });
   });
 
-  it('plugin-error: error_set text, and a non-zero return code without error_set', async () => {
+  it('plugin-error: error_set text, a non-zero return code without error_set, and WASI proc_exit with its code', async () => {
     expect(faultOf(await callOnce('error-set')).fault).toEqual({ kind: 'plugin-error', message: 'corpus: refused' });
     expect(faultOf(await callOnce('nonzero-return')).fault).toEqual({
       kind: 'plugin-error',
       message: 'export "pre_tool" returned 1 without setting an error',
     });
+    const exited = faultOf(await callOnce('proc-exit'));
+    expect(exited.fault).toEqual({ kind: 'plugin-error', message: 'the hook called proc_exit(0)' });
+    expect(exited.exit).toEqual({ code: 0 });
+    expect(exited.discard).toBe(true);
   });
 
   it('missing-export: calling an export the module does not have', async () => {
@@ -159,6 +161,7 @@ describe('faultFromError', () => {
     expect(faultFromError(new RangeError('Array buffer allocation failed'), { atMemoryCap: false })).toMatchObject({ kind: 'memory', discard: true });
     expect(faultFromError(new Error('cannot assign to this block'), { atMemoryCap: false })).toMatchObject({ kind: 'trap', discard: true });
     expect(faultFromError(Symbol('kExitCode'), { atMemoryCap: false })).toMatchObject({ kind: 'trap', discard: true });
+    expect(faultFromError(new WasiExit(3), { atMemoryCap: false })).toEqual({ kind: 'plugin-error', message: 'the hook called proc_exit(3)', discard: true });
     expect(faultFromError(new Error('Plugin-originated error: var memory limit exceeded: 5 bytes'), { atMemoryCap: false })).toMatchObject({ kind: 'memory' });
     expect(faultFromError(new Error('Plugin-originated error: memory access out of bounds'), { atMemoryCap: true })).toMatchObject({ kind: 'plugin-error' });
   });

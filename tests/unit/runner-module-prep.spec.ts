@@ -3,7 +3,7 @@ import { HookLoadError } from '../../host/errors.ts';
 import { inspectWasm } from '../../host/runner/inspect.ts';
 import { prepareModule } from '../../host/runner/module-prep.ts';
 import { RC_GLOBAL, buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
-import { WASI_OVERRIDE_MODULE, wasiOverrideFunctions } from '../../host/runner/wasi-override.ts';
+import { INIT_EXPORT, START_EXPORT, WASI_HOST_MODULE } from '../../host/runner/wasi/index.ts';
 import { SectionId, WASM_HEADER, encodeSection, parseWasm } from '../../host/runner/wasm-binary.ts';
 import { compileWat, compileWatSource } from '../helpers/wat.ts';
 
@@ -16,8 +16,7 @@ const moduleApi = (globalThis as unknown as {
   };
 }).WebAssembly.Module;
 
-const prep = (bytes: Uint8Array, memoryMb = 1, extra: { clock?: boolean; env?: boolean } = {}) =>
-  prepareModule(bytes, { memoryMb, clock: extra.clock ?? false, env: extra.env ?? false, source: 'x.wasm' });
+const prep = (bytes: Uint8Array, memoryMb = 1) => prepareModule(bytes, { memoryMb, source: 'x.wasm' });
 
 function memoryOnly(flags: number, min: number, max?: number): Uint8Array {
   const content = [1, flags, min, ...(max === undefined ? [] : [max])];
@@ -51,42 +50,35 @@ describe('memory cap rewrite', () => {
   });
 });
 
-describe('WASI import overrides', () => {
+describe('WASI imports go to hookbox\'s own WASI', () => {
   const wasi = `(module
     (import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32)))
     (import "wasi_snapshot_preview1" "environ_get" (func (param i32 i32) (result i32)))
     (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
-    (memory (export "memory") 1 1))`;
+    (memory (export "memory") 1)
+    (func (export "_initialize"))
+    (func (export "_start"))
+    (func (export "pre_tool") (result i32) (i32.const 0)))`;
 
-  it('renames the clock unless granted, and the environment only when granted', async () => {
+  it('renames every WASI import, _initialize and _start in place, and caps the memory after', async () => {
     const bytes = await compileWatSource(wasi);
-    const modules = (p: ReturnType<typeof prep>) => moduleApi.imports(new moduleApi(p.bytes)).map((i) => `${i.module} ${i.name}`);
-    const plain = prep(bytes);
-    expect(modules(plain)).toEqual([
-      `${WASI_OVERRIDE_MODULE} clock_time_get`,
-      'wasi_snapshot_preview1 environ_get',
-      'wasi_snapshot_preview1 fd_write',
+    const prepared = prep(bytes, 1);
+    const module = new moduleApi(prepared.bytes);
+    expect(moduleApi.imports(module).map((i) => `${i.module} ${i.name}`)).toEqual([
+      `${WASI_HOST_MODULE} clock_time_get`,
+      `${WASI_HOST_MODULE} environ_get`,
+      `${WASI_HOST_MODULE} fd_write`,
     ]);
-    expect(plain).toMatchObject({ needsWasi: true, needsOverride: true });
-    expect(modules(prep(bytes, 1, { clock: true, env: true }))).toEqual([
-      'wasi_snapshot_preview1 clock_time_get',
-      `${WASI_OVERRIDE_MODULE} environ_get`,
-      'wasi_snapshot_preview1 fd_write',
-    ]);
+    expect(moduleApi.exports(module).map((e) => e.name)).toEqual(['memory', INIT_EXPORT, START_EXPORT, 'pre_tool']);
+    expect(prepared).toMatchObject({ wasi: true, init: true, memory: { min: 1, max: 16 } });
     expect(bytes).toEqual(await compileWatSource(wasi)); // the input is never modified in place
   });
 
-  it('serves the clock as ENOTCAPABLE and only granted variables', () => {
-    const memory = { buffer: new ArrayBuffer(65_536) };
-    const fns = wasiOverrideFunctions({ env: { ONLY: 'this' }, memory: () => memory });
-    expect(fns.clock_time_get?.(null, 0, 0n, 8)).toBe(76);
-    const view = new DataView(memory.buffer);
-    expect(view.getBigUint64(8, true)).toBe(0n);
-    expect(fns.environ_sizes_get?.(null, 0, 4)).toBe(0);
-    expect([view.getUint32(0, true), view.getUint32(4, true)]).toEqual([1, 'ONLY=this\0'.length]);
-    expect(fns.environ_get?.(null, 100, 200)).toBe(0);
-    expect(view.getUint32(100, true)).toBe(200);
-    expect(new TextDecoder().decode(new Uint8Array(memory.buffer, 200, 10))).toBe('ONLY=this\0');
+  it('leaves modules without WASI alone, and refuses a WASI module without an exported memory', async () => {
+    const plain = prep(await compileWat('allow'));
+    expect(plain).toMatchObject({ wasi: false, init: false });
+    const noMemory = await compileWatSource('(module (import "wasi_snapshot_preview1" "sched_yield" (func (result i32))) (memory 1 1))');
+    expect(() => prep(noMemory)).toThrow(/x\.wasm: imports WASI but exports no "memory"/);
   });
 });
 
@@ -100,6 +92,9 @@ describe('return-code wrapper and inspect', () => {
       { name: 'memory', kind: 'memory' },
     ]);
     expect(moduleApi.imports(module).map((i) => i.name)).toEqual(['pre_tool', 'post_tool', 'memory']);
+    const withInit = new moduleApi(buildRcWrapper(['pre_tool'], true, true));
+    expect(moduleApi.exports(withInit).map((e) => e.name)).toEqual(['pre_tool', RC_GLOBAL, INIT_EXPORT, 'memory']);
+    expect(moduleApi.imports(withInit).map((i) => i.name)).toEqual(['pre_tool', INIT_EXPORT, 'memory']);
   });
 
   it('inspect reports seams, imports, memory limits, sha256 and size', async () => {
