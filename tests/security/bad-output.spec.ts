@@ -88,11 +88,11 @@ describe('plugins that answer badly', () => {
     }
   });
 
-  it('proc-exit cannot end the host: the call faults and the gate denies', async () => {
+  it('proc-exit cannot end the host: the call is a plugin-error with the exit code and the gate denies', async () => {
     const hook = await loadCorpus(fx.runner, 'proc-exit');
     try {
       const result = await callSeam(hook, 'tools/pre-execute');
-      expect(result.fault?.kind).toBe('trap');
+      expect(result.fault).toEqual({ kind: 'plugin-error', message: 'the hook called proc_exit(0)' });
       expect(result.decision).toMatchObject({ action: 'deny' });
       expect(await healthyDecision(fx)).toEqual({ action: 'allow' });
     } finally {

@@ -60,6 +60,7 @@ const EXPECTED: Record<string, Expected> = {
   },
   'error-set': { exports: ALL_SEAMS, imports: kernel('alloc', 'store_u8', 'error_set'), maxPages: 16 },
   flaky: { exports: ALL_SEAMS, imports: EMITS, maxPages: 16 },
+  'fd-hijack': { exports: ['pre_tool', 'post_tool'], imports: [...wasi('fd_close', 'fd_write'), ...EMITS], maxPages: 16 },
   'garbage-output': { exports: ALL_SEAMS, imports: EMITS, maxPages: 16 },
   'imported-memory': { exports: ['pre_tool'], imports: ['env::memory', ...EMITS], maxPages: 16 },
   'infinite-loop': { exports: ALL_SEAMS, imports: [], maxPages: 16 },
@@ -83,6 +84,11 @@ const EXPECTED: Record<string, Expected> = {
   'nonzero-return': { exports: ALL_SEAMS, imports: EMITS, maxPages: 16 },
   'out-of-bounds': { exports: ALL_SEAMS, imports: [], maxPages: 16 },
   'oversized-output': { exports: ['pre_tool', 'prompt_submit', 'post_tool'], imports: EMITS_WIDE, maxPages: 16 },
+  'path-escape': {
+    exports: ['pre_tool'],
+    imports: [...wasi('path_open', 'path_unlink_file', 'fd_read', 'fd_close'), ...EMITS],
+    maxPages: 16,
+  },
   'proc-exit': { exports: ['pre_tool'], imports: [...wasi('proc_exit'), ...EMITS], maxPages: 16 },
   recursion: { exports: ALL_SEAMS, imports: [], maxPages: 16 },
   'start-never-returns': { exports: ['pre_tool'], imports: EMITS, maxPages: 16 },
@@ -366,6 +372,9 @@ describe('the WASI plugins report exactly what they were granted', () => {
         (func (export "environ_get") (param i32 i32) (result i32) (i32.const 76))
         (func (export "path_open") (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32) (i32.const 76))
         (func (export "fd_write") (param i32 i32 i32 i32) (result i32) (i32.const 76))
+        (func (export "fd_read") (param i32 i32 i32 i32) (result i32) (i32.const 76))
+        (func (export "fd_close") (param i32) (result i32) (i32.const 76))
+        (func (export "path_unlink_file") (param i32 i32 i32) (result i32) (i32.const 76))
         (func (export "clock_time_get") (param i32 i64 i32) (result i32) (i32.const 76))
         (func (export "random_get") (param i32 i32) (result i32) (i32.const 76))
         (func (export "proc_exit") (param i32) ${procExit}))`,
@@ -401,6 +410,16 @@ describe('the WASI plugins report exactly what they were granted', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('fd-hijack and path-escape answer their healthy decisions when every call is refused', async () => {
+    await withPlugin('fd-hijack', async (plugin) => {
+      expect(unpack(await output(plugin, 'pre_tool'))).toEqual({ action: 'allow' });
+      expect(unpack(await output(plugin, 'post_tool'))).toEqual({ action: 'accept' });
+    }, {}, await denyAll());
+    await withPlugin('path-escape', async (plugin) => {
+      expect(unpack(await output(plugin, 'pre_tool'))).toEqual({ action: 'allow' });
+    }, {}, await denyAll());
   });
 
   it('proc-exit never allows: it traps through a trapping stub and denies if proc_exit returns', async () => {
