@@ -31,7 +31,7 @@ export interface ResolvedPath {
  * between two calls is judged afresh. Between this walk and the syscall that
  * uses its result, only another process can change the tree (the guest is
  * single-threaded and blocked in this call); opens are re-checked after the
- * fact (`open-file.ts`).
+ * fact (`checkOpened` in path-calls.ts).
  */
 export function resolveInRoot(root: string, base: readonly string[], guestPath: string, followFinal: boolean): ResolvedPath {
   if (guestPath.length === 0) throw new WasiErrno(Errno.NOENT);
