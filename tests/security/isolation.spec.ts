@@ -91,11 +91,11 @@ describe('supply chain', () => {
 });
 
 describe('capabilities (wasi-attempts)', () => {
-  it('deny by default: no env, no filesystem, no clock; stdio goes to /dev/null', async () => {
+  it("deny by default: no env, no filesystem, no clock; stdio goes to the hook's log sink", async () => {
     const hook = await loadCorpus(fx.runner, 'wasi-attempts');
     try {
       const result = await callSeam(hook, 'tools/pre-execute');
-      // random is not a capability; stdout/stderr writes "succeed" into /dev/null.
+      // random is not a capability; stdout/stderr writes "succeed" into the hook's capped log lines.
       expect(result.decision).toEqual({ action: 'deny', reason: 'wasi leaked: stdout,stderr,random' });
     } finally {
       await hook.close();
