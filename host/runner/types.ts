@@ -44,9 +44,17 @@ export interface WasmHook extends SeamListener {
   readonly exports: readonly SeamId[];
   /** Hex sha256 of the wasm bytes as loaded (before the memory cap rewrite). */
   readonly sha256: string;
-  /** Whether the hook faulted `quarantineAfter` times in a row; its calls then fault at once. */
+  /**
+   * Whether the hook is quarantined for every session: its instantiation failed (`load`)
+   * `quarantineAfter` times in a row. Its calls then fault at once.
+   */
   readonly quarantined: boolean;
-  /** Clears the quarantine and drops every instance (fresh state on the next call). */
+  /**
+   * Whether calls from this session fault at once: the hook faulted `quarantineAfter` times in a
+   * row in this session (quarantine is per (hook, session)), or it is quarantined for every session.
+   */
+  isQuarantined(session: string): boolean;
+  /** Clears the quarantine (every session's) and drops every instance (fresh state on the next call). */
   reload(): Promise<void>;
   close(): Promise<void>;
 }

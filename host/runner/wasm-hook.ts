@@ -4,6 +4,7 @@ import { type CallReply, EXPORT_NAMES } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
 import type { WorkerPool } from './pool.ts';
+import { Quarantine } from './quarantine.ts';
 import type { HookLogEntry, WasmHook } from './types.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
@@ -68,13 +69,13 @@ export class WasmHookImpl implements WasmHook {
   readonly #instances = new Map<string, InstanceRecord>();
   /** An instance made at load time (to prove the module instantiates), handed to the first session. */
   #warm: InstanceRecord | undefined;
-  #consecutiveFaults = 0;
-  #lastFault: HookFault | undefined;
+  readonly #quarantine: Quarantine;
   #closed = false;
 
   constructor(init: WasmHookInit) {
     this.#init = init;
     this.#wire = init.codec ?? hookboxCodec;
+    this.#quarantine = new Quarantine(init.quarantineAfter);
     this.name = init.name;
     this.sha256 = init.sha256;
     this.digest = init.sha256;
@@ -85,7 +86,11 @@ export class WasmHookImpl implements WasmHook {
   }
 
   get quarantined(): boolean {
-    return this.#consecutiveFaults >= this.#init.quarantineAfter;
+    return this.#quarantine.hookWide;
+  }
+
+  isQuarantined(session: string): boolean {
+    return this.#quarantine.quarantined(session);
   }
 
   /** Instantiates once so that a module that cannot start fails at load, not at its first call. */
@@ -98,29 +103,24 @@ export class WasmHookImpl implements WasmHook {
 
   async invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>> {
     if (this.#closed) return { type: 'fault', fault: hookFault('load', `hook "${this.name}" is closed`) };
-    if (this.quarantined) {
-      const last = this.#lastFault ?? hookFault('plugin-error', 'unknown');
-      return {
-        type: 'fault',
-        fault: hookFault(last.kind, `quarantined after ${this.#consecutiveFaults} consecutive faults (last: ${last.message}); reload the hook to retry`),
-      };
-    }
+    const quarantined = this.#quarantine.faultFor(call.session.id);
+    if (quarantined !== undefined) return { type: 'fault', fault: quarantined };
+    const session = call.session.id;
     if (!this.exports.includes(call.seam)) {
-      return this.#record({ type: 'fault', fault: hookFault('missing-export', `the module does not export "${exportForSeam(call.seam)}" for ${call.seam}`) });
+      return this.#record(session, { type: 'fault', fault: hookFault('missing-export', `the module does not export "${exportForSeam(call.seam)}" for ${call.seam}`) });
     }
     const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(call.seam));
     const input = this.#wire.encode(call);
     let attempt = await this.#attempt(call.session.id, exportIndex, input);
     // The worker died under a queued call (another hook's runaway): retry once on a fresh instance.
     if ('retry' in attempt) attempt = await this.#attempt(call.session.id, exportIndex, input);
-    if ('retry' in attempt) return this.#record({ type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
-    if ('fault' in attempt) return this.#record({ type: 'fault', fault: attempt.fault });
-    return this.#record(this.#wire.decode(call.seam, attempt.reply));
+    if ('retry' in attempt) return this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
+    if ('fault' in attempt) return this.#record(session, { type: 'fault', fault: attempt.fault });
+    return this.#record(session, this.#wire.decode(call.seam, attempt.reply));
   }
 
   async reload(): Promise<void> {
-    this.#consecutiveFaults = 0;
-    this.#lastFault = undefined;
+    this.#quarantine.clear();
     this.#dropAll();
   }
 
@@ -225,11 +225,8 @@ export class WasmHookImpl implements WasmHook {
     }
   }
 
-  #record<D>(outcome: ListenerOutcome<D>): ListenerOutcome<D> {
-    if (outcome.type === 'fault') {
-      this.#consecutiveFaults++;
-      this.#lastFault = outcome.fault;
-    } else this.#consecutiveFaults = 0;
+  #record<D>(session: string, outcome: ListenerOutcome<D>): ListenerOutcome<D> {
+    this.#quarantine.record(session, outcome.type === 'fault' ? outcome.fault : undefined);
     return outcome;
   }
 

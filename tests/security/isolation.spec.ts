@@ -42,7 +42,7 @@ describe('quarantine', () => {
       const kinds: (string | undefined)[] = [];
       for (let i = 0; i < 6; i++) kinds.push((await callSeam(hook, 'tools/pre-execute')).fault?.kind);
       expect(kinds).toEqual(['trap', undefined, 'trap', undefined, 'trap', undefined]);
-      expect(hook.quarantined).toBe(false);
+      expect(hook.isQuarantined(SESSION.id)).toBe(false);
     } finally {
       await hook.close();
     }
@@ -52,12 +52,12 @@ describe('quarantine', () => {
     const hook = await loadCorpus(fx.runner, 'trap', { quarantineAfter: 3 });
     try {
       for (let i = 0; i < 3; i++) expect((await callSeam(hook, 'tools/pre-execute')).fault?.kind).toBe('trap');
-      expect(hook.quarantined).toBe(true);
+      expect(hook.isQuarantined(SESSION.id)).toBe(true);
       const quarantined = await callSeam(hook, 'tools/pre-execute');
-      expect(quarantined.fault).toEqual({ kind: 'trap', message: expect.stringContaining('quarantined after 3 consecutive faults') });
+      expect(quarantined.fault).toEqual({ kind: 'trap', message: expect.stringContaining('quarantined for this session after 3 consecutive faults') });
       expect(quarantined.decision).toMatchObject({ action: 'deny' });
       await hook.reload();
-      expect(hook.quarantined).toBe(false);
+      expect(hook.isQuarantined(SESSION.id)).toBe(false);
       const again = await callSeam(hook, 'tools/pre-execute');
       expect(again.fault).toEqual({ kind: 'trap', message: 'unreachable' });
     } finally {

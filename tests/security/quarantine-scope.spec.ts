@@ -1,0 +1,74 @@
+// Finding 7c: quarantine is per (hook, session). One session that makes a hook
+// fault `quarantineAfter` times in a row (a model steering that session's
+// inputs, say) must not change any other session's decisions; a load-level
+// failure still disables the hook for every session.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeListener } from '../../host/events/invoke.ts';
+import { HookRunner, type WasmHook } from '../../host/runner/index.ts';
+import type { PayloadOf, SessionInfo } from '../../host/seams/index.ts';
+import { compileWatSource } from '../helpers/wat.ts';
+
+/** Answers pre_tool `allow`, but traps when the envelope is longer than 300 bytes (a long command). */
+const INPUT_TRAP = `
+(module
+  (import "extism:host/env" "input_length" (func $input_length (result i64)))
+  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+  (memory (export "memory") 1 16)
+  (data (i32.const 0) "\\81\\a6action\\a5allow")
+  (func (export "pre_tool") (result i32)
+    (local $block i64) (local $i i32)
+    (if (i64.gt_u (call $input_length) (i64.const 300)) (then unreachable))
+    (local.set $block (call $alloc (i64.const 14)))
+    (block $done
+      (loop $copy
+        (br_if $done (i32.ge_u (local.get $i) (i32.const 14)))
+        (call $store_u8 (i64.add (local.get $block) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $copy)))
+    (call $output_set (local.get $block) (i64.const 14))
+    (i32.const 0)))`;
+
+const session = (id: string): SessionInfo => ({ id, turn: 1, step: 1, cwd: '/workspace' });
+const bash = (command: string): PayloadOf<'tools/pre-execute'> => ({ toolCallId: 'c1', toolName: 'bash', arguments: { command } });
+
+async function preTool(hook: WasmHook, id: string, command: string) {
+  const applied = await invokeListener(hook, 'tools/pre-execute', bash(command), { action: 'allow' }, session(id));
+  return { decision: applied.decision, fault: applied.invocation.fault };
+}
+
+let runner: HookRunner;
+beforeAll(async () => {
+  runner = await HookRunner.start({ workers: 1, spareWorker: false });
+});
+afterAll(async () => {
+  await runner?.close();
+});
+
+describe('quarantine scope', () => {
+  it('session A faulting the hook 3 times quarantines it for A only; session B still gets real decisions', async () => {
+    const hook = await runner.load({ name: 'input-trap', wasm: await compileWatSource(INPUT_TRAP), quarantineAfter: 3 });
+    try {
+      const poison = `echo ${'x'.repeat(400)}`;
+      for (let i = 0; i < 3; i++) expect((await preTool(hook, 'session-a', poison)).fault?.kind).toBe('trap');
+      // B is not quarantined: the hook still runs for it and decides.
+      expect(await preTool(hook, 'session-b', 'ls')).toEqual({ decision: { action: 'allow' }, fault: undefined });
+      expect(hook.isQuarantined('session-a')).toBe(true);
+      // A is quarantined: even a harmless call from A faults at once, without running the hook.
+      const inA = await preTool(hook, 'session-a', 'ls');
+      expect(inA.fault?.message).toMatch(/^quarantined for this session after 3 consecutive faults/);
+      expect(inA.decision).toMatchObject({ action: 'deny' });
+      expect(hook.isQuarantined('session-b')).toBe(false);
+      expect(hook.quarantined).toBe(false);
+      // B's own faults count for B alone, from zero.
+      expect((await preTool(hook, 'session-b', poison)).fault?.kind).toBe('trap');
+      expect(await preTool(hook, 'session-b', 'ls')).toEqual({ decision: { action: 'allow' }, fault: undefined });
+      await hook.reload();
+      expect(hook.isQuarantined('session-a')).toBe(false);
+      expect(await preTool(hook, 'session-a', 'ls')).toEqual({ decision: { action: 'allow' }, fault: undefined });
+    } finally {
+      await hook.close();
+    }
+  });
+});
