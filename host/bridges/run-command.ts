@@ -10,6 +10,8 @@ export interface RunCommandOptions {
   /** Cap per stream (stdout, stderr); past it the process group is killed. */
   readonly maxOutputBytes: number;
   readonly env: NodeJS.ProcessEnv;
+  /** Aborting it ends the call at once (the hook was closed): the process group is killed. */
+  readonly signal?: AbortSignal;
 }
 
 /** How a command run ended. Never a thrown error: the command is untrusted. */
@@ -18,14 +20,19 @@ export type CommandRun =
   | { readonly type: 'signalled'; readonly signal: string; readonly stderr: string }
   | { readonly type: 'timeout' }
   | { readonly type: 'too-large'; readonly stream: 'stdout' | 'stderr' }
-  | { readonly type: 'spawn-error'; readonly message: string };
+  | { readonly type: 'spawn-error'; readonly message: string }
+  | { readonly type: 'cancelled' };
 
 /** After the shell exits, how long its streams may stay open (a backgrounded child holding them). */
 const CLOSE_GRACE_MS = 200;
 
 /**
- * Runs `sh -c command` in its own process group (so a timeout or an output
- * flood kills everything it started), with `input` on stdin.
+ * Runs `sh -c command` in its own process group, with `input` on stdin. However
+ * the call ends — an answer, a timeout, an output flood, a cancel — the whole
+ * group is killed before the result is returned, so nothing the command put in
+ * the background outlives the call. A child that leaves the group and the
+ * session (`setsid`) escapes: once its parent exits nothing links it back to the
+ * call without a cgroup or a PID namespace (see the README's shell-hook notes).
  */
 export function runCommand(command: string, options: RunCommandOptions): Promise<CommandRun> {
   return new Promise((resolve) => {
@@ -54,8 +61,12 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       settled = true;
       clearTimeout(timer);
       clearTimeout(grace);
+      options.signal?.removeEventListener('abort', cancel);
+      // Whatever the command left running in its group (`cmd &`, a daemonising child that kept the group).
+      killGroup();
       resolve(run);
     };
+    const cancel = (): void => settle({ type: 'cancelled' });
     const collect = (stream: 'stdout' | 'stderr', chunks: Buffer[]) => (chunk: Buffer) => {
       size[stream] += chunk.length;
       if (size[stream] > options.maxOutputBytes) {
@@ -71,6 +82,8 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       settle({ type: 'timeout' });
     }, options.timeoutMs);
 
+    if (options.signal?.aborted === true) cancel();
+    options.signal?.addEventListener('abort', cancel, { once: true });
     child.stdout?.on('data', collect('stdout', out));
     child.stderr?.on('data', collect('stderr', err));
     // A command that never reads stdin closes it early: EPIPE is not a failure of the hook.

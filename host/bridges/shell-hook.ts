@@ -58,7 +58,9 @@ export interface ShellHook extends SeamListener {
  * with the protocol's JSON on stdin and `CLAUDE_PROJECT_DIR` set to that cwd,
  * kills the process group at the timeout (`timeout` fault) or when a stream
  * passes the output cap (`output-too-large`), and maps exit code, stdout and
- * stderr through the protocol mapper.
+ * stderr through the protocol mapper. The group is killed at the end of every
+ * call, so background children do not outlive it; closing the hook cancels the
+ * calls in flight.
  *
  * @example
  * bus.use(shellHook({ name: 'guard', command: './guard.sh', protocol: 'claude-code', seams: ['tools/pre-execute'], tools: ['bash'] }));
@@ -67,6 +69,8 @@ export function shellHook(options: ShellHookOptions): ShellHook {
   const timeoutMs = options.timeoutMs ?? TOOL_DEFAULT_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_SHELL_OUTPUT_BYTES;
   const sha256 = createHash('sha256').update(options.command).digest('hex');
+  // Calls in flight: closing the hook cancels them (and kills their process groups).
+  let closing = new AbortController();
   return {
     name: options.name,
     digest: sha256,
@@ -91,11 +95,15 @@ export function shellHook(options: ShellHookOptions): ShellHook {
         timeoutMs,
         maxOutputBytes,
         env: { ...process.env, CLAUDE_PROJECT_DIR: call.session.cwd },
+        signal: closing.signal,
       });
       return outcomeOf(options.protocol, call.seam, run, { timeoutMs, maxOutputBytes });
     },
     reload: async () => {},
-    close: async () => {},
+    close: async () => {
+      closing.abort();
+      closing = new AbortController();
+    },
   };
 }
 
@@ -119,5 +127,7 @@ function outcomeOf<S extends SeamId>(
       return { type: 'fault', fault: hookFault('plugin-error', `killed by ${run.signal}${run.stderr.trim() === '' ? '' : `: ${run.stderr.trim().slice(0, 2000)}`}`) };
     case 'spawn-error':
       return { type: 'fault', fault: hookFault('load', `cannot start the ${PROTOCOL_LABEL[protocol]} hook command: ${run.message}`) };
+    case 'cancelled':
+      return { type: 'fault', fault: hookFault('load', "the hook was closed during the call; the command's process group was killed") };
   }
 }
