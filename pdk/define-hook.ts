@@ -61,15 +61,19 @@ export interface HookContext<D> {
  * ```
  */
 export interface HookHandlers {
-  sessionStart?(payload: SessionStartPayload, ctx: HookContext<SessionStartDecision>): SessionStartDecision | void;
-  promptSubmit?(payload: PromptSubmitPayload, ctx: HookContext<PromptDecision>): PromptDecision | void;
-  preTool?(payload: PreToolPayload, ctx: HookContext<PreToolDecision>): PreToolDecision | void;
-  postTool?(payload: PostToolPayload, ctx: HookContext<PostToolDecision>): PostToolDecision | void;
-  turnContinuation?(
-    payload: TurnContinuationPayload,
-    ctx: HookContext<ContinuationDecision>,
-  ): ContinuationDecision | void;
+  sessionStart?(payload: SessionStartPayload, ctx: HookContext<SessionStartDecision>): Answer<SessionStartDecision>;
+  promptSubmit?(payload: PromptSubmitPayload, ctx: HookContext<PromptDecision>): Answer<PromptDecision>;
+  preTool?(payload: PreToolPayload, ctx: HookContext<PreToolDecision>): Answer<PreToolDecision>;
+  postTool?(payload: PostToolPayload, ctx: HookContext<PostToolDecision>): Answer<PostToolDecision>;
+  turnContinuation?(payload: TurnContinuationPayload, ctx: HookContext<ContinuationDecision>): Answer<ContinuationDecision>;
 }
+
+/**
+ * What a handler returns: a decision, nothing (no opinion), or a promise of either. A promise is
+ * settled inside the call (only promise jobs run there: no timers, no I/O); a rejection is a
+ * `plugin-error` fault, and so is a promise still pending when nothing is left to run.
+ */
+export type Answer<D> = D | void | Promise<D | void>;
 
 /** Handler name → wasm export name, as the host calls them. */
 export const HANDLER_EXPORTS = {
@@ -100,7 +104,7 @@ export interface HookDefinition {
   readonly [HOOK_DEFINITION]: true;
   readonly handlers: Readonly<HookHandlers>;
   /** Extism export functions (`() => 0`), only for the handlers defined. */
-  readonly exports: Readonly<Partial<Record<HookExportName, () => number>>>;
+  readonly exports: Readonly<Partial<Record<HookExportName, () => number | Promise<number>>>>;
 }
 
 /**
@@ -125,7 +129,7 @@ export interface HookDefinition {
  * ```
  */
 export function defineHook(handlers: HookHandlers): HookDefinition {
-  const exports: Partial<Record<HookExportName, () => number>> = {};
+  const exports: Partial<Record<HookExportName, () => number | Promise<number>>> = {};
   for (const [name, exportName] of Object.entries(HANDLER_EXPORTS) as [keyof HookHandlers, HookExportName][]) {
     const handler = handlers[name];
     if (handler === undefined) continue;

@@ -45,17 +45,26 @@ function readEnvelope(): WireEnvelope {
   return envelope as WireEnvelope;
 }
 
+function writeDecision(decision: unknown): number {
+  if (decision !== undefined && decision !== null) codec.writeOutput(decision);
+  return 0;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
 /**
  * Wraps a typed handler as an Extism export (`() => 0`): decode the envelope,
  * call the handler, write its decision (nothing for `undefined` = no opinion).
- * Exceptions propagate: the engine turns them into an Extism error with the
- * JS message and stack.
+ * An async handler's promise is returned to the engine, which settles it inside
+ * the call. Exceptions and rejections propagate: the engine turns them into an
+ * Extism error with the JS message and stack.
  */
-export function seamExport(handler: (payload: unknown, ctx: HookContext<unknown>) => unknown): () => number {
+export function seamExport(handler: (payload: unknown, ctx: HookContext<unknown>) => unknown): () => number | Promise<number> {
   return () => {
     const envelope = readEnvelope();
     const decision = handler(envelope.payload, hookContext(envelope.session, envelope.next ?? null));
-    if (decision !== undefined && decision !== null) codec.writeOutput(decision);
-    return 0;
+    return isThenable(decision) ? Promise.resolve(decision).then(writeDecision) : writeDecision(decision);
   };
 }

@@ -199,6 +199,57 @@ static int drain_jobs(void) {
   }
 }
 
+/*
+ * An export may be async (extism-js style `export async function`, or a
+ * defineHook handler returning a promise). Its promise is settled inside the
+ * call: `then` gets two native callbacks, the job queue is drained, and the
+ * outcome is read from here. Never "no output, no error" for a rejection.
+ */
+enum { SETTLE_PENDING, SETTLE_FULFILLED, SETTLE_REJECTED };
+static int settle_state;
+static JSValue settle_value;
+/* Which call's promise the callbacks belong to: a promise left pending by an earlier call may settle later. */
+static int32_t settle_generation;
+
+static JSValue on_settle(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv, int magic, JSValue *data) {
+  (void)this_val;
+  int32_t generation = -1;
+  JS_ToInt32(c, &generation, data[0]);
+  if (generation != settle_generation || settle_state != SETTLE_PENDING) return JS_UNDEFINED;
+  settle_state = magic;
+  settle_value = JS_DupValue(c, argc > 0 ? argv[0] : JS_UNDEFINED);
+  return JS_UNDEFINED;
+}
+
+/*
+ * If `ret` is a thenable, subscribes to it. Returns 1 when it is one (the
+ * outcome arrives in settle_state once jobs run), 0 when it is a plain value,
+ * -1 when reading or calling `then` threw (the exception is pending).
+ */
+static int await_thenable(JSValueConst ret) {
+  if (!JS_IsObject(ret)) return 0;
+  JSValue then = JS_GetPropertyStr(ctx, ret, "then");
+  if (JS_IsException(then)) return -1;
+  if (!JS_IsFunction(ctx, then)) {
+    JS_FreeValue(ctx, then);
+    return 0;
+  }
+  settle_state = SETTLE_PENDING;
+  settle_value = JS_UNDEFINED;
+  JSValue generation = JS_NewInt32(ctx, ++settle_generation);
+  JSValue handlers[2] = {
+    JS_NewCFunctionData(ctx, on_settle, 1, SETTLE_FULFILLED, 1, &generation),
+    JS_NewCFunctionData(ctx, on_settle, 1, SETTLE_REJECTED, 1, &generation),
+  };
+  JSValue r = JS_Call(ctx, then, ret, 2, (JSValueConst *)handlers);
+  JS_FreeValue(ctx, handlers[0]);
+  JS_FreeValue(ctx, handlers[1]);
+  JS_FreeValue(ctx, then);
+  if (JS_IsException(r)) return -1;
+  JS_FreeValue(ctx, r);
+  return 1;
+}
+
 __attribute__((export_name("__hookbox_call"))) int32_t hookbox_call(int32_t index) {
   if (!instance_ready) setup_instance();
   if (index < 0 || (uint32_t)index >= export_count) {
@@ -210,7 +261,32 @@ __attribute__((export_name("__hookbox_call"))) int32_t hookbox_call(int32_t inde
   JSValue fn = JS_GetPropertyUint32(ctx, exports_array, (uint32_t)index);
   JSValue ret = JS_Call(ctx, fn, JS_UNDEFINED, 0, NULL);
   JS_FreeValue(ctx, fn);
-  int failed = JS_IsException(ret) || drain_jobs() < 0;
+  int failed = JS_IsException(ret);
+  int awaited = failed ? 0 : await_thenable(ret);
+  if (awaited < 0) failed = 1;
+  if (!failed && drain_jobs() < 0) failed = 1;
+  if (!failed && awaited == 1) {
+    JS_FreeValue(ctx, ret);
+    ret = JS_UNDEFINED;
+    if (settle_state == SETTLE_REJECTED) {
+      JS_Throw(ctx, settle_value); /* report_exception describes it like a synchronous throw */
+      failed = 1;
+    } else if (settle_state == SETTLE_PENDING) {
+      static const char pending[] =
+          "hookbox: the export returned a promise that was still pending when no job was left to run "
+          "(it awaits something that never settles; only promise jobs run inside a call)";
+      if (log_ticks) {
+        char line[64];
+        int n = snprintf(line, sizeof line, "hookbox-ticks: %" PRIu64, ticks_spent());
+        hb_log(HB_LOG_DEBUG, line, (size_t)n);
+      }
+      hb_set_error(pending, sizeof pending - 1);
+      return 1;
+    } else {
+      ret = settle_value; /* the fulfilled value: a number is the export's return code */
+    }
+    settle_value = JS_UNDEFINED;
+  }
   if (log_ticks) {
     /* Lets authors and tests see what a call costs against the budget (deterministic). */
     char line[64];
