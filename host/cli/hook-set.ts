@@ -12,7 +12,7 @@ export interface HookSet {
 export async function openHookSet(configPath: string | undefined, onLog?: (entry: HookLogEntry) => void): Promise<HookSet> {
   if (configPath === undefined) return { listeners: [], close: async () => {} };
   const config = loadOperatorConfig(configPath);
-  const runner = await HookRunner.start(onLog === undefined ? {} : { onLog });
+  const runner = await HookRunner.start({ ...config.runner, ...(onLog !== undefined && { onLog }) });
   try {
     const listeners = await loadHooks(config, runner);
     return { listeners, close: () => runner.close() };

@@ -88,7 +88,16 @@ export type OperatorHook = z.infer<typeof OperatorHookSchema>;
 export const OperatorConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   hooks: z.array(OperatorHookSchema),
-  defaults: z.strictObject(SharedSettings).optional(),
+  defaults: z
+    .strictObject({
+      ...SharedSettings,
+      /**
+       * Memory every wasm hook instance together may hold, in MiB (the runner's memory budget;
+       * default the smaller of 1 GiB and a quarter of RAM). Not a per-hook setting.
+       */
+      memoryBudgetMb: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 export type OperatorConfig = z.infer<typeof OperatorConfigSchema>;
 
@@ -117,6 +126,8 @@ export interface ResolvedConfig {
   /** Absolute path of the config file. */
   readonly file: string;
   readonly hooks: readonly ResolvedHookEntry[];
+  /** Settings for the runner as a whole (`HookRunner.start` options). */
+  readonly runner: { readonly memoryBudgetMb?: number };
 }
 
 const LIMIT_KEYS = ['timeoutMs', 'memoryMb', 'maxOutputBytes', 'instructionBudget'] as const;
@@ -162,7 +173,7 @@ export function loadOperatorConfig(file: string): ResolvedConfig {
       ...(quarantineAfter !== undefined && { quarantineAfter }),
     };
   });
-  return { file: absolute, hooks };
+  return { file: absolute, hooks, runner: defaults.memoryBudgetMb === undefined ? {} : { memoryBudgetMb: defaults.memoryBudgetMb } };
 }
 
 /** Host paths in a grant are relative to the file that grants them. */

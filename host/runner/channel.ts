@@ -36,6 +36,8 @@ export const Slot = {
   msgSeq: 10,
   /** Calls queued behind the one just posted: the worker keeps polling for the next one when > 0. */
   queued: 11,
+  /** The instance's linear memory after the call, in 64 KiB pages (-1: unknown): the runner's memory budget. */
+  respMemPages: 12,
 } as const;
 
 export const RespStatus = { output: 0, fault: 1, spilled: 2 } as const;
@@ -63,6 +65,8 @@ export interface CallReply {
   readonly exit?: CallExit;
   readonly discard?: boolean;
   readonly logs: readonly LogLine[];
+  /** The instance's linear memory in bytes after the call (absent: unknown or discarded). */
+  readonly memoryBytes?: number;
 }
 
 /** Messages the main thread posts to a worker. */
@@ -81,5 +85,5 @@ export type ToWorker =
 /** Messages a worker posts to the main thread. */
 export type FromWorker =
   | { readonly op: 'ready' }
-  | { readonly op: 'created'; readonly id: number; readonly fault?: HookFault; readonly logs: readonly LogLine[] }
+  | { readonly op: 'created'; readonly id: number; readonly fault?: HookFault; readonly logs: readonly LogLine[]; readonly memoryBytes?: number }
   | { readonly op: 'reply'; readonly seq: number; readonly reply: CallReply };

@@ -180,6 +180,11 @@ export class ExtismInstance {
     return { type: 'output', bytes: output, logs: this.#sink.drain() };
   }
 
+  /** The guest's linear memory size in bytes (what the runner's memory budget charges), if it exports its memory. */
+  get memoryBytes(): number | undefined {
+    return (this.#wrapper.exports.memory as WasmMemory | undefined)?.buffer.byteLength;
+  }
+
   async close(): Promise<void> {
     this.#wasi?.close();
     await this.#plugin.close().catch(() => undefined);

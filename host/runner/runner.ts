@@ -8,6 +8,7 @@ import { HookLoadError } from '../errors.ts';
 import { SEAMS } from '../seams/index.ts';
 import { DEFAULT_DATA_BYTES } from './channel.ts';
 import { type LogCap } from './log-sink.ts';
+import { MemoryBudget, defaultMemoryBudgetBytes, mib } from './memory-budget.ts';
 import { prepareModule } from './module-prep.ts';
 import { WorkerPool } from './pool.ts';
 import { wasmApi } from './wasm-api.ts';
@@ -54,6 +55,12 @@ export interface HookRunnerOptions {
   readonly channelBytes?: number;
   /** Warm instances (sessions) kept per hook (default 64). */
   readonly maxInstancesPerHook?: number;
+  /**
+   * Memory all plugin instances together may hold, in MiB (default: the smaller of 1 GiB and a
+   * quarter of RAM). Idle instances are evicted least-recently-used to stay within it; a call that
+   * still cannot fit is a `memory` fault. See `memory-budget.ts`.
+   */
+  readonly memoryBudgetMb?: number;
   readonly logCap?: LogCap;
 }
 
@@ -75,11 +82,21 @@ export class HookRunner {
   readonly #options: HookRunnerOptions;
   readonly #modules = new Map<string, Promise<CompiledHookModule & { prepared: ReturnType<typeof prepareModule> }>>();
   readonly #hooks = new Set<WasmHook>();
+  readonly #budget: MemoryBudget;
   #nextInstanceId = 1;
 
   private constructor(pool: WorkerPool, options: HookRunnerOptions) {
     this.#pool = pool;
     this.#options = options;
+    this.#budget = new MemoryBudget(
+      options.memoryBudgetMb === undefined ? defaultMemoryBudgetBytes() : options.memoryBudgetMb * 1_048_576,
+    );
+  }
+
+  /** The memory budget's state: what live instances are charged, and evictions so far. */
+  get memory(): { budgetBytes: number; usedBytes: number; instances: number; evictions: number } {
+    const budget = this.#budget;
+    return { budgetBytes: budget.budgetBytes, usedBytes: budget.usedBytes, instances: budget.instances, evictions: budget.evictions };
   }
 
   static async start(options: HookRunnerOptions = {}): Promise<HookRunner> {
@@ -121,6 +138,15 @@ export class HookRunner {
         );
       }
     }
+    // What one instance may hold at most: its linear-memory cap, the per-call Extism allocation
+    // budget (memoryMb) and its vars (maxVarBytes = memoryMb × 64 KiB, see extism-adapter.ts).
+    const varBytes = limits.memoryMb * 65_536;
+    const capBytes = (compiled.prepared.memory?.max ?? 0) * 65_536 + limits.memoryMb * 1_048_576 + varBytes;
+    if (capBytes > this.#budget.budgetBytes) {
+      throw new HookLoadError(
+        `${source}: one instance of hook "${spec.name}" may hold up to ${mib(capBytes)} MiB (memoryMb ${limits.memoryMb}: linear memory, Extism allocations and vars), more than the runner's whole memory budget of ${mib(this.#budget.budgetBytes)} MiB (memoryBudgetMb); lower memoryMb or raise the budget`,
+      );
+    }
     if ((capabilities.allowedHosts ?? []).length > 0) {
       this.#options.onLog?.({ hook: spec.name, level: 'warn', message: 'network grants are not supported by the runner: http_request stays disabled', session: '' });
     }
@@ -154,6 +180,9 @@ export class HookRunner {
       pool: this.#pool,
       onLog: this.#options.onLog,
       nextInstanceId: () => this.#nextInstanceId++,
+      budget: this.#budget,
+      capBytes,
+      varBytes,
     });
     const fault = await hook.probe();
     if (fault !== undefined) {

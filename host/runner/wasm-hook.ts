@@ -3,6 +3,7 @@ import { type DecisionOf, type FailPolicy, type HookFault, type SeamId, exportFo
 import { type CallReply, EXPORT_NAMES } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
+import { type BudgetEntry, type MemoryBudget, mib } from './memory-budget.ts';
 import type { WorkerPool } from './pool.ts';
 import { Quarantine } from './quarantine.ts';
 import type { HookLogEntry, WasmHook } from './types.ts';
@@ -35,16 +36,33 @@ export interface WasmHookInit {
   readonly pool: WorkerPool;
   readonly onLog: ((entry: HookLogEntry) => void) | undefined;
   readonly nextInstanceId: () => number;
+  /** The runner's memory budget, shared by every instance of every hook. */
+  readonly budget: MemoryBudget;
+  /** Most one instance can hold (linear-memory cap + Extism allocations + vars): charged while it runs. */
+  readonly capBytes: number;
+  /** Extism vars are charged at their cap (the SDK does not expose their size). */
+  readonly varBytes: number;
 }
 
 interface InstanceRecord {
   handle: WorkerHandle;
   id: number;
+  /** The session it serves (`''` for the load-time instance until a session takes it). */
+  session: string;
   /** Settles when instantiation finished; a fault means it failed. */
   ready: Promise<HookFault | undefined>;
+  readonly budget: BudgetEntry;
+  dropped: boolean;
 }
 
-type Attempt = { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> } | { readonly fault: HookFault };
+/** A charge the runner's memory budget could not fit, even after evicting every idle instance. */
+class BudgetRefusedError extends Error {
+  override name = 'BudgetRefusedError';
+}
+
+type Attempt =
+  | { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> }
+  | { readonly fault: HookFault; readonly budget?: true };
 
 /**
  * A sandboxed wasm hook as a seam listener. One plugin instance per session
@@ -95,7 +113,13 @@ export class WasmHookImpl implements WasmHook {
 
   /** Instantiates once so that a module that cannot start fails at load, not at its first call. */
   async probe(): Promise<HookFault | undefined> {
-    const record = this.#createInstance('');
+    let record: InstanceRecord;
+    try {
+      record = this.#createInstance('');
+    } catch (error) {
+      if (error instanceof BudgetRefusedError) return hookFault('memory', error.message);
+      throw error;
+    }
     const fault = await record.ready;
     if (fault === undefined) this.#warm = record;
     return fault;
@@ -115,6 +139,8 @@ export class WasmHookImpl implements WasmHook {
     // The worker died under a queued call (another hook's runaway): retry once on a fresh instance.
     if ('retry' in attempt) attempt = await this.#attempt(call.session.id, exportIndex, input);
     if ('retry' in attempt) return this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
+    // The runner being full is not this hook's fault in this session: it does not count towards quarantine.
+    if ('budget' in attempt) return { type: 'fault', fault: attempt.fault };
     if ('fault' in attempt) return this.#record(session, { type: 'fault', fault: attempt.fault });
     return this.#record(session, this.#wire.decode(call.seam, attempt.reply));
   }
@@ -134,14 +160,19 @@ export class WasmHookImpl implements WasmHook {
     try {
       record = this.#instanceFor(session);
     } catch (error) {
+      if (error instanceof BudgetRefusedError) return { fault: hookFault('memory', error.message), budget: true };
       return { fault: hookFault('load', `cannot place an instance: ${error instanceof Error ? error.message : String(error)}`) };
     }
-    const loadFault = await record.ready;
-    if (loadFault !== undefined) {
-      this.#forget(session, record);
-      return { fault: loadFault };
-    }
+    // Charged at its cap from here until the call is over (in the same tick: it cannot be evicted meanwhile).
+    const refusal = this.#init.budget.begin(record.budget);
+    if (refusal !== undefined) return { fault: hookFault('memory', this.#refusalMessage('call', refusal)), budget: true };
+    let memoryBytes: number | undefined;
     try {
+      const loadFault = await record.ready;
+      if (loadFault !== undefined) {
+        this.#forget(session, record);
+        return { fault: loadFault };
+      }
       const result = await record.handle.call(record.id, exportIndex, input, this.#init.timeoutMs);
       if ('timedOut' in result) {
         this.#forget(session, record);
@@ -149,6 +180,7 @@ export class WasmHookImpl implements WasmHook {
       }
       this.#log(session, result.logs);
       if (result.discard === true) this.#forget(session, record, false);
+      if (result.memoryBytes !== undefined) memoryBytes = result.memoryBytes + this.#init.varBytes;
       return { reply: result };
     } catch (error) {
       if (!(error instanceof WorkerGoneError)) throw error;
@@ -158,7 +190,17 @@ export class WasmHookImpl implements WasmHook {
         return { fault: hookFault(error.reason === 'memory' ? 'memory' : 'trap', `the worker died during the call: ${error.message}`) };
       }
       return { retry: true };
+    } finally {
+      // Back to its reported size (a no-op when the instance was dropped above).
+      this.#init.budget.end(record.budget, memoryBytes);
     }
+  }
+
+  #refusalMessage(what: 'call' | 'instance', refusal: { neededBytes: number; budgetBytes: number; busyBytes: number }): string {
+    return (
+      `the runner's memory budget (${mib(refusal.budgetBytes)} MiB) cannot fit this ${what === 'call' ? 'call' : 'new instance'}: ` +
+      `it needs ${mib(refusal.neededBytes)} MiB more and ${mib(refusal.busyBytes)} MiB are held by calls in flight`
+    );
   }
 
   #instanceFor(session: string): InstanceRecord {
@@ -173,13 +215,14 @@ export class WasmHookImpl implements WasmHook {
     let record: InstanceRecord;
     const pool = this.#init.pool;
     if (this.#warm !== undefined && this.#warm.handle.dead) {
-      this.#warm.handle.instanceCount--;
+      this.#drop(this.#warm, false);
       this.#warm = undefined;
     }
     const bound = pool.affinity(session);
     if (this.#warm !== undefined && (bound === undefined || bound === this.#warm.handle)) {
       // The load-time instance serves the first session that can use it where it is.
       record = this.#warm;
+      record.session = session;
       this.#warm = undefined;
       pool.bind(session, record.handle);
     } else record = this.#createInstance(session);
@@ -192,26 +235,65 @@ export class WasmHookImpl implements WasmHook {
   }
 
   #createInstance(session: string): InstanceRecord {
+    const { budget, capBytes, module, instanceOptions, loadTimeoutMs } = this.#init;
     const handle = this.#init.pool.pick(session === '' ? undefined : session);
+    // `record` is assigned below, before the budget can ever call `evict` (only idle entries are evicted).
+    // eslint-disable-next-line prefer-const
+    let record: InstanceRecord;
+    const entry: BudgetEntry = {
+      bytes: capBytes,
+      capBytes,
+      busy: 0,
+      label: this.name,
+      gone: () => handle.dead,
+      evict: (reason) => this.#evict(record, reason),
+    };
+    // Charged at its cap while it instantiates (a start function may grow memory), evicting idle ones to fit.
+    const refusal = budget.begin(entry);
+    if (refusal !== undefined) throw new BudgetRefusedError(this.#refusalMessage('instance', refusal));
     const id = this.#init.nextInstanceId();
     handle.instanceCount++;
-    const { module, instanceOptions, loadTimeoutMs } = this.#init;
     const ready = handle
       .create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, instanceOptions, loadTimeoutMs)
       .then(
         (result): HookFault | undefined => {
           if ('timedOut' in result) return hookFault('load', `instantiation did not finish within ${loadTimeoutMs} ms (a start function that never returns?)`);
-          this.#log(session, result.logs);
+          this.#log(record.session, result.logs);
+          if (result.fault === undefined) budget.end(entry, result.memoryBytes === undefined ? undefined : result.memoryBytes + this.#init.varBytes);
           return result.fault;
         },
         (error: unknown) => hookFault('load', `instantiation failed: ${error instanceof Error ? error.message : String(error)}`),
-      );
-    return { handle, id, ready };
+      )
+      .then((fault) => {
+        if (fault !== undefined) budget.release(entry);
+        return fault;
+      });
+    record = { handle, id, session, ready, budget: entry, dropped: false };
+    return record;
+  }
+
+  /** The memory budget dropped an idle instance to make room: its session starts fresh next time. */
+  #evict(record: InstanceRecord, reason: string): void {
+    if (record.dropped) return;
+    if (this.#warm === record) {
+      this.#warm = undefined;
+      this.#drop(record, true);
+      return;
+    }
+    this.#forget(record.session, record);
+    this.#init.onLog?.({ hook: this.name, level: 'warn', message: reason, session: record.session });
   }
 
   /** Drops a session's instance; `dispose` false when the worker already dropped it (or died). */
   #forget(session: string, record: InstanceRecord, dispose = true): void {
     if (this.#instances.get(session) === record) this.#instances.delete(session);
+    this.#drop(record, dispose);
+  }
+
+  #drop(record: InstanceRecord, dispose: boolean): void {
+    if (record.dropped) return;
+    record.dropped = true;
+    this.#init.budget.release(record.budget);
     record.handle.instanceCount--;
     if (dispose && !record.handle.dead) record.handle.dispose(record.id);
   }
@@ -219,8 +301,7 @@ export class WasmHookImpl implements WasmHook {
   #dropAll(): void {
     for (const [session, record] of [...this.#instances]) this.#forget(session, record);
     if (this.#warm !== undefined) {
-      this.#warm.handle.instanceCount--;
-      if (!this.#warm.handle.dead) this.#warm.handle.dispose(this.#warm.id);
+      this.#drop(this.#warm, true);
       this.#warm = undefined;
     }
   }

@@ -130,7 +130,7 @@ export class WorkerHandle {
     modules: { guest: WebAssembly.Module; wrapper: WebAssembly.Module },
     options: Omit<InstanceOptions, 'guest' | 'wrapper'>,
     timeoutMs: number,
-  ): Promise<{ fault?: HookFault; logs: readonly LogLine[] } | { timedOut: true }> {
+  ): Promise<{ fault?: HookFault; logs: readonly LogLine[]; memoryBytes?: number } | { timedOut: true }> {
     return this.#serial(async () => {
       const started = performance.now();
       const send = !this.#modules.has(moduleKey);
@@ -140,7 +140,11 @@ export class WorkerHandle {
       const result = await this.#deadline(reply, started, timeoutMs);
       if ('timedOut' in result) return result;
       const created = result as Extract<FromWorker, { op: 'created' }>;
-      return { ...(created.fault !== undefined && { fault: created.fault }), logs: created.logs };
+      return {
+        ...(created.fault !== undefined && { fault: created.fault }),
+        logs: created.logs,
+        ...(created.memoryBytes !== undefined && { memoryBytes: created.memoryBytes }),
+      };
     });
   }
 
@@ -258,7 +262,9 @@ export class WorkerHandle {
     const outLen = ctrl[Slot.respOutLen] as number;
     const extraLen = ctrl[Slot.respExtraLen] as number;
     const output = outLen < 0 ? null : this.#data.slice(0, outLen);
-    if (extraLen === 0) return { output, logs: [] };
+    const pages = ctrl[Slot.respMemPages] as number;
+    const memory = pages < 0 ? {} : { memoryBytes: pages * 65_536 };
+    if (extraLen === 0) return { output, logs: [], ...memory };
     const start = Math.max(outLen, 0);
     const extras = JSON.parse(decoder.decode(this.#data.subarray(start, start + extraLen))) as ResponseExtras;
     return {
@@ -267,6 +273,7 @@ export class WorkerHandle {
       ...(extras.exit !== undefined && { exit: extras.exit }),
       ...(extras.discard !== undefined && { discard: extras.discard }),
       logs: extras.logs ?? [],
+      ...memory,
     };
   }
 

@@ -47,12 +47,20 @@ async function serve(id: number, exportIndex: number, input: Uint8Array): Promis
     return { output: null, fault: { kind: 'load', message: `no live instance ${id}` }, discard: true, logs: [] };
   }
   const outcome = await instance.call(exportName, input);
-  if (outcome.type === 'output') return { output: outcome.bytes, logs: outcome.logs };
+  const memoryBytes = instance.memoryBytes;
+  if (outcome.type === 'output') return { output: outcome.bytes, logs: outcome.logs, ...(memoryBytes !== undefined && { memoryBytes }) };
   if (outcome.discard) {
     instances.delete(id);
     void track(instance.close());
   }
-  return { output: null, fault: outcome.fault, ...(outcome.exit !== undefined && { exit: outcome.exit }), discard: outcome.discard, logs: outcome.logs };
+  return {
+    output: null,
+    fault: outcome.fault,
+    ...(outcome.exit !== undefined && { exit: outcome.exit }),
+    discard: outcome.discard,
+    logs: outcome.logs,
+    ...(memoryBytes !== undefined && !outcome.discard && { memoryBytes }),
+  };
 }
 
 function writeReply(seq: number, reply: CallReply): void {
@@ -71,6 +79,7 @@ function writeReply(seq: number, reply: CallReply): void {
     ctrl[Slot.respStatus] = reply.fault === undefined ? RespStatus.output : RespStatus.fault;
     ctrl[Slot.respOutLen] = reply.output === null ? -1 : outLen;
     ctrl[Slot.respExtraLen] = extraLen;
+    ctrl[Slot.respMemPages] = reply.memoryBytes === undefined ? -1 : Math.ceil(reply.memoryBytes / 65_536);
   }
   Atomics.store(ctrl, Slot.respSeq, seq);
   Atomics.notify(ctrl, Slot.respSeq);
@@ -159,7 +168,8 @@ async function create(message: Extract<ToWorker, { op: 'create' }>): Promise<voi
   const result = await ExtismInstance.create({ ...message.options, ...compiled });
   if (result.ok) {
     instances.set(message.id, result.instance);
-    post({ op: 'created', id: message.id, logs: result.logs });
+    const memoryBytes = result.instance.memoryBytes;
+    post({ op: 'created', id: message.id, logs: result.logs, ...(memoryBytes !== undefined && { memoryBytes }) });
   } else {
     post({ op: 'created', id: message.id, fault: result.fault, logs: result.logs });
   }

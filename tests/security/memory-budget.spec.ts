@@ -1,0 +1,114 @@
+// Finding 5: memory added up across sessions. One warm instance per (hook,
+// session), each allowed `memoryMb`, and nothing bounded the sum: 64 sessions
+// × a hook sitting at its 64 MiB cap took the process past 4 GiB. The runner
+// now keeps every live instance within one memory budget, evicting idle ones
+// least-recently-used, and a call that cannot fit is a `memory` fault.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOperatorConfig } from '../../host/config/index.ts';
+import { ConfigError, HookLoadError } from '../../host/errors.ts';
+import { invokeListener } from '../../host/events/invoke.ts';
+import { HookRunner, type HookLogEntry } from '../../host/runner/index.ts';
+import { compileWatSource } from '../helpers/wat.ts';
+import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
+import { MEMORY_HOG_WAT } from './fixtures/memory-hog.ts';
+
+const run = promisify(execFile);
+const CHILD = fileURLToPath(new URL('./fixtures/memory-hog-child.ts', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+interface ChildReport {
+  baselineMb: number;
+  peakMb: number;
+  maxRssMb: number;
+  budgetMb: number;
+  evictions: number;
+  evictionNotes: number;
+  outcomes: Record<string, number>;
+}
+
+describe('memory budget across sessions', () => {
+  it('64 sessions × a hog at its 64 MiB cap: process RSS stays within the budget (measured in a child process)', async () => {
+    const budgetMb = 384;
+    const { stdout } = await run(TSX, [CHILD, '64', String(budgetMb)], { timeout: 240_000, maxBuffer: 1 << 20 });
+    const report = JSON.parse(stdout.trim().split('\n').at(-1) as string) as ChildReport;
+    console.info(`memory budget, 64 sessions × 64 MiB hog: ${JSON.stringify(report)}`);
+    // Every call got the hook's real decision: room was made by evicting idle instances, never by refusing.
+    expect(report.outcomes).toEqual({ 'decision:allow': 64 });
+    // The bound: what the process held before the first call, plus the budget, plus 128 MiB for
+    // what the budget does not see (V8 heaps, compiled code, channel buffers). Unbounded, the same
+    // run holds 64 × 64 MiB = 4 GiB.
+    expect(report.maxRssMb).toBeLessThan(report.baselineMb + budgetMb + 128);
+    expect(report.evictions).toBeGreaterThan(0);
+    expect(report.evictionNotes).toBe(report.evictions);
+  }, 300_000);
+});
+
+describe('memory budget decisions', () => {
+  let runner: HookRunner;
+  const logs: HookLogEntry[] = [];
+  let workspace: TestWorkspace;
+  beforeAll(async () => {
+    // 190 MiB: one hog instance in flight is charged 132 MiB (64 linear + 64 Extism allocations + 4 vars),
+    // an idle one 68 MiB (its 64 MiB of linear memory + 4 of vars): two in flight do not fit, nor one of each.
+    runner = await HookRunner.start({ workers: 2, spareWorker: false, memoryBudgetMb: 190, onLog: (entry) => logs.push(entry) });
+    workspace = makeWorkspace('hookbox-memory-budget-');
+  });
+  afterAll(async () => {
+    await runner?.close();
+    workspace?.dispose();
+  });
+
+  const call = (hook: Parameters<typeof invokeListener>[0], session: string) =>
+    invokeListener(
+      hook,
+      'tools/pre-execute',
+      { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' } },
+      { action: 'allow' },
+      { id: session, turn: 1, step: 1, cwd: '/tmp' },
+    );
+
+  it('a call that cannot fit while other calls hold the budget is a memory fault (the seam denies), not host growth', async () => {
+    const hook = await runner.load({ name: 'hog', wasm: await compileWatSource(MEMORY_HOG_WAT), limits: { memoryMb: 64, timeoutMs: 10_000 } });
+    try {
+      // Two sessions at once: the first call is charged its cap, the second cannot fit beside it.
+      const [a, b] = await Promise.all([call(hook, 'a'), call(hook, 'b')]);
+      const faults = [a, b].map((applied) => applied.invocation.fault);
+      expect(faults.filter((fault) => fault === undefined)).toHaveLength(1);
+      const refused = [a, b].find((applied) => applied.invocation.fault !== undefined);
+      expect(refused?.invocation.fault).toEqual({ kind: 'memory', message: expect.stringMatching(/^the runner's memory budget \(190 MiB\) cannot fit this/) });
+      expect(refused?.decision).toMatchObject({ action: 'deny' });
+      // A refusal is the runner's state, not the hook's fault in that session: no quarantine streak.
+      expect(hook.isQuarantined('a') || hook.isQuarantined('b')).toBe(false);
+      // Once the first call is over, its instance is idle (68 MiB charged) and a new session evicts it.
+      logs.length = 0;
+      expect((await call(hook, 'c')).decision).toEqual({ action: 'allow' });
+      expect(logs).toContainEqual(expect.objectContaining({ hook: 'hog', level: 'warn', message: expect.stringContaining("this session's state (Var) is lost") }));
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('a hook one instance of which exceeds the whole budget is refused at load, naming the figures', async () => {
+    await expect(
+      runner.load({ name: 'big', wasm: await compileWatSource(MEMORY_HOG_WAT), source: 'big.wasm', limits: { memoryMb: 256 } }),
+    ).rejects.toThrow(HookLoadError);
+    await expect(
+      runner.load({ name: 'big', wasm: await compileWatSource(MEMORY_HOG_WAT), source: 'big.wasm', limits: { memoryMb: 256 } }),
+    ).rejects.toThrow(/^big\.wasm: one instance of hook "big" may hold up to 336 MiB .*more than the runner's whole memory budget of 190 MiB \(memoryBudgetMb\)/);
+  });
+
+  it('the operator config sets the budget in defaults; a bad value names the file and the JSON path', () => {
+    const good = join(workspace.dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ hooks: [], defaults: { memoryBudgetMb: 512 } }));
+    expect(loadOperatorConfig(good).runner).toEqual({ memoryBudgetMb: 512 });
+    const bad = join(workspace.dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ hooks: [], defaults: { memoryBudgetMb: -1 } }));
+    expect(() => loadOperatorConfig(bad)).toThrow(ConfigError);
+    expect(() => loadOperatorConfig(bad)).toThrow(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*defaults\\.memoryBudgetMb`));
+  });
+});
