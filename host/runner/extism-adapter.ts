@@ -6,6 +6,7 @@
 import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/extism';
 import type { HookFault, HookFaultKind } from '../seams/fault.ts';
 import { type LogCap, type LogLine, LogSink } from './log-sink.ts';
+import { GROW_FAILED_GLOBAL } from './grow-probe.ts';
 import { GUEST_MODULE_NAME, RC_GLOBAL } from './rc-wrapper.ts';
 import { INIT_EXPORT, WASI_HOST_MODULE, type WasiGrant, WasiExit, WasiHost } from './wasi/index.ts';
 import { type WasmGlobal, type WasmInstance, type WasmMemory, wasmApi } from './wasm-api.ts';
@@ -148,6 +149,8 @@ export class ExtismInstance {
       return this.#fault('missing-export', `the module does not export "${exportName}"`, false);
     }
     rc.value = 0;
+    const growFailed = this.#wrapper.exports[GROW_FAILED_GLOBAL] as WasmGlobal | undefined;
+    if (growFailed !== undefined) growFailed.value = 0;
     this.#budget.left = this.#budgetBytes;
     let output: Uint8Array | null;
     try {
@@ -158,7 +161,9 @@ export class ExtismInstance {
       this.#wasi?.flush();
       const after = memory?.buffer.byteLength ?? 0;
       const mapped = faultFromError(error, {
-        atMemoryCap: (after > before && after >= this.#capBytes) || this.#sink.allocRefused,
+        // The guest was refused memory during the call: a grow returned -1 (instrumented, grow-probe.ts),
+        // the memory grew to its cap, or the per-call Extism allocation budget said no.
+        atMemoryCap: growFailed?.value === 1 || (after > before && after >= this.#capBytes) || this.#sink.allocRefused,
       });
       const outcome = this.#fault(mapped.kind, mapped.message, mapped.discard);
       if (error instanceof WasiExit) return { ...outcome, exit: { code: error.code } };
@@ -219,7 +224,7 @@ export function faultFromError(
   }
   if (/^Plugin error: function ".*" does not exist/.test(text)) return { kind: 'missing-export', message: text, discard: false };
   if (error instanceof wasmApi.RuntimeError) {
-    if (context.atMemoryCap) return { kind: 'memory', message: `memory cap reached, then: ${text}`, discard: true };
+    if (context.atMemoryCap) return { kind: 'memory', message: `refused memory (a memory.grow failed, the memory reached its cap, or an Extism alloc went over its budget), then: ${text}`, discard: true };
     return { kind: 'trap', message: text, discard: false };
   }
   if (error instanceof RangeError) {

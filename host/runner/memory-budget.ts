@@ -9,26 +9,26 @@ export function defaultMemoryBudgetBytes(): number {
 
 /** One live plugin instance as the budget sees it. */
 export interface BudgetEntry {
-  /** Bytes charged while idle: the instance's memory as its worker last reported it. */
+  /** Bytes charged while not running: its memory as its worker last reported it (0 before it exists). */
   bytes: number;
   /** Most it can hold: linear-memory cap + Extism allocations and vars. Charged while it runs. */
   readonly capBytes: number;
-  /** Calls (or an instantiation) in flight: such an entry is never evicted. */
-  busy: number;
+  /** Calls (or its instantiation) queued or running: such an entry is never evicted. */
+  pinned: number;
+  /** Whether a call (or its instantiation) is running on its worker right now: charged at its cap. */
+  running: boolean;
   /** Drops the instance (its session loses its state); `reason` is for the hook's log. */
   readonly evict: (reason: string) => void;
   /** Whether the instance is already gone (its worker died): the budget forgets it without evicting. */
   readonly gone: () => boolean;
-  /** For messages. */
-  readonly label: string;
 }
 
 /** Why a charge did not fit: the figures for the `memory` fault's message. */
 export interface BudgetRefusal {
   readonly neededBytes: number;
   readonly budgetBytes: number;
-  /** Bytes held by instances that could not be evicted (calls in flight). */
-  readonly busyBytes: number;
+  /** Bytes held by instances that could not be evicted (calls queued or running). */
+  readonly pinnedBytes: number;
 }
 
 /**
@@ -37,17 +37,21 @@ export interface BudgetRefusal {
  * is capped on its own; without this, 64 sessions × a hook that sits at its
  * 64 MiB cap took the process past 4 GiB.
  *
- * Accounting: an idle instance is charged its size as last reported by its
- * worker (linear memory, plus Extism vars at their cap: the SDK does not expose
- * their size). While an instance is created or called it is charged its *cap*
- * (linear-memory maximum + the per-call Extism allocation budget + vars),
- * since that is what the call may reach before anyone can look; after the call
- * it drops back to the reported size. So the sum of charges bounds what
- * instances can hold at any moment, calls in flight included.
+ * Accounting: an instance is charged its linear memory as last reported by
+ * its worker. Its Extism vars are not measurable (the SDK keeps their size
+ * private): between calls they are not charged — at most `memoryMb × 64 KiB`
+ * per instance (the var limit), a known gap the README states. While a call (or the instantiation) actually runs on its worker — at
+ * most one per worker — the instance is charged its *cap* (linear-memory
+ * maximum + the per-call Extism allocation budget + vars), since the call may
+ * reach it before anyone can look; when the call ends it drops back to the
+ * reported size. The charge is taken when the worker starts the call, not when
+ * it is queued, so calls waiting their turn cost nothing. The sum of charges
+ * never exceeds the budget, so it bounds what instances hold at any moment.
  *
- * To fit a charge, idle instances are evicted least-recently-used first (any
- * hook, any session); a charge that cannot fit even then is refused, and the
- * caller answers that call with a `memory` fault instead of growing the host.
+ * To fit a charge, idle instances (no call queued or running) are evicted
+ * least-recently-used first, whatever their hook or session; a charge that
+ * cannot fit even then is refused, and the caller answers that call with a
+ * `memory` fault instead of growing the host.
  */
 export class MemoryBudget {
   readonly budgetBytes: number;
@@ -71,31 +75,44 @@ export class MemoryBudget {
     return this.#entries.size;
   }
 
+  /** A call for `entry` is queued (or it is about to be instantiated): it is not evicted until {@link settle}. */
+  pin(entry: BudgetEntry): void {
+    if (!this.#entries.has(entry)) {
+      this.#entries.add(entry);
+      this.#used += this.#charge(entry);
+    } else {
+      // Most recently used last.
+      this.#entries.delete(entry);
+      this.#entries.add(entry);
+    }
+    entry.pinned++;
+  }
+
   /**
-   * Starts a call or an instantiation on `entry` (adding it when new): charges its cap, evicting
-   * idle instances LRU-first to make room. Returns a refusal when it cannot fit; then nothing changed
-   * for `entry` (a new entry stays out of the budget).
+   * The worker is starting the call: charges the entry its cap, evicting idle instances to make
+   * room. Returns a refusal (and changes nothing) when it cannot fit.
    */
-  begin(entry: BudgetEntry): BudgetRefusal | undefined {
+  run(entry: BudgetEntry): BudgetRefusal | undefined {
+    if (!this.#entries.has(entry)) return { neededBytes: entry.capBytes, budgetBytes: this.budgetBytes, pinnedBytes: this.#used };
+    if (entry.running) return undefined;
     this.#sweep();
-    const known = this.#entries.has(entry);
-    const current = known ? this.#charge(entry) : 0;
-    const after = entry.capBytes;
-    const refusal = this.#makeRoom(after - current, entry);
+    const extra = entry.capBytes - entry.bytes;
+    const refusal = this.#makeRoom(extra);
     if (refusal !== undefined) return refusal;
-    if (known) this.#entries.delete(entry);
-    this.#used += after - current;
-    entry.busy++;
-    this.#entries.add(entry);
+    entry.running = true;
+    this.#used += extra;
     return undefined;
   }
 
-  /** Ends a call: the entry is charged `reportedBytes` (its memory now) again, or its cap if unknown. */
-  end(entry: BudgetEntry, reportedBytes: number | undefined): void {
+  /** The call is over (or never ran): charged `reportedBytes` again (its cap if unknown), and unpinned. */
+  settle(entry: BudgetEntry, reportedBytes: number | undefined): void {
     if (!this.#entries.has(entry)) return;
     const before = this.#charge(entry);
-    entry.busy = Math.max(0, entry.busy - 1);
-    if (reportedBytes !== undefined) entry.bytes = Math.min(reportedBytes, entry.capBytes);
+    if (entry.running) {
+      entry.running = false;
+      entry.bytes = reportedBytes === undefined ? entry.capBytes : Math.min(reportedBytes, entry.capBytes);
+    }
+    entry.pinned = Math.max(0, entry.pinned - 1);
     this.#used += this.#charge(entry) - before;
   }
 
@@ -103,11 +120,12 @@ export class MemoryBudget {
   release(entry: BudgetEntry): void {
     if (!this.#entries.delete(entry)) return;
     this.#used -= this.#charge(entry);
-    entry.busy = 0;
+    entry.running = false;
+    entry.pinned = 0;
   }
 
   #charge(entry: BudgetEntry): number {
-    return entry.busy > 0 ? entry.capBytes : entry.bytes;
+    return entry.running ? entry.capBytes : entry.bytes;
   }
 
   /** Forgets entries whose worker died (their memory went with it). */
@@ -115,16 +133,16 @@ export class MemoryBudget {
     for (const entry of [...this.#entries]) if (entry.gone()) this.release(entry);
   }
 
-  #makeRoom(extra: number, keep: BudgetEntry): BudgetRefusal | undefined {
+  #makeRoom(extra: number): BudgetRefusal | undefined {
     if (this.#used + extra <= this.budgetBytes) return undefined;
     let evictable = 0;
-    for (const entry of this.#entries) if (entry !== keep && entry.busy === 0) evictable += entry.bytes;
+    for (const entry of this.#entries) if (entry.pinned === 0) evictable += entry.bytes;
     if (this.#used - evictable + extra > this.budgetBytes) {
-      return { neededBytes: extra, budgetBytes: this.budgetBytes, busyBytes: this.#used - evictable };
+      return { neededBytes: extra, budgetBytes: this.budgetBytes, pinnedBytes: this.#used - evictable };
     }
     for (const entry of [...this.#entries]) {
       if (this.#used + extra <= this.budgetBytes) break;
-      if (entry === keep || entry.busy > 0) continue;
+      if (entry.pinned > 0) continue;
       this.release(entry);
       this.evictions++;
       entry.evict(

@@ -12,6 +12,7 @@ import {
   replaceSection,
 } from './wasm-binary.ts';
 import { INIT_EXPORT, START_EXPORT, WASI_HOST_MODULE, WASI_MODULE } from './wasi/index.ts';
+import { instrumentMemoryGrow } from './grow-probe.ts';
 
 /** Exports of a WASI module renamed in place (same length), so the SDK never runs them itself. */
 const WASI_ENTRY_RENAMES: Readonly<Record<string, string>> = { _initialize: INIT_EXPORT, _start: START_EXPORT };
@@ -35,6 +36,8 @@ export interface PreparedModule {
   readonly exportsMemory: boolean;
   /** The memory limits after capping, in pages. */
   readonly memory: { readonly min: number; readonly max: number } | undefined;
+  /** Whether every `memory.grow` reports a refusal through the `hookbox_grow_failed` global (grow-probe.ts). */
+  readonly growProbe: boolean;
 }
 
 /** Parses a module and describes it, turning format errors into a `HookLoadError` naming the file. */
@@ -101,6 +104,9 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
     memory = { min: declared.min, max };
     if (declared.max !== max) patched = rewriteMemoryMax(patched, layout, declared.min, max);
   }
+  // Last: it re-encodes sections, so the layout's offsets above no longer hold after it.
+  const probed = growProbe(patched);
+  if (probed !== undefined) patched = probed;
 
   const seamExports = layout.exports
     .filter((entry) => entry.kind === 'function')
@@ -113,7 +119,22 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
     init,
     exportsMemory: layout.exports.some((entry) => entry.kind === 'memory' && entry.name === 'memory'),
     memory,
+    growProbe: probed !== undefined,
   };
+}
+
+/**
+ * Instruments `memory.grow` so a trap after a refused grow is a `memory` fault. Code this
+ * decoder does not know (a newer proposal) loads uninstrumented: such a trap then reads as `trap`
+ * unless the memory sits at its cap — a misnamed fault, never a weaker sandbox.
+ */
+function growProbe(bytes: Uint8Array): Uint8Array | undefined {
+  try {
+    return instrumentMemoryGrow(bytes);
+  } catch (error) {
+    if (error instanceof WasmFormatError) return undefined;
+    throw error;
+  }
 }
 
 function refuseUncappable(limits: MemoryLimits, source: string): void {

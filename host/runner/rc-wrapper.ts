@@ -1,3 +1,4 @@
+import { GROW_FAILED_GLOBAL } from './grow-probe.ts';
 import { INIT_EXPORT } from './wasi/index.ts';
 import { SectionId, WASM_HEADER, encodeName, encodeSection, leb } from './wasm-binary.ts';
 
@@ -16,35 +17,45 @@ export const RC_GLOBAL = 'hookbox_rc';
  * adapter runs once that memory is reachable. Only public SDK features are
  * used (manifest linking by module name).
  */
-export function buildRcWrapper(exportNames: readonly string[], reexportMemory: boolean, reexportInit = false): Uint8Array {
+export function buildRcWrapper(
+  exportNames: readonly string[],
+  reexportMemory: boolean,
+  reexportInit = false,
+  reexportGrowProbe = false,
+): Uint8Array {
+  // An imported global comes first in the global index space: the wrapper's own rc global follows it.
+  const rcIndex = reexportGrowProbe ? 1 : 0;
   const sections: Uint8Array[] = [];
   // type 0: () -> i32, type 1: () -> ()
   sections.push(encodeSection(SectionId.type, [2, 0x60, 0, 1, 0x7f, 0x60, 0, 0]));
 
   const imported = exportNames.length + (reexportInit ? 1 : 0);
-  const imports: number[] = [...leb(imported + (reexportMemory ? 1 : 0))];
+  const imports: number[] = [...leb(imported + (reexportMemory ? 1 : 0) + (reexportGrowProbe ? 1 : 0))];
   for (const name of exportNames) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(name), 0x00, 0x00);
   if (reexportInit) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(INIT_EXPORT), 0x00, 0x01);
   // Import the guest memory with limits {min 0, no max}: it matches any 32-bit memory.
   if (reexportMemory) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName('memory'), 0x02, 0x00, 0x00);
+  // The guest's "a memory.grow was refused" flag (grow-probe.ts): mut i32.
+  if (reexportGrowProbe) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(GROW_FAILED_GLOBAL), 0x03, 0x7f, 0x01);
   sections.push(encodeSection(SectionId.import, imports));
 
   sections.push(encodeSection(SectionId.function, [...leb(exportNames.length), ...exportNames.map(() => 0)]));
   // global 0: mut i32 = 0
   sections.push(encodeSection(SectionId.global, [1, 0x7f, 0x01, 0x41, 0x00, 0x0b]));
 
-  const exportCount = exportNames.length + 1 + (reexportMemory ? 1 : 0) + (reexportInit ? 1 : 0);
+  const exportCount = exportNames.length + 1 + (reexportMemory ? 1 : 0) + (reexportInit ? 1 : 0) + (reexportGrowProbe ? 1 : 0);
   const exports: number[] = [...leb(exportCount)];
   exportNames.forEach((name, i) => exports.push(...encodeName(name), 0x00, ...leb(imported + i)));
-  exports.push(...encodeName(RC_GLOBAL), 0x03, 0x00);
+  exports.push(...encodeName(RC_GLOBAL), 0x03, rcIndex);
   if (reexportInit) exports.push(...encodeName(INIT_EXPORT), 0x00, ...leb(exportNames.length));
   if (reexportMemory) exports.push(...encodeName('memory'), 0x02, 0x00);
+  if (reexportGrowProbe) exports.push(...encodeName(GROW_FAILED_GLOBAL), 0x03, 0x00);
   sections.push(encodeSection(SectionId.export, exports));
 
   const code: number[] = [...leb(exportNames.length)];
   exportNames.forEach((_, i) => {
     // no locals; call $guest_i; global.set 0; global.get 0; end
-    const body = [0x00, 0x10, ...leb(i), 0x24, 0x00, 0x23, 0x00, 0x0b];
+    const body = [0x00, 0x10, ...leb(i), 0x24, rcIndex, 0x23, rcIndex, 0x0b];
     code.push(...leb(body.length), ...body);
   });
   sections.push(encodeSection(SectionId.code, code));

@@ -182,7 +182,6 @@ export class HookRunner {
       nextInstanceId: () => this.#nextInstanceId++,
       budget: this.#budget,
       capBytes,
-      varBytes,
     });
     const fault = await hook.probe();
     if (fault !== undefined) {
@@ -208,7 +207,9 @@ export class HookRunner {
         try {
           const [guest, wrapper] = await Promise.all([
             wasmApi.compile(prepared.bytes),
-            wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init)),
+            wasmApi.compile(
+              buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init, prepared.growProbe),
+            ),
           ]);
           return { key, guest, wrapper, prepared };
         } catch (error) {

@@ -3,7 +3,7 @@ import { type DecisionOf, type FailPolicy, type HookFault, type SeamId, exportFo
 import { type CallReply, EXPORT_NAMES } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
-import { type BudgetEntry, type MemoryBudget, mib } from './memory-budget.ts';
+import { type BudgetEntry, type BudgetRefusal, type MemoryBudget, mib } from './memory-budget.ts';
 import type { WorkerPool } from './pool.ts';
 import { Quarantine } from './quarantine.ts';
 import type { HookLogEntry, WasmHook } from './types.ts';
@@ -40,8 +40,6 @@ export interface WasmHookInit {
   readonly budget: MemoryBudget;
   /** Most one instance can hold (linear-memory cap + Extism allocations + vars): charged while it runs. */
   readonly capBytes: number;
-  /** Extism vars are charged at their cap (the SDK does not expose their size). */
-  readonly varBytes: number;
 }
 
 interface InstanceRecord {
@@ -53,11 +51,8 @@ interface InstanceRecord {
   ready: Promise<HookFault | undefined>;
   readonly budget: BudgetEntry;
   dropped: boolean;
-}
-
-/** A charge the runner's memory budget could not fit, even after evicting every idle instance. */
-class BudgetRefusedError extends Error {
-  override name = 'BudgetRefusedError';
+  /** Instantiation did not run: the memory budget could not fit it (a `memory` fault that is not the hook's). */
+  refused: boolean;
 }
 
 type Attempt =
@@ -113,13 +108,7 @@ export class WasmHookImpl implements WasmHook {
 
   /** Instantiates once so that a module that cannot start fails at load, not at its first call. */
   async probe(): Promise<HookFault | undefined> {
-    let record: InstanceRecord;
-    try {
-      record = this.#createInstance('');
-    } catch (error) {
-      if (error instanceof BudgetRefusedError) return hookFault('memory', error.message);
-      throw error;
-    }
+    const record = this.#createInstance('');
     const fault = await record.ready;
     if (fault === undefined) this.#warm = record;
     return fault;
@@ -160,27 +149,32 @@ export class WasmHookImpl implements WasmHook {
     try {
       record = this.#instanceFor(session);
     } catch (error) {
-      if (error instanceof BudgetRefusedError) return { fault: hookFault('memory', error.message), budget: true };
       return { fault: hookFault('load', `cannot place an instance: ${error instanceof Error ? error.message : String(error)}`) };
     }
-    // Charged at its cap from here until the call is over (in the same tick: it cannot be evicted meanwhile).
-    const refusal = this.#init.budget.begin(record.budget);
-    if (refusal !== undefined) return { fault: hookFault('memory', this.#refusalMessage('call', refusal)), budget: true };
+    const budget = this.#init.budget;
+    // Pinned (never evicted) from here, in the same tick, until the call is over; charged its cap
+    // only once the worker starts it (the gate), so calls waiting their turn cost nothing.
+    budget.pin(record.budget);
+    let refusal: BudgetRefusal | undefined;
     let memoryBytes: number | undefined;
     try {
       const loadFault = await record.ready;
       if (loadFault !== undefined) {
         this.#forget(session, record);
-        return { fault: loadFault };
+        return record.refused ? { fault: loadFault, budget: true } : { fault: loadFault };
       }
-      const result = await record.handle.call(record.id, exportIndex, input, this.#init.timeoutMs);
+      const gate = () => (refusal = budget.run(record.budget)) === undefined;
+      const result = await record.handle.call(record.id, exportIndex, input, this.#init.timeoutMs, gate);
+      if ('refused' in result) {
+        return { fault: hookFault('memory', this.#refusalMessage('call', refusal as BudgetRefusal)), budget: true };
+      }
       if ('timedOut' in result) {
         this.#forget(session, record);
         return { fault: hookFault('timeout', `no answer within ${this.#init.timeoutMs} ms; the worker was terminated`) };
       }
       this.#log(session, result.logs);
       if (result.discard === true) this.#forget(session, record, false);
-      if (result.memoryBytes !== undefined) memoryBytes = result.memoryBytes + this.#init.varBytes;
+      memoryBytes = result.memoryBytes;
       return { reply: result };
     } catch (error) {
       if (!(error instanceof WorkerGoneError)) throw error;
@@ -191,15 +185,15 @@ export class WasmHookImpl implements WasmHook {
       }
       return { retry: true };
     } finally {
-      // Back to its reported size (a no-op when the instance was dropped above).
-      this.#init.budget.end(record.budget, memoryBytes);
+      // Back to its reported size, unpinned (a no-op when the instance was dropped above).
+      budget.settle(record.budget, memoryBytes);
     }
   }
 
-  #refusalMessage(what: 'call' | 'instance', refusal: { neededBytes: number; budgetBytes: number; busyBytes: number }): string {
+  #refusalMessage(what: 'call' | 'instance', refusal: BudgetRefusal): string {
     return (
       `the runner's memory budget (${mib(refusal.budgetBytes)} MiB) cannot fit this ${what === 'call' ? 'call' : 'new instance'}: ` +
-      `it needs ${mib(refusal.neededBytes)} MiB more and ${mib(refusal.busyBytes)} MiB are held by calls in flight`
+      `it needs ${mib(refusal.neededBytes)} MiB more and ${mib(refusal.pinnedBytes)} MiB are held by instances with calls queued or running`
     );
   }
 
@@ -241,25 +235,31 @@ export class WasmHookImpl implements WasmHook {
     // eslint-disable-next-line prefer-const
     let record: InstanceRecord;
     const entry: BudgetEntry = {
-      bytes: capBytes,
+      bytes: 0,
       capBytes,
-      busy: 0,
-      label: this.name,
+      pinned: 0,
+      running: false,
       gone: () => handle.dead,
       evict: (reason) => this.#evict(record, reason),
     };
-    // Charged at its cap while it instantiates (a start function may grow memory), evicting idle ones to fit.
-    const refusal = budget.begin(entry);
-    if (refusal !== undefined) throw new BudgetRefusedError(this.#refusalMessage('instance', refusal));
+    // Pinned while queued; charged its cap once the worker starts instantiating it (a start function
+    // may grow memory), evicting idle instances to fit; then its reported size.
+    budget.pin(entry);
+    let refusal: BudgetRefusal | undefined;
+    const gate = () => (refusal = budget.run(entry)) === undefined;
     const id = this.#init.nextInstanceId();
     handle.instanceCount++;
     const ready = handle
-      .create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, instanceOptions, loadTimeoutMs)
+      .create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, instanceOptions, loadTimeoutMs, gate)
       .then(
         (result): HookFault | undefined => {
+          if ('refused' in result) {
+            record.refused = true;
+            return hookFault('memory', this.#refusalMessage('instance', refusal as BudgetRefusal));
+          }
           if ('timedOut' in result) return hookFault('load', `instantiation did not finish within ${loadTimeoutMs} ms (a start function that never returns?)`);
           this.#log(record.session, result.logs);
-          if (result.fault === undefined) budget.end(entry, result.memoryBytes === undefined ? undefined : result.memoryBytes + this.#init.varBytes);
+          if (result.fault === undefined) budget.settle(entry, result.memoryBytes);
           return result.fault;
         },
         (error: unknown) => hookFault('load', `instantiation failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -268,7 +268,7 @@ export class WasmHookImpl implements WasmHook {
         if (fault !== undefined) budget.release(entry);
         return fault;
       });
-    record = { handle, id, session, ready, budget: entry, dropped: false };
+    record = { handle, id, session, ready, budget: entry, dropped: false, refused: false };
     return record;
   }
 

@@ -55,6 +55,12 @@ const SERVE_EWMA_WEIGHT = 0.25;
 /** A call's result, or the deadline passed (the worker is then being terminated). */
 export type CallResult = CallReply | { readonly timedOut: true };
 
+/**
+ * Asked when the worker is about to start a queued task; `false` skips it (it resolves
+ * `{refused: true}`). The runner's memory budget charges a call when it runs, not while it waits.
+ */
+export type StartGate = () => boolean;
+
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
 const decoder = new TextDecoder();
 
@@ -130,8 +136,10 @@ export class WorkerHandle {
     modules: { guest: WebAssembly.Module; wrapper: WebAssembly.Module },
     options: Omit<InstanceOptions, 'guest' | 'wrapper'>,
     timeoutMs: number,
-  ): Promise<{ fault?: HookFault; logs: readonly LogLine[]; memoryBytes?: number } | { timedOut: true }> {
+    gate?: StartGate,
+  ): Promise<{ fault?: HookFault; logs: readonly LogLine[]; memoryBytes?: number } | { timedOut: true } | { refused: true }> {
     return this.#serial(async () => {
+      if (gate !== undefined && !gate()) return { refused: true } as const;
       const started = performance.now();
       const send = !this.#modules.has(moduleKey);
       this.#modules.add(moduleKey);
@@ -149,8 +157,10 @@ export class WorkerHandle {
   }
 
   /** Calls an export of an instance on this worker. Rejects with `WorkerGoneError` if the worker is gone. */
-  call(id: number, exportIndex: number, input: Uint8Array, timeoutMs: number): Promise<CallResult> {
-    return this.#serial(() => this.#call(id, exportIndex, input, timeoutMs));
+  call(id: number, exportIndex: number, input: Uint8Array, timeoutMs: number, gate?: StartGate): Promise<CallResult | { refused: true }> {
+    return this.#serial<CallResult | { refused: true }>(() =>
+      gate !== undefined && !gate() ? Promise.resolve({ refused: true }) : this.#call(id, exportIndex, input, timeoutMs),
+    );
   }
 
   dispose(id: number): void {
