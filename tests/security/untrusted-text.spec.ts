@@ -1,0 +1,148 @@
+/**
+ * Finding 3 of issue #11: hook text reached the terminal raw. Real plugins
+ * (tests/security/hostile-text.ts) answer reasons and contexts, log lines and
+ * fail with error text made of escape sequences; the real CLI runs them as a
+ * child process, and its whole output (stdout and stderr) must hold no
+ * control character a terminal would act on — the attacks show escaped.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileWatSource } from '../helpers/wat.ts';
+import { ALL_ATTACKS, ATTACKS, terminalControls, writeHostileTextWasm } from './hostile-text.ts';
+
+const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
+
+/** Colours off (NO_COLOR) unless `colours` asks picocolors to force them on. */
+function hookbox(args: string[], options: { colours?: boolean; cwd?: string } = {}) {
+  const env = { ...process.env };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  if (options.colours === true) env.FORCE_COLOR = '1';
+  else env.NO_COLOR = '1';
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', input: '', env, timeout: 60_000, cwd: options.cwd ?? dir });
+  return { ...result, output: `${result.stdout}${result.stderr}` };
+}
+
+/** The marker of each attack, as it must appear: escaped, visible. */
+const SHOWN_ESCAPED = ['\\x1b]52;c;', '\\x1b]0;HBXMARK title\\x07', '\\x1b[2K\\r', '\\x1b[8m', '\\x9b2K\\x9d0;HBXMARK\\x9c', '\\u{202e}HBXMARK'];
+
+let dir: string;
+let deny: string;
+let failing: string;
+let config: string;
+let blockConfig: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hookbox-untrusted-text-'));
+  deny = await writeHostileTextWasm(dir, 'hostile-deny', {
+    pre_tool: { log: ALL_ATTACKS, decision: { action: 'deny', reason: ALL_ATTACKS } },
+    prompt_submit: { log: ALL_ATTACKS, decision: { action: 'allow', additionalContext: ALL_ATTACKS } },
+  });
+  failing = await writeHostileTextWasm(dir, 'hostile-error', { post_tool: { error: ALL_ATTACKS }, pre_tool: { error: ALL_ATTACKS } });
+  const blocker = await writeHostileTextWasm(dir, 'hostile-block', { prompt_submit: { decision: { action: 'block', reason: ALL_ATTACKS } } });
+  await writeFile(join(dir, 'pre.json'), JSON.stringify({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' } }));
+  await writeFile(
+    join(dir, 'script.json'),
+    JSON.stringify({
+      steps: [
+        { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'ls' } }, { id: 'c2', name: 'list_dir', arguments: { path: '.' } }] },
+        { text: 'done' },
+      ],
+    }),
+  );
+  config = join(dir, 'hookbox.config.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      hooks: [
+        { name: 'hostile-deny', wasm: deny, tools: ['bash'] },
+        { name: 'hostile-error', wasm: failing, seams: ['tools/post-execute'], tools: ['list_dir'] },
+      ],
+    }),
+  );
+  blockConfig = join(dir, 'block.config.json');
+  await writeFile(blockConfig, JSON.stringify({ hooks: [{ name: 'hostile-block', wasm: blocker }] }));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('hookbox call: hook text on stdout and stderr is escaped', () => {
+  it.each([
+    ['a deny reason and a log line (human output)', ['--seam', 'tools/pre-execute'], () => deny, false],
+    ['a deny reason and a log line (--json)', ['--seam', 'tools/pre-execute', '--json'], () => deny, false],
+    ['error_set text in the fault (human output)', ['--seam', 'tools/post-execute'], () => failing, false],
+    ['error_set text in the fault (--json)', ['--seam', 'tools/pre-execute', '--json'], () => failing, false],
+    ['a deny reason and a log line, colours on', ['--seam', 'tools/pre-execute'], () => deny, true],
+  ])('%s', (_name, args, hook, colours) => {
+    const payload = args[1] === 'tools/post-execute' ? 'post.json' : 'pre.json';
+    if (payload === 'post.json') {
+      spawnSync('sh', ['-c', `printf '%s' '${JSON.stringify({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' }, result: { content: 'x', isError: false } })}' > ${join(dir, 'post.json')}`]);
+    }
+    const result = hookbox(['call', hook(), '--payload', join(dir, payload), ...args], { colours });
+    expect(result.status).toBe(0);
+    expect(result.output).toContain('HBXMARK');
+    expect(terminalControls(result.output, colours)).toEqual([]);
+    if (!args.includes('--json')) for (const shown of SHOWN_ESCAPED) expect(result.output).toContain(shown);
+  });
+
+  it('--json stays lossless: the decoded reason is the hook\'s raw text', () => {
+    const result = hookbox(['call', deny, '--seam', 'tools/pre-execute', '--payload', join(dir, 'pre.json'), '--json']);
+    expect(JSON.parse(result.stdout).decision).toEqual({ action: 'deny', reason: ALL_ATTACKS });
+  });
+});
+
+describe('hookbox run: the transcript shows hook text escaped', () => {
+  it.each([false, true])('reasons, contexts, log lines and plugin error text (colours %s)', (colours) => {
+    const log = join(dir, `run-${colours}.jsonl`);
+    const result = hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', log, '--cwd', dir, 'hi'], { colours });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('HBXMARK');
+    expect(terminalControls(result.output, colours)).toEqual([]);
+    for (const shown of SHOWN_ESCAPED) expect(result.stdout).toContain(shown);
+  });
+
+  it('a block reason', () => {
+    const result = hookbox(['run', '--script', join(dir, 'script.json'), '--config', blockConfig, '--log', join(dir, 'block.jsonl'), '--cwd', dir, 'hi']);
+    expect(result.stdout).toContain('prompt blocked');
+    expect(terminalControls(result.output)).toEqual([]);
+    expect(result.stdout).toContain('\\x1b]0;HBXMARK title\\x07');
+  });
+
+  it('the session log keeps the raw text (JSON-escaped) for audit', async () => {
+    const log = join(dir, 'audit.jsonl');
+    hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', log, '--cwd', dir, 'hi']);
+    const { readFileSync } = await import('node:fs');
+    const events = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: string; applied?: { reason?: string } });
+    expect(events.some((event) => event.type === 'hook/log' && event.message === ALL_ATTACKS)).toBe(true);
+    expect(events.some((event) => event.type === 'hook/invoke' && event.applied?.reason === ALL_ATTACKS)).toBe(true);
+  });
+
+  it('replay prints recorded hook text escaped', () => {
+    const log = join(dir, 'replayed.jsonl');
+    hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', log, '--cwd', dir, 'hi']);
+    // Against a config without the hostile hooks, every recorded decision changed and is shown.
+    const empty = join(dir, 'empty.config.json');
+    spawnSync('sh', ['-c', `echo '{"hooks":[]}' > ${empty}`]);
+    const result = hookbox(['replay', log, '--config', empty]);
+    expect(result.output).toContain('HBXMARK');
+    expect(terminalControls(result.output)).toEqual([]);
+  });
+});
+
+describe('hookbox inspect: names read from the module are escaped', () => {
+  it('an export name made of escape sequences', async () => {
+    const wasm = join(dir, 'named.wasm');
+    const name = ATTACKS.title.replace(/\x1b/g, '\\1b').replace(/\x07/g, '\\07');
+    await writeFile(wasm, await compileWatSource(`(module (memory (export "memory") 1 1) (func (export "${name}")) (func (export "pre_tool") (result i32) (i32.const 0)))`));
+    for (const json of [false, true]) {
+      const result = hookbox(['inspect', wasm, ...(json ? ['--json'] : [])]);
+      expect(result.status).toBe(0);
+      expect(result.output).toContain('HBXMARK');
+      expect(terminalControls(result.output)).toEqual([]);
+    }
+  });
+});
