@@ -103,6 +103,11 @@ ${functions.join('\n')}
 `;
 }
 
+/** Compiles such a plugin to wasm bytes. */
+export function hostileTextWasm(exports: Partial<Record<SeamExportName, ExportBehaviour>>, name = 'hostile-text'): Promise<Uint8Array> {
+  return compileWatSource(hostileTextWat(exports), `${name}.wat`);
+}
+
 /** Compiles such a plugin and writes it to `<dir>/<name>.wasm`; returns the path. */
 export async function writeHostileTextWasm(
   dir: string,
@@ -110,7 +115,7 @@ export async function writeHostileTextWasm(
   exports: Partial<Record<SeamExportName, ExportBehaviour>>,
 ): Promise<string> {
   const path = join(dir, `${name}.wasm`);
-  await writeFile(path, await compileWatSource(hostileTextWat(exports), `${name}.wat`));
+  await writeFile(path, await hostileTextWasm(exports, name));
   return path;
 }
 
