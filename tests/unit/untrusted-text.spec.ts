@@ -51,8 +51,8 @@ describe('printable: attacks from hook text come out escaped', () => {
 });
 
 describe('printableLines: multi-line text, one printable line each', () => {
-  it('splits on \\n, \\r\\n and a lone \\r (which would overwrite)', () => {
-    expect(printableLines('one\r\ntwo\rthree\nfour\n')).toEqual(['one', 'two', 'three', 'four']);
+  it('splits on \\n and \\r\\n; a lone \\r (which would overwrite) shows escaped', () => {
+    expect(printableLines('one\r\ntwo\rthree\nfour\n')).toEqual(['one', 'two\\rthree', 'four']);
   });
 
   it('keeps empty lines, drops only the one after a final line break', () => {
