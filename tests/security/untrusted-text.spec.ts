@@ -6,6 +6,7 @@
  * control character a terminal would act on — the attacks show escaped.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,37 +73,51 @@ afterAll(async () => {
 
 describe('hookbox call: hook text on stdout and stderr is escaped', () => {
   it.each([
-    ['a deny reason and a log line (human output)', ['--seam', 'tools/pre-execute'], () => deny, false],
-    ['a deny reason and a log line (--json)', ['--seam', 'tools/pre-execute', '--json'], () => deny, false],
-    ['error_set text in the fault (human output)', ['--seam', 'tools/post-execute'], () => failing, false],
-    ['error_set text in the fault (--json)', ['--seam', 'tools/pre-execute', '--json'], () => failing, false],
-    ['a deny reason and a log line, colours on', ['--seam', 'tools/pre-execute'], () => deny, true],
-  ])('%s', (_name, args, hook, colours) => {
-    const payload = args[1] === 'tools/post-execute' ? 'post.json' : 'pre.json';
-    if (payload === 'post.json') {
-      spawnSync('sh', ['-c', `printf '%s' '${JSON.stringify({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' }, result: { content: 'x', isError: false } })}' > ${join(dir, 'post.json')}`]);
-    }
-    const result = hookbox(['call', hook(), '--payload', join(dir, payload), ...args], { colours });
+    ['a deny reason and a log line (human output)', 'tools/pre-execute', () => deny, false, false],
+    // `call` prints no colours of its own: FORCE_COLOR must not change that any ESC is escaped.
+    ['a deny reason and a log line, FORCE_COLOR set', 'tools/pre-execute', () => deny, false, true],
+    ['error_set text in the fault (human output)', 'tools/post-execute', () => failing, false, false],
+    ['error_set text in the fault (--json)', 'tools/pre-execute', () => failing, true, false],
+  ])('%s', async (_name, seam, hook, json, colours) => {
+    // (colours: FORCE_COLOR=1 in the environment)
+    const payload = join(dir, `${seam.replace('/', '-')}.json`);
+    await writeFile(payload, JSON.stringify({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' }, ...(seam === 'tools/post-execute' && { result: { content: 'x', isError: false } }) }));
+    const result = hookbox(['call', hook(), '--seam', seam, '--payload', payload, ...(json ? ['--json'] : [])], { colours });
     expect(result.status).toBe(0);
     expect(result.output).toContain('HBXMARK');
-    expect(terminalControls(result.output, colours)).toEqual([]);
-    if (!args.includes('--json')) for (const shown of SHOWN_ESCAPED) expect(result.output).toContain(shown);
+    expect(terminalControls(result.output)).toEqual([]);
+    if (!json) for (const shown of SHOWN_ESCAPED) expect(result.output).toContain(shown);
   });
 
-  it('--json stays lossless: the decoded reason is the hook\'s raw text', () => {
+  it('--json: the log line on stderr is escaped, stdout stays lossless (the decoded reason is the hook\'s raw text)', () => {
     const result = hookbox(['call', deny, '--seam', 'tools/pre-execute', '--payload', join(dir, 'pre.json'), '--json']);
+    expect(terminalControls(result.output)).toEqual([]);
+    expect(result.stderr).toContain('\\x1b]0;HBXMARK title\\x07');
     expect(JSON.parse(result.stdout).decision).toEqual({ action: 'deny', reason: ALL_ATTACKS });
   });
 });
 
 describe('hookbox run: the transcript shows hook text escaped', () => {
-  it.each([false, true])('reasons, contexts, log lines and plugin error text (colours %s)', (colours) => {
-    const log = join(dir, `run-${colours}.jsonl`);
-    const result = hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', log, '--cwd', dir, 'hi'], { colours });
-    expect(result.status).toBe(0);
-    expect(result.stdout).toContain('HBXMARK');
-    expect(terminalControls(result.output, colours)).toEqual([]);
-    for (const shown of SHOWN_ESCAPED) expect(result.stdout).toContain(shown);
+  let run: ReturnType<typeof hookbox>;
+  let log: string;
+  beforeAll(() => {
+    log = join(dir, 'run.jsonl');
+    run = hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', log, '--cwd', dir, 'hi']);
+  });
+
+  it('reasons, contexts, log lines and plugin error text', () => {
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('HBXMARK');
+    expect(terminalControls(run.output)).toEqual([]);
+    for (const shown of SHOWN_ESCAPED) expect(run.stdout).toContain(shown);
+  });
+
+  it('colours on: every ESC is the CLI\'s own SGR colour, the attacks show escaped', () => {
+    const coloured = hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', join(dir, 'coloured.jsonl'), '--cwd', dir, 'hi'], { colours: true });
+    expect(coloured.status).toBe(0);
+    expect(coloured.output).toMatch(/\x1b\[[0-9;]*m/);
+    expect(terminalControls(coloured.output, true)).toEqual([]);
+    for (const shown of SHOWN_ESCAPED) expect(coloured.stdout).toContain(shown);
   });
 
   it('a block reason', () => {
@@ -112,24 +127,21 @@ describe('hookbox run: the transcript shows hook text escaped', () => {
     expect(result.stdout).toContain('\\x1b]0;HBXMARK title\\x07');
   });
 
-  it('the session log keeps the raw text (JSON-escaped) for audit', async () => {
-    const log = join(dir, 'audit.jsonl');
-    hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', log, '--cwd', dir, 'hi']);
-    const { readFileSync } = await import('node:fs');
+  it('the session log keeps the raw text (JSON-escaped) for audit', () => {
     const events = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: string; applied?: { reason?: string } });
     expect(events.some((event) => event.type === 'hook/log' && event.message === ALL_ATTACKS)).toBe(true);
     expect(events.some((event) => event.type === 'hook/invoke' && event.applied?.reason === ALL_ATTACKS)).toBe(true);
   });
 
-  it('replay prints recorded hook text escaped', () => {
-    const log = join(dir, 'replayed.jsonl');
-    hookbox(['run', '--script', join(dir, 'script.json'), '--config', config, '--log', log, '--cwd', dir, 'hi']);
+  it('replay prints recorded hook text escaped, in human and --json output', async () => {
     // Against a config without the hostile hooks, every recorded decision changed and is shown.
     const empty = join(dir, 'empty.config.json');
-    spawnSync('sh', ['-c', `echo '{"hooks":[]}' > ${empty}`]);
-    const result = hookbox(['replay', log, '--config', empty]);
-    expect(result.output).toContain('HBXMARK');
-    expect(terminalControls(result.output)).toEqual([]);
+    await writeFile(empty, '{"hooks":[]}');
+    for (const json of [false, true]) {
+      const result = hookbox(['replay', log, '--config', empty, ...(json ? ['--json'] : [])]);
+      expect(result.output).toContain('HBXMARK');
+      expect(terminalControls(result.output)).toEqual([]);
+    }
   });
 });
 
