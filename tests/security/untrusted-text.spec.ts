@@ -145,6 +145,30 @@ describe('hookbox run: the transcript shows hook text escaped', () => {
   });
 });
 
+describe('shell hooks and imported settings: their text is escaped too', () => {
+  it('a Claude Code shell hook\'s stderr (exit 2) shown as the deny reason', async () => {
+    const script = join(dir, 'hostile-stderr.sh');
+    // printf interprets the octal escapes: the hook writes real ESC, BEL, CR and C1 bytes.
+    await writeFile(script, `#!/bin/sh\ncat > /dev/null\nprintf '\\033]0;HBXMARK title\\007\\033[2K\\r\\302\\233HBXMARK' >&2\nexit 2\n`, { mode: 0o755 });
+    const shellConfig = join(dir, 'shell.config.json');
+    await writeFile(shellConfig, JSON.stringify({ hooks: [{ name: 'shell-guard', command: script, protocol: 'claude-code', unsandboxed: true, seams: ['tools/pre-execute'] }] }));
+    const result = hookbox(['run', '--script', join(dir, 'script.json'), '--config', shellConfig, '--log', join(dir, 'shell.jsonl'), '--cwd', dir, 'hi']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('\\x1b]0;HBXMARK title\\x07\\x1b[2K\\r\\x9bHBXMARK');
+    expect(terminalControls(result.output)).toEqual([]);
+  });
+
+  it('hookbox import-claude: commands and matchers from the settings file', async () => {
+    const settings = join(dir, 'claude-settings.json');
+    await writeFile(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `./guard.sh ${ATTACKS.title}${ATTACKS.c1}` }] }] } }));
+    const result = hookbox(['import-claude', settings]);
+    expect(result.status).toBe(0);
+    expect(result.output).toContain('HBXMARK');
+    expect(terminalControls(result.output)).toEqual([]);
+    expect(result.stderr).toContain('\\x1b]0;HBXMARK title\\x07');
+  });
+});
+
 describe('hookbox inspect: names read from the module are escaped', () => {
   it('an export name made of escape sequences', async () => {
     const wasm = join(dir, 'named.wasm');
