@@ -74,7 +74,15 @@ export class AcpPermissionPrompter implements PermissionPrompter {
         status: 'pending',
         rawInput: toolCall.arguments,
         ...(lines.length > 0 && { content: lines.map((line) => ({ type: 'content' as const, content: { type: 'text' as const, text: line } })) }),
-        _meta: { [META_KEY]: { event: 'tools/pre-execute', decision: 'ask', asks } },
+        // `reason` (every ask in one line, as before) stays for clients that read it; `asks` attributes each.
+        _meta: {
+          [META_KEY]: {
+            event: 'tools/pre-execute',
+            decision: 'ask',
+            ...(request.reason !== undefined && { reason: printable(request.reason, { maxLength: REASON_MAX * Math.max(1, asks.length) }) }),
+            asks,
+          },
+        },
       },
       options: [...PERMISSION_OPTIONS],
     };
