@@ -6,8 +6,12 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type { PermissionPrompter, PermissionRequest } from '../loop/index.ts';
+import { printable } from '../text/index.ts';
 import { describeToolCall } from './tool-display.ts';
 import { META_KEY } from './updates.ts';
+
+/** How much of one hook's reason the editor is shown. */
+const REASON_MAX = 1000;
 
 /** JSON-RPC "method not found": the client does not implement `session/request_permission`. */
 const METHOD_NOT_FOUND = -32601;
@@ -51,8 +55,16 @@ export class AcpPermissionPrompter implements PermissionPrompter {
     const client = this.#target.client();
     if (client === undefined) throw new Error('no ACP client is connected to answer');
     await this.#target.flush();
-    const { toolCall, reason } = request;
+    const { toolCall } = request;
+    // The title is the host's (from the call itself); the content lists every
+    // asking hook by the name the host knows it by, each reason on its own
+    // line and sanitised, so no hook can speak for another or restyle the question.
     const display = describeToolCall(toolCall.name, toolCall.arguments);
+    const asks = request.asks.map(({ hook, reason }) => ({
+      hook: printable(hook, { maxLength: 80 }),
+      ...(reason !== undefined && { reason: printable(reason, { maxLength: REASON_MAX }) }),
+    }));
+    const lines = asks.map(({ hook, reason }) => `hook "${hook}" asks: ${reason ?? '(no reason given)'}`);
     const params: RequestPermissionRequest = {
       sessionId: this.#target.sessionId,
       toolCall: {
@@ -61,8 +73,16 @@ export class AcpPermissionPrompter implements PermissionPrompter {
         kind: display.kind,
         status: 'pending',
         rawInput: toolCall.arguments,
-        ...(reason !== undefined && { content: [{ type: 'content', content: { type: 'text', text: reason } }] }),
-        _meta: { [META_KEY]: { event: 'tools/pre-execute', decision: 'ask', ...(reason !== undefined && { reason }) } },
+        ...(lines.length > 0 && { content: lines.map((line) => ({ type: 'content' as const, content: { type: 'text' as const, text: line } })) }),
+        // `reason` (every ask in one line, as before) stays for clients that read it; `asks` attributes each.
+        _meta: {
+          [META_KEY]: {
+            event: 'tools/pre-execute',
+            decision: 'ask',
+            ...(request.reason !== undefined && { reason: printable(request.reason, { maxLength: REASON_MAX * Math.max(1, asks.length) }) }),
+            asks,
+          },
+        },
       },
       options: [...PERMISSION_OPTIONS],
     };

@@ -1,4 +1,5 @@
 import type { ToolKind } from '@agentclientprotocol/sdk';
+import { printable } from '../text/index.ts';
 
 /** How an editor should present one tool call: a title and the ACP tool kind (which picks its icon). */
 export interface ToolDisplay {
@@ -8,9 +9,9 @@ export interface ToolDisplay {
 
 const MAX_TITLE = 120;
 
+/** One printable line of the model's argument (no control or bidi character reaches the editor's title). */
 function clip(text: string): string {
-  const line = text.replace(/\s+/gu, ' ').trim();
-  return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
+  return printable(text.replace(/\s+/gu, ' ').trim(), { maxLength: MAX_TITLE });
 }
 
 function stringArgument(args: Record<string, unknown>, key: string): string | undefined {
@@ -42,6 +43,6 @@ export function describeToolCall(toolName: string, args: Record<string, unknown>
       return { title: `List ${clip(path)}`, kind: 'search' };
     }
     default:
-      return { title: toolName, kind: 'other' };
+      return { title: clip(toolName), kind: 'other' };
   }
 }

@@ -1,5 +1,6 @@
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { EventOf, SessionEvent } from '../log/index.ts';
+import { printableLines } from '../text/index.ts';
 import { describeToolCall } from './tool-display.ts';
 
 /**
@@ -21,6 +22,16 @@ const CONTEXT_ORIGIN: Record<EventOf<'context/message'>['source'], string> = {
 
 function text(value: string): ContentBlock {
   return { type: 'text', text: value };
+}
+
+/**
+ * Hook-originated text for the editor (reasons, contexts, rewrites,
+ * replacements, forced continuations): every line made printable — no
+ * escape sequence, control, bidi or invisible format character reaches the
+ * editor — and capped. The session log keeps the raw text.
+ */
+export function hookText(value: string): string {
+  return printableLines(value, { maxLength: 4000, maxLines: 1000 }).join('\n');
 }
 
 /**
@@ -103,7 +114,7 @@ export class UpdateMapper {
         if (event.originalContent !== undefined) {
           updates.push({
             sessionUpdate: 'agent_thought_chunk',
-            content: text(`A prompt-submit hook rewrote the prompt; the model sees:\n${event.content}`),
+            content: text(`A prompt-submit hook rewrote the prompt; the model sees:\n${hookText(event.content)}`),
             messageId: this.#messageId('rewrite'),
             _meta: { [META_KEY]: { event: 'user/message', hookEffect: 'rewritten' } },
           });
@@ -116,9 +127,9 @@ export class UpdateMapper {
         return [
           {
             sessionUpdate: 'agent_message_chunk',
-            content: text(`Prompt blocked by a hook: ${event.reason}`),
+            content: text(`Prompt blocked by a hook: ${hookText(event.reason)}`),
             messageId: this.#messageId('blocked'),
-            _meta: { [META_KEY]: { event: 'prompt/blocked', hookEffect: 'blocked', reason: event.reason } },
+            _meta: { [META_KEY]: { event: 'prompt/blocked', hookEffect: 'blocked', reason: hookText(event.reason) } },
           },
         ];
       case 'assistant/message':
@@ -143,7 +154,8 @@ export class UpdateMapper {
             sessionUpdate: 'tool_call_update',
             toolCallId: event.toolCallId,
             status: event.isError ? 'failed' : 'completed',
-            content: [{ type: 'content', content: text(event.content) }],
+            // A hook decided this result (its reason, or its replacement): hook text.
+            content: [{ type: 'content', content: text(event.hookEffect === undefined ? event.content : hookText(event.content)) }],
             ...(event.hookEffect !== undefined && { _meta: { [META_KEY]: { event: 'tool/result', hookEffect: event.hookEffect } } }),
           },
         ];
@@ -151,7 +163,7 @@ export class UpdateMapper {
         return [
           {
             sessionUpdate: 'agent_thought_chunk',
-            content: text(`Context from ${CONTEXT_ORIGIN[event.source]}:\n${event.content}`),
+            content: text(`Context from ${CONTEXT_ORIGIN[event.source]}:\n${hookText(event.content)}`),
             messageId: this.#messageId('context'),
             _meta: { [META_KEY]: { event: 'context/message', source: event.source } },
           },
@@ -160,7 +172,7 @@ export class UpdateMapper {
         return [
           {
             sessionUpdate: 'agent_thought_chunk',
-            content: text(`The turn continues:\n${event.content}`),
+            content: text(`The turn continues:\n${hookText(event.content)}`),
             messageId: this.#messageId('steering'),
             _meta: { [META_KEY]: { event: 'steering/message' } },
           },

@@ -1,5 +1,11 @@
 import type { ImportResult } from './import-hooks.ts';
+import { printable } from '../text/index.ts';
 import { PROTOCOL_LABEL, TOOL_DEFAULT_TIMEOUT_MS } from './protocol.ts';
+
+/** Text read from the imported settings file (commands, matchers, names) may hold escape sequences: one printable line each. */
+function shown(text: string): string {
+  return printable(text, { maxLength: 1000 });
+}
 
 /**
  * The policy an imported hook runs under, stated to the person importing it.
@@ -20,23 +26,23 @@ export function importPolicy(label: string): string[] {
 export function renderImportReport(result: ImportResult): string {
   const label = PROTOCOL_LABEL[result.protocol];
   const lines: string[] = [];
-  lines.push(`Imported ${result.imported.length} ${label} hook(s) from ${result.source}:`);
+  lines.push(`Imported ${result.imported.length} ${label} hook(s) from ${shown(result.source)}:`);
   for (const hook of result.imported) {
     const { entry } = hook;
-    const matcher = hook.matcher === undefined ? '' : ` [matcher ${JSON.stringify(hook.matcher)}]`;
+    const matcher = hook.matcher === undefined ? '' : ` [matcher ${shown(JSON.stringify(hook.matcher))}]`;
     const scope =
-      entry.tools !== undefined ? `  tools: ${entry.tools.join(', ')}` : entry.sources !== undefined ? `  sources: ${entry.sources.join(', ')}` : '';
-    lines.push(`  ${entry.name}  ${hook.event}${matcher} → ${entry.seams.join(', ')}${scope}  timeout ${entry.timeoutMs / 1000} s`);
-    lines.push(`      $ ${entry.command}`);
-    for (const note of hook.notes) lines.push(`      note: ${note}`);
+      entry.tools !== undefined ? `  tools: ${shown(entry.tools.join(', '))}` : entry.sources !== undefined ? `  sources: ${entry.sources.join(', ')}` : '';
+    lines.push(`  ${shown(entry.name)}  ${shown(hook.event)}${matcher} → ${entry.seams.join(', ')}${scope}  timeout ${entry.timeoutMs / 1000} s`);
+    lines.push(`      $ ${shown(entry.command)}`);
+    for (const note of hook.notes) lines.push(`      note: ${shown(note)}`);
   }
   if (result.skipped.length > 0) {
     lines.push('', `Not imported (${result.skipped.length}):`);
-    for (const skip of result.skipped) lines.push(`  ${skip.at}: ${skip.what} — ${skip.why}`);
+    for (const skip of result.skipped) lines.push(`  ${shown(skip.at)}: ${shown(skip.what)} — ${shown(skip.why)}`);
   }
   if (result.notes.length > 0) {
     lines.push('', 'Notes:');
-    for (const note of result.notes) lines.push(`  ${note}`);
+    for (const note of result.notes) lines.push(`  ${shown(note)}`);
   }
   lines.push('', 'Policy:');
   for (const rule of importPolicy(label)) lines.push(`  • ${rule}`);

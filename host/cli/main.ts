@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { HostError } from '../errors.ts';
+import { printableLines } from '../text/index.ts';
 import { registerAcpCommand } from './commands/acp.ts';
 import { registerBuildCommand } from './commands/build.ts';
 import { registerCallCommand } from './commands/call.ts';
@@ -39,7 +40,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof HostError) {
-      process.stderr.write(`${pc.red('hookbox:')} ${error.message}\n`);
+      // A message may quote what a hook or a file said (a load error, a bad manifest): escaped.
+      process.stderr.write(`${pc.red('hookbox:')} ${printableLines(error.message, { maxLength: 2000, maxLines: 200 }).join('\n  ')}\n`);
       return 2;
     }
     throw error;

@@ -1,11 +1,43 @@
 import { createInterface } from 'node:readline';
 import pc from 'picocolors';
 import type { PermissionPrompter, PermissionRequest } from '../loop/index.ts';
+import { printable } from '../text/index.ts';
+
+/** How much of one hook's reason, and of the call's arguments, the prompt shows. */
+const REASON_MAX = 300;
+const ARGUMENTS_MAX = 500;
 
 /**
- * Asks the person at the terminal about a pre-tool `ask`: shows the hook's
- * reason and the tool call, reads y/n. Anything but yes, end of input or
- * cancellation (the loop's ask timeout) is a deny.
+ * The question as the person sees it. Hook text comes first, each reason on
+ * one line (sanitised: no newline, escape or control character can draw
+ * anything), attributed to the hook the host knows asked. Then, from the
+ * host's own data and after every hook text, a fixed frame: the tool, its
+ * arguments and the question. Nothing a hook says can move, hide or imitate
+ * the frame, because nothing a hook says can leave its own line.
+ */
+export function renderPermissionPrompt(request: PermissionRequest): string {
+  const { toolCall, asks } = request;
+  const count = asks.length === 1 ? 'a hook asks' : `${asks.length} hooks ask`;
+  const lines = [`${pc.yellow(pc.bold('  ? permission'))} ${count} before this tool call:`];
+  for (const ask of asks) {
+    const reason = ask.reason === undefined ? pc.dim('(no reason given)') : printable(ask.reason, { maxLength: REASON_MAX });
+    lines.push(`    ${pc.dim('hook')} ${pc.bold(printable(ask.hook, { maxLength: 80 }))} ${pc.dim('asks:')} ${reason}`);
+  }
+  if (asks.length === 0) lines.push(`    ${pc.dim('(no hook named)')}`);
+  lines.push(
+    `  ${pc.cyan('┌─ hookbox asks you ─')}`,
+    `  ${pc.cyan('│')} tool:      ${pc.bold(printable(toolCall.name, { maxLength: 80 }))}`,
+    `  ${pc.cyan('│')} arguments: ${printable(JSON.stringify(toolCall.arguments), { maxLength: ARGUMENTS_MAX })}`,
+    `  ${pc.cyan('└─')} allow this call? [y/N] `,
+  );
+  return lines.join('\n');
+}
+
+/**
+ * Asks the person at the terminal about a pre-tool `ask`: shows every asking
+ * hook's reason and then the host's frame with the tool call, reads y/n.
+ * Anything but yes, end of input or cancellation (the loop's ask timeout) is
+ * a deny.
  */
 export class TerminalPrompter implements PermissionPrompter {
   readonly #input: NodeJS.ReadableStream;
@@ -34,12 +66,7 @@ export class TerminalPrompter implements PermissionPrompter {
       signal.addEventListener('abort', onAbort, { once: true });
       rl.once('close', () => finish('deny'));
       rl.once('line', (line) => finish(/^\s*y(es)?\s*$/i.test(line) ? 'allow' : 'deny'));
-      const call = request.toolCall;
-      this.#output.write(
-        `${pc.yellow(pc.bold('  ? permission'))} ${request.reason ?? 'a hook asks before this tool call'}\n` +
-          `    ${pc.bold(call.name)} ${JSON.stringify(call.arguments)}\n` +
-          `    allow? [y/N] `,
-      );
+      this.#output.write(renderPermissionPrompt(request));
     });
   }
 }

@@ -1,18 +1,29 @@
 import pc from 'picocolors';
 import type { SessionEvent } from '../log/index.ts';
+import { printable, printableLines } from '../text/index.ts';
 
+/**
+ * Everything shown here that did not come from the host itself — hook
+ * reasons, contexts and log lines, but also prompts, model text and tool
+ * output, which a hook may have rewritten or a tool read from a hostile
+ * file — goes through the sanitiser (`host/text`): escape sequences and
+ * control characters come out escaped, so the only ESC on the terminal is
+ * picocolors' own. The session log keeps the raw text.
+ */
 const MAX_SHOWN = 400;
+const MAX_LINES = 20;
 
-function clip(text: string, max = MAX_SHOWN): string {
-  const oneLine = text.replace(/\s+$/u, '');
-  return oneLine.length > max ? `${oneLine.slice(0, max)}… (${oneLine.length - max} more chars)` : oneLine;
+/** One line of untrusted text: a newline in it shows as `\n`, so it cannot fake a transcript line. */
+function line(text: string, max = MAX_SHOWN): string {
+  return printable(text.trimEnd(), { maxLength: max });
 }
 
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((line, index) => (index === 0 ? line : `${prefix}${line}`))
-    .join('\n');
+/**
+ * Untrusted multi-line text: each line made printable and every line after
+ * the first indented by `prefix`, under the marker that says whose text it is.
+ */
+function block(text: string, prefix: string): string {
+  return printableLines(text.trimEnd(), { maxLength: MAX_SHOWN, maxLines: MAX_LINES }).join(`\n${prefix}`);
 }
 
 function describeDecision(applied: unknown): { action: string; reason?: string } {
@@ -35,40 +46,44 @@ function colourAction(action: string): string {
 export function renderEvent(event: SessionEvent): string {
   switch (event.type) {
     case 'session/start':
-      return pc.dim(`session ${event.sessionId} (${event.source}) in ${event.cwd}`);
+      return pc.dim(`session ${line(event.sessionId, 120)} (${event.source}) in ${line(event.cwd)}`);
     case 'turn/start':
       return `\n${pc.bold(pc.cyan(`━━ turn ${event.turn} ━━`))}`;
     case 'user/message':
-      return `${pc.bold('› user')}  ${clip(event.content)}${event.originalContent !== undefined ? pc.dim('  (rewritten by a hook)') : ''}`;
+      return `${pc.bold('› user')}  ${block(event.content, '         ')}${event.originalContent !== undefined ? pc.dim('  (rewritten by a hook)') : ''}`;
     case 'prompt/blocked':
-      return `${pc.red('› prompt blocked')}  ${pc.red(event.reason)}`;
+      return `${pc.red('› prompt blocked')}  ${pc.red(line(event.reason))}`;
     case 'context/message':
-      return pc.blue(`  ⓘ context (${event.source})  ${indent(clip(event.content), '      ')}`);
+      return pc.blue(`  ⓘ context (${event.source})  ${block(event.content, '      ')}`);
     case 'steering/message':
-      return pc.magenta(`  ↻ steering  ${clip(event.content)}`);
+      return pc.magenta(`  ↻ steering  ${block(event.content, '      ')}`);
     case 'assistant/message':
-      return event.content === '' ? '' : `${pc.bold('  ◆ assistant')}  ${clip(event.content)}`;
+      return event.content === '' ? '' : `${pc.bold('  ◆ assistant')}  ${block(event.content, '      ')}`;
     case 'tool/call':
-      return `  ${pc.bold('⚙ ' + event.toolName)} ${pc.dim(clip(JSON.stringify(event.arguments), 200))}`;
+      return `  ${pc.bold('⚙ ' + line(event.toolName, 80))} ${pc.dim(line(JSON.stringify(event.arguments), 200))}`;
     case 'tool/result': {
       const marker = event.isError ? pc.red('⇐ error') : pc.green('⇐ result');
       const effect = event.hookEffect !== undefined ? pc.yellow(` [${event.hookEffect} by hook]`) : '';
-      return `    ${marker}${effect}  ${indent(clip(event.content), '             ')}`;
+      return `    ${marker}${effect}  ${block(event.content, '             ')}`;
     }
     case 'hook/invoke': {
       const { action, reason } = describeDecision(event.applied);
       const fault = event.fault !== undefined ? pc.red(` fault ${event.fault.kind} →`) : '';
       // A shell hook runs with the user's rights: say so on every line it decides.
       const unsandboxed = event.sandbox === 'shell' ? ` ${pc.yellow('[unsandboxed]')}` : '';
-      const head = `    ${pc.dim('hook')} ${pc.bold(event.hook)}${unsandboxed} ${pc.dim(event.seam)}${fault} ${colourAction(action)}`;
-      const why = reason !== undefined ? ` ${pc.dim('—')} ${clip(reason, 160)}` : '';
+      const head = `    ${pc.dim('hook')} ${pc.bold(line(event.hook, 80))}${unsandboxed} ${pc.dim(event.seam)}${fault} ${colourAction(action)}`;
+      const why = reason !== undefined ? ` ${pc.dim('—')} ${line(reason, 160)}` : '';
       return `${head}${why} ${pc.dim(`${event.durationUs} µs`)}`;
     }
+    case 'tool/ask': {
+      const who = event.asks.map((ask) => `${pc.bold(line(ask.hook, 80))}${ask.reason !== undefined ? ` ${pc.dim('—')} ${line(ask.reason, 160)}` : ''}`);
+      return `    ${pc.yellow('? asked')} ${who.join(pc.dim(' · '))} ${pc.dim('→')} ${colourAction(event.answer)}`;
+    }
     case 'hook/log':
-      return pc.dim(`    log ${event.hook} [${event.level}] ${clip(event.message, 200)}`);
+      return pc.dim(`    log ${line(event.hook, 80)} [${event.level}] ${line(event.message, 200)}`);
     case 'turn/end': {
       const colour = event.reason === 'completed' ? pc.green : event.reason === 'rejected' || event.reason === 'cancelled' ? pc.yellow : pc.red;
-      const message = event.message !== undefined ? ` — ${event.message}` : '';
+      const message = event.message !== undefined ? ` — ${line(event.message)}` : '';
       return colour(`■ turn ${event.turn} ${event.reason} after ${event.steps} step(s)${message}`);
     }
   }

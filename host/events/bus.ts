@@ -8,7 +8,7 @@ import {
 import type { HookInvocation, InvocationObserver, SeamListener } from './listener.ts';
 import { runNotify } from './notify.ts';
 import { compileToolMatcher } from './tool-matcher.ts';
-import { runWaterfall } from './waterfall.ts';
+import { type Decided, runWaterfall } from './waterfall.ts';
 
 interface Registered {
   readonly listener: SeamListener;
@@ -18,6 +18,8 @@ interface Registered {
 export interface DispatchResult<S extends SeamId> {
   readonly decision: DecisionOf<S>;
   readonly invocations: readonly HookInvocation[];
+  /** Every decision folded into `decision`, in order, attributed to its hook (e.g. all the asks behind an `ask`). */
+  readonly decided: readonly Decided<S>[];
 }
 
 /**

@@ -3,6 +3,7 @@ export { checkDecision } from './check-decision.ts';
 export { invokeListener } from './invoke.ts';
 export type { Applied } from './invoke.ts';
 export type { DispatchResult } from './bus.ts';
+export type { Decided } from './waterfall.ts';
 export type { HookInvocation, InvocationObserver, ListenerOutcome, SeamCall, SeamListener } from './listener.ts';
 export { NO_OPINION, nativeHook } from './native.ts';
 export type { NativeContext, NativeHandler, NativeHandlers, NativeHookOptions, NoOpinion } from './native.ts';

@@ -2,9 +2,17 @@ import { type DecisionOf, type PayloadOf, type SeamId, type SessionInfo, seamDef
 import { invokeListener } from './invoke.ts';
 import type { HookInvocation, SeamListener } from './listener.ts';
 
+/** One listener's decision as the seam took it (after the fault policy), attributed to the listener. */
+export interface Decided<S extends SeamId> {
+  readonly hook: string;
+  readonly decision: DecisionOf<S>;
+}
+
 export interface WaterfallResult<S extends SeamId> {
   readonly decision: DecisionOf<S>;
   readonly invocations: readonly HookInvocation[];
+  /** Every decision folded into `decision`, in order, each with the hook it came from. */
+  readonly decided: readonly Decided<S>[];
 }
 
 /**
@@ -22,6 +30,7 @@ export async function runWaterfall<S extends SeamId>(
 ): Promise<WaterfallResult<S>> {
   const definition = seamDefinition(seam);
   const invocations: HookInvocation[] = [];
+  const decided: Decided<S>[] = [];
   let decision = initial;
   let current = payload;
   for (const listener of listeners) {
@@ -29,8 +38,9 @@ export async function runWaterfall<S extends SeamId>(
     const applied = await invokeListener(listener, seam, current, decision, session);
     invocations.push(applied.invocation);
     if (applied.decision === null) continue;
+    decided.push({ hook: listener.name, decision: applied.decision });
     decision = definition.compose(decision, applied.decision);
     current = definition.threadPayload(current, decision);
   }
-  return { decision, invocations };
+  return { decision, invocations, decided };
 }

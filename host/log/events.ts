@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HookFaultSchema, SEAM_IDS, type SeamId, SessionStartSourceSchema } from '../seams/index.ts';
+import { AttributedAskSchema, HookFaultSchema, SEAM_IDS, type SeamId, SessionStartSourceSchema } from '../seams/index.ts';
 
 /** Why a turn ended. `rejected`: every prompt of its batch was blocked by prompt-submit. */
 export const TurnEndReasonSchema = z.enum(['completed', 'max-steps', 'cancelled', 'error', 'rejected']);
@@ -61,6 +61,21 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     /** What decided the result when a hook did: `denied`, `blocked`, `replaced`. */
     hookEffect: z.enum(['denied', 'blocked', 'replaced']).optional(),
+  }),
+  /**
+   * Pre-tool hooks asked before a call: every asking hook with its own
+   * reason (attributed by the host), and what the person (or the timeout)
+   * answered. Logged before the call's `tool/result`.
+   */
+  z.object({
+    type: z.literal('tool/ask'),
+    turn,
+    step: z.number().int().positive(),
+    toolCallId: z.string(),
+    asks: z.array(AttributedAskSchema).min(1),
+    answer: z.enum(['allow', 'deny']),
+    /** Why, as the loop put it (e.g. "… (denied by the user)", "… (ask degraded to deny: …)"). */
+    reason: z.string(),
   }),
   z.object({
     type: z.literal('context/message'),

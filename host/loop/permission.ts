@@ -1,8 +1,15 @@
 import type { ToolCall } from '../log/index.ts';
+import type { AttributedAsk } from '../seams/index.ts';
 
 export interface PermissionRequest {
   readonly toolCall: ToolCall;
-  /** The hook's reason for asking, when it gave one. */
+  /**
+   * Every hook that asked, in configured order, each with its own reason:
+   * the host attributes them (a hook cannot name itself or speak for
+   * another). Untrusted text: sanitise before showing.
+   */
+  readonly asks: readonly AttributedAsk[];
+  /** The asks as one line (`describeAsks`): the single hook's reason, or each reason prefixed with its hook. */
   readonly reason?: string;
 }
 

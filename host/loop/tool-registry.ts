@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { SeamBus } from '../events/index.ts';
 import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
-import type { SessionInfo, ToolResult } from '../seams/index.ts';
-import { type PermissionPrompter, resolveAsk } from './permission.ts';
+import { type AttributedAsk, type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
+import { type AskResolution, type PermissionPrompter, resolveAsk } from './permission.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
 
@@ -13,6 +13,8 @@ export interface ToolExecutionResult {
   /** Post-tool context, buffered by the loop until every result of the step is appended. */
   readonly additionalContext?: string;
   readonly hookEffect?: 'denied' | 'blocked' | 'replaced';
+  /** When pre-tool hooks asked: every ask, attributed, and how it was resolved (for the log's `tool/ask`). */
+  readonly asked?: { readonly asks: readonly AttributedAsk[]; readonly resolution: AskResolution };
 }
 
 export interface ToolRegistryOptions {
@@ -64,15 +66,21 @@ export class ToolRegistry {
         session,
       );
       let gate = pre.decision;
+      let asked: ToolExecutionResult['asked'];
       if (gate.action === 'ask') {
-        gate = await resolveAsk(
-          this.#prompter,
-          { toolCall: call, ...(gate.reason !== undefined && { reason: gate.reason }) },
-          this.#askTimeoutMs,
-        );
+        // Every hook that asked, not only the first: see `standingAsks`.
+        const asks = standingAsks(gate, pre.decided);
+        const reason = describeAsks(asks);
+        const resolution = await resolveAsk(this.#prompter, { toolCall: call, asks, ...(reason !== undefined && { reason }) }, this.#askTimeoutMs);
+        asked = { asks, resolution };
+        gate = resolution;
       }
       if (gate.action === 'deny') {
-        return { result: { content: `Tool call denied by a hook: ${gate.reason}`, isError: true }, hookEffect: 'denied' };
+        return {
+          result: { content: `Tool call denied by a hook: ${gate.reason}`, isError: true },
+          hookEffect: 'denied',
+          ...(asked !== undefined && { asked }),
+        };
       }
 
       const result = await this.#dispatch(call, context);
@@ -87,10 +95,12 @@ export class ToolRegistry {
         return {
           result: { content: `Tool result withheld by a hook: ${decision.reason}`, isError: true },
           hookEffect: 'blocked',
+          ...(asked !== undefined && { asked }),
         };
       }
       return {
         result: decision.content === undefined ? result : { content: decision.content, isError: result.isError },
+        ...(asked !== undefined && { asked }),
         ...(decision.additionalContext !== undefined && { additionalContext: decision.additionalContext }),
         ...(decision.content !== undefined && { hookEffect: 'replaced' as const }),
       };

@@ -87,6 +87,10 @@ export async function runTurn(session: Session): Promise<TurnOutcome> {
           cwd: session.cwd,
           signal: session.signal,
         });
+        if (executed.asked !== undefined) {
+          const { asks, resolution } = executed.asked;
+          session.log.append({ type: 'tool/ask', turn, step, toolCallId: call.id, asks: [...asks], answer: resolution.action, reason: resolution.reason });
+        }
         session.log.append({
           type: 'tool/result',
           turn,

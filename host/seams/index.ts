@@ -52,8 +52,8 @@ export { SessionStartDecisionSchema, SessionStartPayloadSchema, SessionStartSour
 export type { SessionStartDecision, SessionStartPayload, SessionStartSource } from './session-start.ts';
 export { PromptDecisionSchema, PromptSourceSchema, PromptSubmitPayloadSchema } from './prompt-submit.ts';
 export type { PromptDecision, PromptSource, PromptSubmitPayload } from './prompt-submit.ts';
-export { PreToolDecisionSchema, PreToolPayloadSchema } from './pre-tool.ts';
-export type { PreToolDecision, PreToolPayload } from './pre-tool.ts';
+export { AttributedAskSchema, PreToolDecisionSchema, PreToolPayloadSchema, describeAsks, standingAsks } from './pre-tool.ts';
+export type { AttributedAsk, PreToolDecision, PreToolPayload } from './pre-tool.ts';
 export { PostToolDecisionSchema, PostToolPayloadSchema, ToolResultSchema } from './post-tool.ts';
 export type { PostToolDecision, PostToolPayload, ToolResult } from './post-tool.ts';
 export { ContinuationDecisionSchema, TurnContinuationPayloadSchema } from './turn-continuation.ts';

@@ -6,4 +6,5 @@ export {
   printable,
   printableLines,
 } from './untrusted-text.ts';
+export { printableJson } from './printable-json.ts';
 export type { PrintableLinesOptions, PrintableOptions } from './untrusted-text.ts';

@@ -120,8 +120,9 @@ function truncated(pieces: string[], length: number, maxLength: number): string 
  * Turn untrusted multi-line text into printable lines, for a sink that shows
  * several lines and prefixes (indents, attributes) each one itself — the
  * returned lines contain no line break, so a line cannot pretend to be the
- * host's. `\n`, `\r\n` and a lone `\r` all end a line (a `\r` would otherwise
- * return the cursor and overwrite); each line is {@link printable} with the
+ * host's. `\n` and `\r\n` end a line; a lone `\r` (which would return the
+ * cursor and overwrite) is shown escaped like any other control, as evidence;
+ * each line is {@link printable} with the
  * same `maxLength`; past `maxLines`, the last line says how many were left
  * out. A trailing line break does not make an empty last line.
  *
@@ -130,7 +131,7 @@ function truncated(pieces: string[], length: number, maxLength: number): string 
  */
 export function printableLines(text: string, options: PrintableLinesOptions = {}): string[] {
   const maxLines = checkCap('maxLines', options.maxLines ?? DEFAULT_MAX_LINES);
-  const lines = text.split(/\r\n|\n|\r/);
+  const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   if (lines.length > maxLines) {
     const shown = lines.slice(0, maxLines - 1).map((line) => printable(line, options));

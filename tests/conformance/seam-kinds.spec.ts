@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NO_OPINION, SeamBus, nativeHook, type HookInvocation } from '../../host/events/index.ts';
-import { type DecisionOf, type PayloadOf, SEAMS, type SeamId, type SessionInfo } from '../../host/seams/index.ts';
+import { type DecisionOf, type PayloadOf, SEAMS, type SeamId, type SessionInfo, describeAsks, standingAsks } from '../../host/seams/index.ts';
 
 interface Fixture<S extends SeamId> {
   readonly payload: PayloadOf<S>;
@@ -175,6 +175,14 @@ describe.each(Object.keys(SEAMS) as SeamId[])('seam %s', (seam) => {
     expect(audited[0]?.applied).toEqual(fixture.onThrow === null ? null : { ...fixture.onThrow, reason: expect.stringContaining('(schema)') });
   });
 
+  it('attributes every decision it folds in to its hook, in order; no opinion is not a decision', async () => {
+    const { result } = await run([fixture.permissive, 'none', fixture.permissive2]);
+    expect(result.decided).toEqual([
+      { hook: 'h0', decision: fixture.permissive },
+      { hook: 'h2', decision: fixture.permissive2 },
+    ]);
+  });
+
   it('an open fail policy turns a fault into no opinion', async () => {
     const bus = new SeamBus();
     const hook = nativeHook({ name: 'open', failPolicy: 'open', handlers: { [seam]: () => { throw new Error('x'); } } });
@@ -182,5 +190,57 @@ describe.each(Object.keys(SEAMS) as SeamId[])('seam %s', (seam) => {
     const { decision, invocations } = await bus.dispatch(seam, fixture.payload as never, session);
     expect(invocations[0]?.applied).toBeNull();
     expect(decision).toEqual(SEAMS[seam].defaultDecision(fixture.payload as never));
+  });
+});
+
+describe('tools/pre-execute: equal-rank asks are all kept, attributed', () => {
+  const payload = FIXTURES['tools/pre-execute'].payload;
+  function asker(name: string, decision: DecisionOf<'tools/pre-execute'> | 'throw') {
+    return nativeHook({
+      name,
+      handlers: {
+        'tools/pre-execute': () => {
+          if (decision === 'throw') throw new Error('listener bug');
+          return decision;
+        },
+      },
+    });
+  }
+
+  it('two asks: the composed decision stands on both, each with its own reason, in configured order', async () => {
+    const bus = new SeamBus();
+    bus.use(asker('first', { action: 'ask', reason: 'looks fine, just confirm' }));
+    bus.use(asker('allow', { action: 'allow' }));
+    bus.use(asker('guard', { action: 'ask', reason: 'pushes to main' }));
+    bus.use(asker('silent', { action: 'ask' }));
+    const { decision, decided } = await bus.dispatch('tools/pre-execute', payload, session);
+    expect(decision.action).toBe('ask');
+    const asks = standingAsks(decision, decided);
+    expect(asks).toEqual([
+      { hook: 'first', reason: 'looks fine, just confirm' },
+      { hook: 'guard', reason: 'pushes to main' },
+      { hook: 'silent' },
+    ]);
+    expect(describeAsks(asks)).toBe('hook "first": looks fine, just confirm; hook "guard": pushes to main; hook "silent": asks without a reason');
+  });
+
+  it('a single ask keeps its reason as given; a deny or an allow stands on no ask', async () => {
+    expect(describeAsks([{ hook: 'guard', reason: 'why' }])).toBe('why');
+    const bus = new SeamBus();
+    bus.use(asker('guard', { action: 'ask', reason: 'why' }));
+    bus.use(asker('wall', { action: 'deny', reason: 'no' }));
+    const denied = await bus.dispatch('tools/pre-execute', payload, session);
+    expect(standingAsks(denied.decision, denied.decided)).toEqual([]);
+  });
+
+  it('a hook that timed out asks too, attributed to it by the host', async () => {
+    const bus = new SeamBus();
+    bus.use(asker('guard', { action: 'ask', reason: 'why' }));
+    bus.use({ name: 'slow', seams: ['tools/pre-execute'], invoke: async () => ({ type: 'fault', fault: { kind: 'timeout', message: 'over 50 ms' } }) });
+    const { decision, decided } = await bus.dispatch('tools/pre-execute', payload, session);
+    expect(standingAsks(decision, decided)).toEqual([
+      { hook: 'guard', reason: 'why' },
+      { hook: 'slow', reason: 'hook "slow" failed (timeout): over 50 ms' },
+    ]);
   });
 });

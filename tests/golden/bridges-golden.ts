@@ -12,10 +12,10 @@ import {
   protocolInput,
   protocolOutcome,
 } from '../../host/bridges/index.ts';
-import { type ListenerOutcome, SeamBus, type SeamCall, type SeamListener } from '../../host/events/index.ts';
+import { type Decided, type ListenerOutcome, SeamBus, type SeamCall, type SeamListener } from '../../host/events/index.ts';
 import { invokeListener } from '../../host/events/invoke.ts';
 import { resolveAsk } from '../../host/loop/permission.ts';
-import type { DecisionOf, PayloadOf, SeamId } from '../../host/seams/index.ts';
+import { type DecisionOf, type PayloadOf, type SeamId, describeAsks, standingAsks } from '../../host/seams/index.ts';
 import { COMPOSE_CASES, GOLDEN_NEXT, GOLDEN_SESSION, INPUT_CASES, OUTPUT_CASES } from './bridges-cases.ts';
 
 export const GOLDEN_DIR = fileURLToPath(new URL('./bridges/', import.meta.url));
@@ -77,14 +77,15 @@ async function renderProtocol(protocol: ToolProtocol): Promise<unknown> {
     const bus = new SeamBus();
     c.results.forEach((result, i) => bus.use(cannedHook(protocol, `hook-${i + 1}`, [c.seam], () => result)));
     const payload = OUTPUT_PAYLOAD[c.seam];
-    const { decision, invocations } = await bus.dispatch(c.seam, payload, GOLDEN_SESSION);
+    const { decision, invocations, decided } = await bus.dispatch(c.seam, payload, GOLDEN_SESSION);
     let final: unknown = decision;
     if (c.seam === 'tools/pre-execute' && (decision as DecisionOf<'tools/pre-execute'>).action === 'ask') {
       const call = payload as PayloadOf<'tools/pre-execute'>;
-      const ask = decision as DecisionOf<'tools/pre-execute'>;
+      const asks = standingAsks(decision as DecisionOf<'tools/pre-execute'>, decided as readonly Decided<'tools/pre-execute'>[]);
+      const reason = describeAsks(asks);
       final = await resolveAsk(
         undefined,
-        { toolCall: { id: call.toolCallId, name: call.toolName, arguments: call.arguments }, ...(ask.reason !== undefined && { reason: ask.reason }) },
+        { toolCall: { id: call.toolCallId, name: call.toolName, arguments: call.arguments }, asks, ...(reason !== undefined && { reason }) },
         1000,
       );
     }

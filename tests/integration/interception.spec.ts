@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_OPINION, nativeHook } from '../../host/events/index.ts';
 import { readSessionLog } from '../../host/log/index.ts';
-import { type PermissionPrompter, Session, type Tool } from '../../host/loop/index.ts';
+import { type PermissionPrompter, type PermissionRequest, Session, type Tool } from '../../host/loop/index.ts';
 import { ScriptedProvider } from '../../host/providers/scripted.ts';
 import { SeamBus } from '../../host/events/index.ts';
 import { builtinTools } from '../../host/tools/index.ts';
@@ -295,6 +295,42 @@ describe('pre-tool gate', () => {
     expect(asked).toEqual(['c2: pushing needs a human']);
     // The allowed command really ran (git fails outside a repository, but the redirect creates the file).
     expect(existsSync(join(workspace.dir, 'pushed.txt'))).toBe(true);
+  });
+
+  it('when several hooks ask, the prompter gets every ask attributed, and the log records them with the answer', async () => {
+    const first = nativeHook({ name: 'first', tools: ['bash'], handlers: { 'tools/pre-execute': () => ({ action: 'ask', reason: 'just confirm' }) } });
+    const requests: PermissionRequest[] = [];
+    const prompter: PermissionPrompter = {
+      async ask(request) {
+        requests.push(request);
+        return 'deny';
+      },
+    };
+    const session = await startSession(workspace, { hooks: [first, gate], script, prompter });
+    try {
+      await session.prompt('clean up');
+    } finally {
+      session.close();
+    }
+    // c1: `gate` denies, so no ask stands; c2: both asked, the first listed does not hide the gate.
+    expect(requests.map((request) => [request.toolCall.id, request.asks])).toEqual([
+      ['c2', [{ hook: 'first', reason: 'just confirm' }, { hook: 'gate', reason: 'pushing needs a human' }]],
+    ]);
+    const logged = events(workspace).filter((event) => event.type === 'tool/ask');
+    expect(logged).toEqual([
+      {
+        type: 'tool/ask',
+        turn: 1,
+        step: 1,
+        toolCallId: 'c2',
+        asks: [{ hook: 'first', reason: 'just confirm' }, { hook: 'gate', reason: 'pushing needs a human' }],
+        answer: 'deny',
+        reason: 'hook "first": just confirm; hook "gate": pushing needs a human (denied by the user)',
+      },
+    ]);
+    expect(sequence(events(workspace))).toContain(
+      'tool/result 1.1 c2 error: Tool call denied by a hook: hook "first": just confirm; hook "gate": pushing needs a human (denied by the user)',
+    );
   });
 
   it('a tool matcher limits a hook to the tools it names', async () => {

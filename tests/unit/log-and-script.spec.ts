@@ -60,7 +60,7 @@ describe('scripted provider', () => {
 });
 
 describe('ask resolution', () => {
-  const request = { toolCall: { id: 'c1', name: 'bash', arguments: {} }, reason: 'push?' };
+  const request = { toolCall: { id: 'c1', name: 'bash', arguments: {} }, asks: [{ hook: 'guard', reason: 'push?' }], reason: 'push?' };
   it('degrades to deny when the prompter does not answer in time', async () => {
     const never = { ask: () => new Promise<'allow'>(() => {}) };
     expect(await resolveAsk(never, request, 20)).toEqual({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPrintable, printable, printableLines } from '../../host/text/index.ts';
+import { isPrintable, printable, printableJson, printableLines } from '../../host/text/index.ts';
 
 /**
  * Property tests of the sanitiser. `npm test` runs a small size; `npm run
@@ -102,6 +102,22 @@ describe(`untrusted text properties (${RUNS} runs each, seed ${SEED})`, () => {
         }
         // Idempotent when the lines are written back as lines, each ending in a newline.
         expect(printableLines(lines.map((line) => `${line}\n`).join(''), { maxLength, maxLines })).toEqual(lines);
+      }),
+      settings,
+    );
+  });
+
+  it('printableJson is lossless and leaves nothing a terminal acts on', () => {
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(hostileText, tie('node'), { maxKeys: 4 })),
+      leaf: fc.oneof(hostileText, fc.integer(), fc.boolean(), fc.constant(null)),
+    })).node;
+    fc.assert(
+      fc.property(value, (input) => {
+        const text = printableJson(input);
+        expect(hasNoControl(text)).toBe(true);
+        expect(isPrintable(text)).toBe(true);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(input)));
       }),
       settings,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrintable, printable, printableLines } from '../../host/text/index.ts';
+import { isPrintable, printable, printableJson, printableLines } from '../../host/text/index.ts';
 
 const ESC = '\x1b';
 const BEL = '\x07';
@@ -51,8 +51,8 @@ describe('printable: attacks from hook text come out escaped', () => {
 });
 
 describe('printableLines: multi-line text, one printable line each', () => {
-  it('splits on \\n, \\r\\n and a lone \\r (which would overwrite)', () => {
-    expect(printableLines('one\r\ntwo\rthree\nfour\n')).toEqual(['one', 'two', 'three', 'four']);
+  it('splits on \\n and \\r\\n; a lone \\r (which would overwrite) shows escaped', () => {
+    expect(printableLines('one\r\ntwo\rthree\nfour\n')).toEqual(['one', 'two\\rthree', 'four']);
   });
 
   it('keeps empty lines, drops only the one after a final line break', () => {
@@ -78,4 +78,14 @@ describe('isPrintable', () => {
     expect(isPrintable(text)).toBe(false);
   });
   it('accepts plain text', () => expect(isPrintable('plain — ok 🎉')).toBe(true));
+});
+
+describe('printableJson: lossless JSON with nothing a terminal acts on', () => {
+  it('escapes DEL, C1, bidi, separators and tag characters that JSON.stringify leaves raw', () => {
+    const value = { reason: `a\x7f\u009b\u009d\u202e\u2028\u{E0041}\x1b\n"`, nested: ['\u2066'] };
+    const text = printableJson(value);
+    expect(text).toBe('{"reason":"a\\u007f\\u009b\\u009d\\u202e\\u2028\\udb40\\udc41\\u001b\\n\\"","nested":["\\u2066"]}');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(isPrintable(text)).toBe(true);
+  });
 });

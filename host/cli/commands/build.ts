@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { BuildHookResult } from '../../../pdk/compiler/index.ts';
+import { printableJson } from '../../text/index.ts';
 
 export interface BuildCommandOptions {
   readonly out?: string;
@@ -31,7 +32,7 @@ export function registerBuildCommand(program: Command): void {
         typecheck: options.typecheck,
         onProgress: (m) => process.stderr.write(`hookbox: ${m}\n`),
       });
-      process.stdout.write(options.json === true ? `${JSON.stringify(result)}\n` : describe(result));
+      process.stdout.write(options.json === true ? `${printableJson(result)}\n` : describe(result));
     });
 }
 

@@ -7,6 +7,7 @@ import { type SeamListener } from '../../events/index.ts';
 import { invokeListener } from '../../events/invoke.ts';
 import { HookRunner, type HookLogEntry, type WasmHook } from '../../runner/index.ts';
 import { SEAM_IDS, type SeamId, type SessionInfo, isSeamId, seamDefinition } from '../../seams/index.ts';
+import { printable, printableJson } from '../../text/index.ts';
 
 export interface CallOptions {
   readonly seam: string;
@@ -41,8 +42,12 @@ export function registerCallCommand(program: Command): void {
     .option('--session-id <id>', 'session id in the envelope', 'hookbox-call')
     .option('--json', 'print one JSON object {decision, fault, durationMs}')
     .action(async (hook: string, options: CallOptions) => {
-      const report = await callHook(hook, options, (entry) => process.stderr.write(`[${entry.hook} ${entry.level}] ${entry.message}\n`));
-      process.stdout.write(options.json === true ? `${JSON.stringify(report)}\n` : describe(report));
+      // Hook text is hostile: log lines and the human report are sanitised;
+      // --json stays lossless (printableJson only \u-escapes what a terminal would act on).
+      const report = await callHook(hook, options, (entry) =>
+        process.stderr.write(`[${printable(entry.hook, { maxLength: 80 })} ${entry.level}] ${printable(entry.message, { maxLength: 2000 })}\n`),
+      );
+      process.stdout.write(options.json === true ? `${printableJson(report)}\n` : describe(report));
     });
 }
 
@@ -146,8 +151,8 @@ function positiveInt(value: string): number {
 
 function describe(report: CallReport): string {
   const lines = [
-    `decision: ${report.decision === null ? 'none (no opinion)' : JSON.stringify(report.decision)}`,
-    ...(report.fault === null ? [] : [`fault: ${report.fault.kind}: ${report.fault.message}`]),
+    `decision: ${report.decision === null ? 'none (no opinion)' : printable(JSON.stringify(report.decision), { maxLength: 4000 })}`,
+    ...(report.fault === null ? [] : [`fault: ${report.fault.kind}: ${printable(report.fault.message, { maxLength: 2000 })}`]),
     `duration: ${report.durationMs} ms`,
   ];
   return `${lines.join('\n')}\n`;

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { loadManifest } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { type WasmInspection, inspectWasm } from '../../runner/index.ts';
+import { printable, printableJson } from '../../text/index.ts';
 
 /** What `hookbox inspect --json` prints. */
 export interface InspectReport extends WasmInspection {
@@ -21,7 +22,7 @@ export function registerInspectCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (file: string, options: { json?: boolean }) => {
       const report = await inspectHook(file);
-      process.stdout.write(options.json === true ? `${JSON.stringify(report)}\n` : describe(report));
+      process.stdout.write(options.json === true ? `${printableJson(report)}\n` : describe(report));
     });
 }
 
@@ -49,23 +50,25 @@ async function readBytes(file: string): Promise<Uint8Array> {
   }
 }
 
+/** Names of exports and imports (and the manifest's fields) come from the hook's bytes: each is made printable. */
 function describe(report: InspectReport): string {
+  const p = (text: string): string => printable(text, { maxLength: 200 });
   const memory =
     report.memory === null
       ? 'none'
       : `min ${report.memory.min} pages, max ${report.memory.max === null ? 'none (capped at load)' : `${report.memory.max} pages`}${report.memory.imported ? ', imported' : ''}${report.memory.shared ? ', shared' : ''}`;
   const lines = [
-    `file:     ${report.file}`,
+    `file:     ${p(report.file)}`,
     `size:     ${report.sizeBytes} bytes`,
     `sha256:   ${report.sha256}`,
     `seams:    ${report.seams.join(', ') || 'none'}`,
-    `exports:  ${report.exports.map((e) => `${e.name} (${e.kind})`).join(', ') || 'none'}`,
-    `imports:  ${report.imports.map((i) => `${i.module} ${i.name} (${i.kind})`).join(', ') || 'none'}`,
+    `exports:  ${report.exports.map((e) => `${p(e.name)} (${e.kind})`).join(', ') || 'none'}`,
+    `imports:  ${report.imports.map((i) => `${p(i.module)} ${p(i.name)} (${i.kind})`).join(', ') || 'none'}`,
     `memory:   ${memory}`,
     ...(report.hasStartFunction ? ['start:    has a start function'] : []),
     ...(report.manifest === undefined
       ? []
-      : [`manifest: ${report.manifest.name}@${report.manifest.version}, seams ${report.manifest.seams.join(', ')}, sha256 ${report.manifest.sha256Matches ? 'matches' : 'DOES NOT MATCH'}`]),
+      : [`manifest: ${p(report.manifest.name)}@${p(report.manifest.version)}, seams ${report.manifest.seams.join(', ')}, sha256 ${report.manifest.sha256Matches ? 'matches' : 'DOES NOT MATCH'}`]),
   ];
   return `${lines.join('\n')}\n`;
 }

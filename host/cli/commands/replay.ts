@@ -4,18 +4,21 @@ import pc from 'picocolors';
 import { SeamBus } from '../../events/index.ts';
 import { readSessionLog } from '../../log/index.ts';
 import { type HookVerdict, type ReplayReport, replaySession } from '../../loop/index.ts';
+import { printable, printableJson } from '../../text/index.ts';
 import { openHookSet } from '../hook-set.ts';
 
+// Recorded decisions, subjects and hook names are untrusted text (the log
+// keeps them raw): each is made printable before it is shown.
 function short(decision: unknown): string {
   if (decision === null) return 'no opinion';
   const { action, reason } = decision as { action?: string; reason?: string };
-  if (action === undefined) return JSON.stringify(decision);
-  return reason === undefined ? action : `${action} (${reason})`;
+  if (action === undefined) return printable(JSON.stringify(decision), { maxLength: 300 });
+  return printable(reason === undefined ? action : `${action} (${reason})`, { maxLength: 300 });
 }
 
 function hooks(verdicts: readonly HookVerdict[]): string {
   if (verdicts.length === 0) return 'no hooks';
-  return verdicts.map((v) => `${v.hook}: ${v.fault !== undefined ? `fault ${v.fault} → ` : ''}${short(v.applied)}`).join('; ');
+  return verdicts.map((v) => `${printable(v.hook, { maxLength: 80 })}: ${v.fault !== undefined ? `fault ${v.fault} → ` : ''}${short(v.applied)}`).join('; ');
 }
 
 export function renderReplay(report: ReplayReport): string {
@@ -23,13 +26,13 @@ export function renderReplay(report: ReplayReport): string {
   const lines = [`re-decided ${report.decisions.length} decision(s): ${changed.length} would change`];
   for (const decision of changed) {
     lines.push(
-      `\n${pc.bold(`turn ${decision.turn}`)} ${pc.dim(decision.seam)} ${decision.subject.length > 120 ? `${decision.subject.slice(0, 120)}…` : decision.subject}`,
+      `\n${pc.bold(`turn ${decision.turn}`)} ${pc.dim(decision.seam)} ${printable(decision.subject, { maxLength: 121 })}`,
       `  ${pc.red(short(decision.before.decision))} → ${pc.green(short(decision.after.decision))}`,
       pc.dim(`  before: ${hooks(decision.before.hooks)}`),
       pc.dim(`  after:  ${hooks(decision.after.hooks)}`),
     );
   }
-  for (const skip of report.skipped) lines.push(pc.yellow(`not re-decided: turn ${skip.turn} ${skip.seam} ${skip.subject}: ${skip.why}`));
+  for (const skip of report.skipped) lines.push(pc.yellow(`not re-decided: turn ${skip.turn} ${skip.seam} ${printable(skip.subject, { maxLength: 121 })}: ${skip.why}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -51,7 +54,7 @@ export function registerReplayCommand(program: Command): void {
       } finally {
         await hookSet.close();
       }
-      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReplay(report));
+      process.stdout.write(flags.json ? `${printableJson(report, 2)}\n` : renderReplay(report));
       process.exitCode = report.decisions.some((decision) => decision.changed) ? 1 : 0;
     });
 }

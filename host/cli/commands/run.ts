@@ -10,6 +10,7 @@ import { runPrompts } from '../session-runner.ts';
 import { addProviderOptions, createProvider, type ProviderFlags } from '../provider-options.ts';
 import { TerminalPrompter } from '../prompter.ts';
 import { renderEvent } from '../transcript.ts';
+import { printableJson } from '../../text/index.ts';
 
 interface RunFlags extends ProviderFlags {
   readonly config?: string;
@@ -39,7 +40,7 @@ export async function runSessionCommand(promptArgs: string[], flags: RunFlags): 
   const logPath = resolve(flags.log ?? join(cwd, '.hookbox', 'sessions', `${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`));
   if (flags.resume === true && !existsSync(logPath)) throw new ConfigError(`--resume: no session log at ${logPath}`);
   const print = flags.json
-    ? (event: SessionEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
+    ? (event: SessionEvent) => process.stdout.write(`${printableJson(event)}\n`)
     : (event: SessionEvent) => {
         const line = renderEvent(event);
         if (line !== '') process.stdout.write(`${line}\n`);
