@@ -1,17 +1,7 @@
-import type {
-  ContinuationDecision,
-  PostToolDecision,
-  PostToolPayload,
-  PreToolDecision,
-  PreToolPayload,
-  PromptDecision,
-  PromptSubmitPayload,
-  SessionInfo,
-  SessionStartDecision,
-  SessionStartPayload,
-  TurnContinuationPayload,
-} from './types.ts';
+import { HANDLER_EXPORTS, type SeamExport, type SeamId, type SeamName } from './generated/seam-names.ts';
+import type { SeamTypes } from './generated/seams.ts';
 import { seamExport } from './runtime/dispatch.ts';
+import type { SessionInfo } from './types.ts';
 
 /**
  * What a handler can see and use besides its payload.
@@ -47,8 +37,16 @@ export interface HookContext<D> {
   readonly log: { info(m: string): void; warn(m: string): void; error(m: string): void; debug(m: string): void };
 }
 
+/** One seam's handler: its payload and context in, its decision (or nothing) out. */
+export type SeamHandler<S extends SeamId> = (
+  payload: SeamTypes[S]['payload'],
+  ctx: HookContext<SeamTypes[S]['decision']>,
+) => Answer<SeamTypes[S]['decision']>;
+
 /**
- * The handlers a hook defines, one per seam it handles. Returning nothing
+ * The handlers a hook defines, one per seam it handles, named after the seam's
+ * export in camelCase: `sessionStart`, `promptSubmit`, `preTool`, `postTool`,
+ * `turnContinuation` (generated from the host's seams). Returning nothing
  * (`undefined`) means "no opinion": the seam passes the decision so far on.
  *
  * @example
@@ -60,13 +58,7 @@ export interface HookContext<D> {
  * export default defineHook(handlers);
  * ```
  */
-export interface HookHandlers {
-  sessionStart?(payload: SessionStartPayload, ctx: HookContext<SessionStartDecision>): Answer<SessionStartDecision>;
-  promptSubmit?(payload: PromptSubmitPayload, ctx: HookContext<PromptDecision>): Answer<PromptDecision>;
-  preTool?(payload: PreToolPayload, ctx: HookContext<PreToolDecision>): Answer<PreToolDecision>;
-  postTool?(payload: PostToolPayload, ctx: HookContext<PostToolDecision>): Answer<PostToolDecision>;
-  turnContinuation?(payload: TurnContinuationPayload, ctx: HookContext<ContinuationDecision>): Answer<ContinuationDecision>;
-}
+export type HookHandlers = { [N in SeamName as N['handler']]?: SeamHandler<N['id']> };
 
 /**
  * What a handler returns: a decision, nothing (no opinion), or a promise of either. A promise is
@@ -76,16 +68,10 @@ export interface HookHandlers {
 export type Answer<D> = D | void | Promise<D | void>;
 
 /** Handler name → wasm export name, as the host calls them. */
-export const HANDLER_EXPORTS = {
-  sessionStart: 'session_start',
-  promptSubmit: 'prompt_submit',
-  preTool: 'pre_tool',
-  postTool: 'post_tool',
-  turnContinuation: 'turn_continuation',
-} as const;
+export { HANDLER_EXPORTS };
 
 /** A wasm export name of one seam. */
-export type HookExportName = (typeof HANDLER_EXPORTS)[keyof typeof HANDLER_EXPORTS];
+export type HookExportName = SeamExport;
 
 /** Marks a {@link HookDefinition}; `Symbol.for` so copies of the PDK bundled twice still agree. */
 export const HOOK_DEFINITION = Symbol.for('hookbox.hook-definition');

@@ -46,8 +46,8 @@ export const HEADER_BYTES = 64;
 /** Default data region: calls with bigger inputs or outputs fall back to postMessage. */
 export const DEFAULT_DATA_BYTES = 1 << 20;
 
-/** Wasm export names by index (the order of SEAMS), so a call names its export with one int. */
-export const EXPORT_NAMES = ['session_start', 'prompt_submit', 'pre_tool', 'post_tool', 'turn_continuation'] as const;
+/** Wasm export names by index (generated from SEAMS, in its order), so a call names its export with one int. */
+export { SEAM_EXPORTS as EXPORT_NAMES } from '../../pdk/generated/seam-names.ts';
 
 /** JSON extras appended after the output bytes. */
 export interface ResponseExtras {

@@ -1,6 +1,7 @@
 /**
  * Generates, from the seam definitions, everything that must not be written
- * twice: the JSON Schema of the wire contract and the PDK's TypeScript types.
+ * twice: the seam names (ids, wasm exports, PDK handlers) as a dependency-free
+ * module, the JSON Schema of the wire contract and the PDK's TypeScript types.
  * Run `npm run gen`; `tests/golden/generated.spec.ts` fails when the
  * checked-in files are stale.
  */
@@ -16,14 +17,10 @@ import { SEAMS, SEAM_IDS } from './index.ts';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const GENERATED_DIR = join(ROOT, 'pdk', 'generated');
 
-/** The TypeScript/JSON Schema name of each seam's payload and decision types. */
-const TYPE_NAMES = {
-  'agent/session-start': ['SessionStartPayload', 'SessionStartDecision'],
-  'agent/prompt-submit': ['PromptSubmitPayload', 'PromptDecision'],
-  'tools/pre-execute': ['PreToolPayload', 'PreToolDecision'],
-  'tools/post-execute': ['PostToolPayload', 'PostToolDecision'],
-  'agent/turn-continuation': ['TurnContinuationPayload', 'ContinuationDecision'],
-} as const satisfies Record<keyof typeof SEAMS, readonly [string, string]>;
+/** A seam's PDK handler name: its export name in camelCase (`pre_tool` → `preTool`). */
+export function handlerName(exportName: string): string {
+  return exportName.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Record<string, unknown>;
@@ -36,7 +33,7 @@ function definitions(): Record<string, Record<string, unknown>> {
     HookFault: jsonSchema(HookFaultSchema),
   };
   for (const id of SEAM_IDS) {
-    const [payloadName, decisionName] = TYPE_NAMES[id];
+    const { payload: payloadName, decision: decisionName } = SEAMS[id].typeNames;
     defs[payloadName] = jsonSchema(SEAMS[id].payload);
     defs[decisionName] = jsonSchema(SEAMS[id].decision);
   }
@@ -47,7 +44,7 @@ function definitions(): Record<string, Record<string, unknown>> {
 export function renderWireContract(): string {
   const seams = Object.fromEntries(
     SEAM_IDS.map((id) => {
-      const [payloadName, decisionName] = TYPE_NAMES[id];
+      const { payload: payloadName, decision: decisionName } = SEAMS[id].typeNames;
       return [
         id,
         {
@@ -90,6 +87,9 @@ export async function renderPdkTypes(): Promise<string> {
     '/* Generated from host/seams by `npm run gen`; do not edit. */',
     '/* eslint-disable */',
     '',
+    `import type { SeamId } from './seam-names.ts';`,
+    `export type { SeamId } from './seam-names.ts';`,
+    '',
     `/** The wire protocol version this PDK speaks. */`,
     `export const PROTOCOL_VERSION = ${PROTOCOL_VERSION};`,
     '',
@@ -103,14 +103,13 @@ export async function renderPdkTypes(): Promise<string> {
     });
     parts.push(source.trim(), '');
   }
-  const seamUnion = SEAM_IDS.map((id) => `'${id}'`).join(' | ');
-  const exportsMap = SEAM_IDS.map((id) => `  '${id}': '${SEAMS[id].exportName}';`).join('\n');
+  const typesMap = SEAM_IDS.map((id) => {
+    const { payload, decision } = SEAMS[id].typeNames;
+    return `  '${id}': { payload: ${payload}; decision: ${decision} };`;
+  }).join('\n');
   parts.push(
-    `/** Every seam id. */`,
-    `export type SeamId = ${seamUnion};`,
-    '',
-    `/** The wasm export that handles each seam. */`,
-    `export interface SeamExports {\n${exportsMap}\n}`,
+    `/** The payload and decision type of each seam. */`,
+    `export interface SeamTypes {\n${typesMap}\n}`,
     '',
     `/** What a hook export receives (msgpack). */`,
     `export interface Envelope<P, D> {\n  v: typeof PROTOCOL_VERSION;\n  seam: SeamId;\n  session: SessionInfo;\n  payload: P;\n  next: D | null;\n}`,
@@ -119,10 +118,45 @@ export async function renderPdkTypes(): Promise<string> {
   return parts.join('\n');
 }
 
+/** The seam names as a module with no imports: the runner's workers, the PDK and the host all read it. */
+export function renderSeamNames(): string {
+  const rows = SEAM_IDS.map(
+    (id) => `  { id: '${id}', export: '${SEAMS[id].exportName}', handler: '${handlerName(SEAMS[id].exportName)}' },`,
+  ).join('\n');
+  return `/* Generated from host/seams by \`npm run gen\`; do not edit. */
+/* eslint-disable */
+
+/**
+ * Every seam in lifecycle order: its id, its wasm export and its PDK handler.
+ * A seam's position is its export index on the runner's call channel.
+ */
+export const SEAM_NAMES = [
+${rows}
+] as const;
+
+export type SeamName = (typeof SEAM_NAMES)[number];
+/** A seam id. */
+export type SeamId = SeamName['id'];
+/** A wasm export name of one seam. */
+export type SeamExport = SeamName['export'];
+/** A PDK handler name of one seam. */
+export type HandlerName = SeamName['handler'];
+
+/** The export names by index. */
+export const SEAM_EXPORTS: readonly SeamExport[] = SEAM_NAMES.map((name) => name.export);
+
+/** PDK handler name → wasm export name. */
+export const HANDLER_EXPORTS = Object.fromEntries(SEAM_NAMES.map((name) => [name.handler, name.export])) as {
+  readonly [N in SeamName as N['handler']]: N['export'];
+};
+`;
+}
+
 export async function renderGenerated(): Promise<Record<string, string>> {
   return {
     [join(GENERATED_DIR, 'wire-contract.schema.json')]: renderWireContract(),
     [join(GENERATED_DIR, 'seams.ts')]: await renderPdkTypes(),
+    [join(GENERATED_DIR, 'seam-names.ts')]: renderSeamNames(),
   };
 }
 

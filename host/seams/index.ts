@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SeamId as GeneratedSeamId } from '../../pdk/generated/seam-names.ts';
 import { postToolSeam } from './post-tool.ts';
 import { preToolSeam } from './pre-tool.ts';
 import { promptSubmitSeam } from './prompt-submit.ts';
@@ -6,14 +7,18 @@ import type { SeamDefinition, SeamExport } from './seam.ts';
 import { sessionStartSeam } from './session-start.ts';
 import { turnContinuationSeam } from './turn-continuation.ts';
 
-/** Every seam, in lifecycle order. The single source of the wire contract. */
+/**
+ * Every seam, in lifecycle order. The single source of the wire contract;
+ * `npm run gen` writes the seam names from it, and `satisfies` keeps the two in
+ * step (a seam missing here or not yet generated fails `tsc`).
+ */
 export const SEAMS = {
   'agent/session-start': sessionStartSeam,
   'agent/prompt-submit': promptSubmitSeam,
   'tools/pre-execute': preToolSeam,
   'tools/post-execute': postToolSeam,
   'agent/turn-continuation': turnContinuationSeam,
-} as const;
+} as const satisfies { readonly [S in GeneratedSeamId]: SeamDefinition<S, z.ZodType, z.ZodType> };
 
 export type Seams = typeof SEAMS;
 export type SeamId = keyof Seams;

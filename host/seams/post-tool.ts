@@ -37,6 +37,7 @@ export const postToolSeam: SeamDefinition<
   id: 'tools/post-execute',
   kind: 'waterfall',
   exportName: 'post_tool',
+  typeNames: { payload: 'PostToolPayload', decision: 'PostToolDecision' },
   payload: PostToolPayloadSchema,
   decision: PostToolDecisionSchema,
   toolScoped: true,

@@ -36,6 +36,7 @@ export const preToolSeam: SeamDefinition<'tools/pre-execute', typeof PreToolPayl
     id: 'tools/pre-execute',
     kind: 'waterfall',
     exportName: 'pre_tool',
+    typeNames: { payload: 'PreToolPayload', decision: 'PreToolDecision' },
     payload: PreToolPayloadSchema,
     decision: PreToolDecisionSchema,
     toolScoped: true,

@@ -33,6 +33,7 @@ export const promptSubmitSeam: SeamDefinition<
   id: 'agent/prompt-submit',
   kind: 'waterfall',
   exportName: 'prompt_submit',
+  typeNames: { payload: 'PromptSubmitPayload', decision: 'PromptDecision' },
   payload: PromptSubmitPayloadSchema,
   decision: PromptDecisionSchema,
   toolScoped: false,

@@ -1,24 +1,28 @@
 import type { z } from 'zod';
+import type { SeamExport, SeamId as GeneratedSeamId } from '../../pdk/generated/seam-names.ts';
 import type { FailPolicy, HookFault } from './fault.ts';
 
 /** How a seam dispatches to its listeners. */
 export type DispatchKind = 'notify' | 'waterfall';
 
-/** The five wasm export names, one per seam. */
-export type SeamExport = 'session_start' | 'prompt_submit' | 'pre_tool' | 'post_tool' | 'turn_continuation';
+export type { SeamExport } from '../../pdk/generated/seam-names.ts';
 
 /**
  * One seam, defined once: everything else (TS types, JSON Schema, PDK types,
  * composition, fault handling) is derived from this record.
  */
 export interface SeamDefinition<
-  Id extends string,
+  /** A seam id `npm run gen` knows: a new seam fails here until it is in `SEAMS` and generated. */
+  Id extends GeneratedSeamId,
   Payload extends z.ZodType,
   Decision extends z.ZodType,
 > {
   readonly id: Id;
   readonly kind: DispatchKind;
+  /** The wasm export that handles it; the PDK handler is its camelCase (`pre_tool` → `preTool`). */
   readonly exportName: SeamExport;
+  /** Names of its payload and decision types in the generated PDK types and JSON Schema. */
+  readonly typeNames: { readonly payload: string; readonly decision: string };
   readonly payload: Payload;
   readonly decision: Decision;
   /** Whether the seam's payload names a tool, so `tools` matchers apply. */

@@ -23,6 +23,7 @@ export const sessionStartSeam: SeamDefinition<
   id: 'agent/session-start',
   kind: 'notify',
   exportName: 'session_start',
+  typeNames: { payload: 'SessionStartPayload', decision: 'SessionStartDecision' },
   payload: SessionStartPayloadSchema,
   decision: SessionStartDecisionSchema,
   toolScoped: false,

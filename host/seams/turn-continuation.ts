@@ -30,6 +30,7 @@ export const turnContinuationSeam: SeamDefinition<
   id: 'agent/turn-continuation',
   kind: 'waterfall',
   exportName: 'turn_continuation',
+  typeNames: { payload: 'TurnContinuationPayload', decision: 'ContinuationDecision' },
   payload: TurnContinuationPayloadSchema,
   decision: ContinuationDecisionSchema,
   toolScoped: false,

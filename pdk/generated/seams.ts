@@ -1,6 +1,9 @@
 /* Generated from host/seams by `npm run gen`; do not edit. */
 /* eslint-disable */
 
+import type { SeamId } from './seam-names.ts';
+export type { SeamId } from './seam-names.ts';
+
 /** The wire protocol version this PDK speaks. */
 export const PROTOCOL_VERSION = 1;
 
@@ -108,16 +111,13 @@ export type ContinuationDecision =
       reason?: string;
     };
 
-/** Every seam id. */
-export type SeamId = 'agent/session-start' | 'agent/prompt-submit' | 'tools/pre-execute' | 'tools/post-execute' | 'agent/turn-continuation';
-
-/** The wasm export that handles each seam. */
-export interface SeamExports {
-  'agent/session-start': 'session_start';
-  'agent/prompt-submit': 'prompt_submit';
-  'tools/pre-execute': 'pre_tool';
-  'tools/post-execute': 'post_tool';
-  'agent/turn-continuation': 'turn_continuation';
+/** The payload and decision type of each seam. */
+export interface SeamTypes {
+  'agent/session-start': { payload: SessionStartPayload; decision: SessionStartDecision };
+  'agent/prompt-submit': { payload: PromptSubmitPayload; decision: PromptDecision };
+  'tools/pre-execute': { payload: PreToolPayload; decision: PreToolDecision };
+  'tools/post-execute': { payload: PostToolPayload; decision: PostToolDecision };
+  'agent/turn-continuation': { payload: TurnContinuationPayload; decision: ContinuationDecision };
 }
 
 /** What a hook export receives (msgpack). */

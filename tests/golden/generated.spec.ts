@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HANDLER_EXPORTS } from '../../pdk/index.ts';
+import { EXPORT_NAMES } from '../../host/runner/channel.ts';
+import { SEAMS, SEAM_IDS } from '../../host/seams/index.ts';
 import { renderGenerated } from '../../host/seams/generate.ts';
 
 describe('generated wire contract and PDK types', () => {
@@ -26,5 +29,16 @@ describe('generated wire contract and PDK types', () => {
       'agent/turn-continuation': ['waterfall', 'turn_continuation'],
     });
     expect(contract.$defs.PreToolDecision).toMatchObject({ oneOf: expect.any(Array) });
+  });
+
+  it('the names every layer derives from agree with SEAMS: export index, handler, export', () => {
+    // The runner names an export by its index in EXPORT_NAMES; the PDK maps handlers to exports.
+    SEAM_IDS.forEach((id, index) => {
+      expect(EXPORT_NAMES[index], id).toBe(SEAMS[id].exportName);
+    });
+    expect(EXPORT_NAMES).toHaveLength(SEAM_IDS.length);
+    expect(Object.values(HANDLER_EXPORTS).sort()).toEqual(SEAM_IDS.map((id) => SEAMS[id].exportName).sort());
+    expect(HANDLER_EXPORTS.preTool).toBe('pre_tool');
+    expect(HANDLER_EXPORTS.turnContinuation).toBe('turn_continuation');
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HookRunner, type HookLogEntry, type WasmHook } from '../../host/runner/index.ts';
 import { SEAM_IDS } from '../../host/seams/index.ts';
 import type { BuildHookResult } from '../../pdk/compiler/index.ts';
+import { SEAM_EXPORTS } from '../../pdk/generated/seam-names.ts';
 import { ALL_SEAMS_ENTRY, SESSION, bash, buildInto, tempDir } from './support.ts';
 
 let built: BuildHookResult;
@@ -36,7 +37,7 @@ const preTool = (command: string, next: { action: 'allow' } | { action: 'ask' } 
 
 describe('a TypeScript hook on every seam', () => {
   it('exports exactly the handlers it defines, one per seam', () => {
-    expect(built.exports).toEqual(['session_start', 'prompt_submit', 'pre_tool', 'post_tool', 'turn_continuation']);
+    expect(built.exports).toEqual(SEAM_EXPORTS);
     expect(built.seams).toEqual(SEAM_IDS);
     expect(hook.exports).toEqual(SEAM_IDS);
   });

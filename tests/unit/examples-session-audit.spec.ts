@@ -4,6 +4,7 @@ import { auditLine, auditRecord } from '../../examples-hooks/audit-trail/policy.
 import sessionContextHook from '../../examples-hooks/session-context/hook.ts';
 import { DEFAULT_RESUME_NOTE, sessionContext } from '../../examples-hooks/session-context/policy.ts';
 import { memoryContext } from '../../examples-hooks/shared/memory-context.ts';
+import { SEAM_EXPORTS } from '../../pdk/generated/seam-names.ts';
 import type { ContinuationDecision, PostToolDecision, PreToolDecision, PromptDecision, SessionStartDecision } from '../../pdk/index.ts';
 
 describe('session-context', () => {
@@ -60,7 +61,7 @@ describe('audit-trail', () => {
   });
 
   it('hook: every seam logs exactly one info line and returns no opinion', () => {
-    expect(Object.keys(auditTrail.exports).sort()).toEqual(['post_tool', 'pre_tool', 'prompt_submit', 'session_start', 'turn_continuation']);
+    expect(Object.keys(auditTrail.exports).sort()).toEqual([...SEAM_EXPORTS].sort());
     const h = auditTrail.handlers;
     const ctx = <D>(next: D | null) => memoryContext<D>({ next, session });
     const calls = [

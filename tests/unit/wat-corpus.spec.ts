@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/extism';
 import { pack, unpack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
+import { SEAM_EXPORTS } from '../../pdk/generated/seam-names.ts';
 import {
   CORPUS_DIR,
   compileWat,
@@ -33,7 +34,7 @@ interface WasmModuleApi {
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmModuleApi }).WebAssembly;
 
-const ALL_SEAMS = ['session_start', 'prompt_submit', 'pre_tool', 'post_tool', 'turn_continuation'];
+const ALL_SEAMS = [...SEAM_EXPORTS];
 const kernel = (...names: string[]) => names.map((name) => `extism:host/env::${name}`);
 const wasi = (...names: string[]) => names.map((name) => `wasi_snapshot_preview1::${name}`);
 const EMITS = kernel('alloc', 'store_u8', 'output_set');
