@@ -10,4 +10,6 @@ export type { Tool, ToolContext } from './tool.ts';
 export { ToolRegistry } from './tool-registry.ts';
 export type { ToolExecutionResult, ToolRegistryOptions } from './tool-registry.ts';
 export { replaySession } from './replay.ts';
+export { SEAM_FIRING } from './seam-firing.ts';
+export type { SeamFiring } from './seam-firing.ts';
 export type { HookVerdict, ReplayReport, ReplayedDecision } from './replay.ts';

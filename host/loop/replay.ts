@@ -1,6 +1,7 @@
 import type { HookInvocation, SeamBus } from '../events/index.ts';
 import type { SessionEvent } from '../log/index.ts';
 import { type DecisionOf, type PayloadOf, type SeamId, seamDefinition } from '../seams/index.ts';
+import { SEAM_FIRING } from './seam-firing.ts';
 
 /** One hook's say in a decision: what the seam applied from it (`null` = no opinion). */
 export interface HookVerdict {
@@ -24,6 +25,8 @@ export interface ReplayReport {
   readonly decisions: readonly ReplayedDecision[];
   /** Recorded decisions that cannot be re-decided, and why. */
   readonly skipped: readonly { readonly seam: SeamId; readonly turn: number; readonly subject: string; readonly why: string }[];
+  /** Seams the log has hook calls on that replay does not re-decide at all, and why. */
+  readonly notReplayed: readonly { readonly seam: SeamId; readonly why: string }[];
 }
 
 interface Pending {
@@ -123,7 +126,12 @@ export async function replaySession(events: readonly SessionEvent[], bus: SeamBu
         break;
     }
   }
-  return { decisions, skipped };
+  const recordedSeams = new Set(events.flatMap((event) => (event.type === 'hook/invoke' ? [event.seam] : [])));
+  const notReplayed = [...recordedSeams].flatMap((seam) => {
+    const why = SEAM_FIRING[seam].notReplayed;
+    return why === null ? [] : [{ seam, why }];
+  });
+  return { decisions, skipped, notReplayed };
 }
 
 function verdict(invocation: HookInvocation | Extract<SessionEvent, { type: 'hook/invoke' }>): HookVerdict {

@@ -69,4 +69,17 @@ describe('replay', () => {
     // Nothing ran: the log is unchanged by replay.
     expect(events(workspace)).toEqual(recorded);
   });
+
+  it('names the seams it does not re-decide, from the loop\'s seam table', async () => {
+    const stopper = nativeHook({ name: 'stopper', handlers: { 'agent/turn-continuation': () => ({ action: 'stop' }) } });
+    const session = await startSession(workspace, { hooks: [stopper, promptGuard], script: { steps: [{ text: 'done' }] } });
+    try {
+      await session.prompt('hello');
+    } finally {
+      session.close();
+    }
+    const report = await replaySession(events(workspace), new SeamBus());
+    expect(report.notReplayed).toEqual([{ seam: 'agent/turn-continuation', why: expect.stringContaining('replay runs no model') }]);
+    expect(report.decisions.map((d) => d.seam)).toEqual(['agent/prompt-submit']);
+  });
 });

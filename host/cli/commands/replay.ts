@@ -33,6 +33,7 @@ export function renderReplay(report: ReplayReport): string {
     );
   }
   for (const skip of report.skipped) lines.push(pc.yellow(`not re-decided: turn ${skip.turn} ${skip.seam} ${printable(skip.subject, { maxLength: 121 })}: ${skip.why}`));
+  for (const seam of report.notReplayed) lines.push(pc.dim(`not replayed: ${seam.seam}: ${seam.why}`));
   return `${lines.join('\n')}\n`;
 }
 
