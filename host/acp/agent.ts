@@ -14,10 +14,11 @@ import { SeamBus, type SeamListener } from '../events/index.ts';
 import { type SessionEvent, readSessionLog } from '../log/index.ts';
 import type { ModelProvider, Tool } from '../loop/index.ts';
 import type { HookLogEntry } from '../runner/index.ts';
+import { HOOKBOX_VERSION } from '../version.ts';
 import { AcpSession } from './session.ts';
 
 /** hookbox's version as it introduces itself to editors. */
-export const AGENT_VERSION = '0.1.0';
+export const AGENT_VERSION = HOOKBOX_VERSION;
 
 export interface AcpAgentOptions {
   /** A model provider for each new or loaded session (the scripted one replays its script from the start for each). */

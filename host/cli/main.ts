@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { HostError } from '../errors.ts';
 import { printableLines } from '../text/index.ts';
+import { HOOKBOX_VERSION } from '../version.ts';
 import { registerAcpCommand } from './commands/acp.ts';
 import { registerBuildCommand } from './commands/build.ts';
 import { registerCallCommand } from './commands/call.ts';
@@ -16,7 +17,7 @@ import { registerRunCommand } from './commands/run.ts';
 export function buildProgram(): Command {
   const program = new Command('hookbox')
     .description('sandboxed WebAssembly hooks for AI coding-agent loops')
-    .version('0.1.0')
+    .version(HOOKBOX_VERSION)
     .showHelpAfterError()
     .exitOverride();
   registerRunCommand(program);

@@ -5,21 +5,14 @@ import {
   type SessionInfo,
   seamDefinition,
 } from '../seams/index.ts';
-import type { HookInvocation, InvocationObserver, SeamListener } from './listener.ts';
+import type { DispatchResult, InvocationObserver, SeamListener } from './listener.ts';
 import { runNotify } from './notify.ts';
 import { compileToolMatcher } from './tool-matcher.ts';
-import { type Decided, runWaterfall } from './waterfall.ts';
+import { runWaterfall } from './waterfall.ts';
 
 interface Registered {
   readonly listener: SeamListener;
   readonly matchesTool: (toolName: string) => boolean;
-}
-
-export interface DispatchResult<S extends SeamId> {
-  readonly decision: DecisionOf<S>;
-  readonly invocations: readonly HookInvocation[];
-  /** Every decision folded into `decision`, in order, attributed to its hook (e.g. all the asks behind an `ask`). */
-  readonly decided: readonly Decided<S>[];
 }
 
 /**

@@ -65,3 +65,18 @@ export interface HookInvocation {
 }
 
 export type InvocationObserver = (invocation: HookInvocation) => void;
+
+/** What one seam dispatch produced: the composed decision and every listener invocation, in order. */
+export interface DispatchResult<S extends SeamId> {
+  /** The decision the seam ends with (for notify seams: what the listeners returned, composed). */
+  readonly decision: DecisionOf<S>;
+  readonly invocations: readonly HookInvocation[];
+  /** Every decision folded into `decision`, in order, attributed to its hook (e.g. all the asks behind an `ask`). */
+  readonly decided: readonly Decided<S>[];
+}
+
+/** One listener's decision as the seam took it (after the fault policy), attributed to the listener. */
+export interface Decided<S extends SeamId> {
+  readonly hook: string;
+  readonly decision: DecisionOf<S>;
+}

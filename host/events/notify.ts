@@ -1,15 +1,6 @@
-import { type DecisionOf, type PayloadOf, type SeamId, type SessionInfo, seamDefinition } from '../seams/index.ts';
+import { type PayloadOf, type SeamId, type SessionInfo, seamDefinition } from '../seams/index.ts';
 import { invokeListener } from './invoke.ts';
-import type { HookInvocation, SeamListener } from './listener.ts';
-import type { Decided } from './waterfall.ts';
-
-export interface NotifyResult<S extends SeamId> {
-  /** Everything the listeners returned, composed (accumulated context). */
-  readonly decision: DecisionOf<S>;
-  readonly invocations: readonly HookInvocation[];
-  /** Every decision accumulated into `decision`, in order, each with the hook it came from. */
-  readonly decided: readonly Decided<S>[];
-}
+import type { Decided, DispatchResult, HookInvocation, SeamListener } from './listener.ts';
 
 /**
  * Tells every listener, in configured order. A notification cannot be
@@ -20,7 +11,7 @@ export async function runNotify<S extends SeamId>(
   listeners: readonly SeamListener[],
   payload: PayloadOf<S>,
   session: SessionInfo,
-): Promise<NotifyResult<S>> {
+): Promise<DispatchResult<S>> {
   const definition = seamDefinition(seam);
   const invocations: HookInvocation[] = [];
   const decided: Decided<S>[] = [];

@@ -1,19 +1,6 @@
 import { type DecisionOf, type PayloadOf, type SeamId, type SessionInfo, seamDefinition } from '../seams/index.ts';
 import { invokeListener } from './invoke.ts';
-import type { HookInvocation, SeamListener } from './listener.ts';
-
-/** One listener's decision as the seam took it (after the fault policy), attributed to the listener. */
-export interface Decided<S extends SeamId> {
-  readonly hook: string;
-  readonly decision: DecisionOf<S>;
-}
-
-export interface WaterfallResult<S extends SeamId> {
-  readonly decision: DecisionOf<S>;
-  readonly invocations: readonly HookInvocation[];
-  /** Every decision folded into `decision`, in order, each with the hook it came from. */
-  readonly decided: readonly Decided<S>[];
-}
+import type { Decided, DispatchResult, HookInvocation, SeamListener } from './listener.ts';
 
 /**
  * Runs listeners one after another in configured order. Each gets the
@@ -27,7 +14,7 @@ export async function runWaterfall<S extends SeamId>(
   payload: PayloadOf<S>,
   initial: DecisionOf<S>,
   session: SessionInfo,
-): Promise<WaterfallResult<S>> {
+): Promise<DispatchResult<S>> {
   const definition = seamDefinition(seam);
   const invocations: HookInvocation[] = [];
   const decided: Decided<S>[] = [];

@@ -1,6 +1,7 @@
 export { Channel } from './channels.ts';
 export type { QueuedPrompt } from './channels.ts';
 export { Conversation } from './conversation.ts';
+export { LOOP_DEFAULTS } from './defaults.ts';
 export { resolveAsk } from './permission.ts';
 export type { AskResolution, PermissionPrompter, PermissionRequest } from './permission.ts';
 export type { AssistantStep, ConversationMessage, ModelProvider, ModelRequest, ToolSpec } from './provider.ts';

@@ -10,6 +10,7 @@ import {
 import type { PromptSource, SessionInfo, SessionStartSource } from '../seams/index.ts';
 import { Channel, type QueuedPrompt } from './channels.ts';
 import { Conversation } from './conversation.ts';
+import { LOOP_DEFAULTS } from './defaults.ts';
 import type { PermissionPrompter } from './permission.ts';
 import type { ModelProvider } from './provider.ts';
 import type { Tool } from './tool.ts';
@@ -74,8 +75,8 @@ export class Session {
     this.log = log;
     this.provider = options.provider;
     this.bus = options.bus ?? new SeamBus();
-    this.maxSteps = options.maxSteps ?? 25;
-    this.maxContinuations = options.maxContinuations ?? 3;
+    this.maxSteps = options.maxSteps ?? LOOP_DEFAULTS.maxSteps;
+    this.maxContinuations = options.maxContinuations ?? LOOP_DEFAULTS.maxContinuations;
     this.tools = new ToolRegistry({
       bus: this.bus,
       ...(options.prompter !== undefined && { prompter: options.prompter }),

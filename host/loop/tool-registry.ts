@@ -3,6 +3,7 @@ import type { SeamBus } from '../events/index.ts';
 import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
 import { type AttributedAsk, type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
+import { LOOP_DEFAULTS } from './defaults.ts';
 import { type AskResolution, type PermissionPrompter, resolveAsk } from './permission.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
@@ -39,7 +40,7 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions) {
     this.#bus = options.bus;
     this.#prompter = options.prompter;
-    this.#askTimeoutMs = options.askTimeoutMs ?? 60_000;
+    this.#askTimeoutMs = options.askTimeoutMs ?? LOOP_DEFAULTS.askTimeoutMs;
   }
 
   register<A>(tool: Tool<A>): void {

@@ -1,23 +1,18 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { AcpAgent } from '../../acp/index.ts';
-import { ConfigError } from '../../errors.ts';
+import { LOOP_DEFAULTS } from '../../loop/defaults.ts';
 import { builtinTools } from '../../tools/index.ts';
 import { openHookSet } from '../hook-set.ts';
+import { integerOption } from '../options.ts';
 import { addProviderOptions, createProvider, type ProviderFlags } from '../provider-options.ts';
 
 interface AcpFlags extends ProviderFlags {
   readonly config?: string;
   readonly sessionsDir?: string;
-  readonly maxSteps: string;
-  readonly maxContinuations: string;
-  readonly askTimeoutMs: string;
-}
-
-function integerFlag(flag: string, value: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${flag} expects an integer >= ${min}, got "${value}"`);
-  return n;
+  readonly maxSteps: number;
+  readonly maxContinuations: number;
+  readonly askTimeoutMs: number;
 }
 
 /**
@@ -33,9 +28,7 @@ function keepStdoutForTheProtocol(): void {
 
 /** Serves ACP on stdio until the editor closes stdin; returns the exit code. */
 export async function acpCommand(flags: AcpFlags): Promise<number> {
-  const maxSteps = integerFlag('--max-steps', flags.maxSteps, 1);
-  const maxContinuations = integerFlag('--max-continuations', flags.maxContinuations, 0);
-  const askTimeoutMs = integerFlag('--ask-timeout-ms', flags.askTimeoutMs, 1);
+  const { maxSteps, maxContinuations, askTimeoutMs } = flags;
   // Fail on bad provider flags now, before the editor sees a session.
   createProvider(flags);
   keepStdoutForTheProtocol();
@@ -66,9 +59,9 @@ export function registerAcpCommand(program: Command): void {
     .description('serve the agent loop to an editor over the Agent Client Protocol (JSON-RPC on stdin/stdout)')
     .option('-c, --config <file>', 'operator config (hookbox.config.json) with the hooks to run')
     .option('--sessions-dir <dir>', 'where session logs go, as <session id>.jsonl (default <session cwd>/.hookbox/sessions)')
-    .option('--max-steps <n>', 'model calls per turn before it ends with max-steps (stop reason max_turn_requests)', '25')
-    .option('--max-continuations <n>', 'loop guard: times one turn may be forced on', '3')
-    .option('--ask-timeout-ms <n>', 'how long a permission request waits for the editor before it degrades to deny', '60000');
+    .option('--max-steps <n>', 'model calls per turn before it ends with max-steps (stop reason max_turn_requests)', integerOption(1), LOOP_DEFAULTS.maxSteps)
+    .option('--max-continuations <n>', 'loop guard: times one turn may be forced on', integerOption(0), LOOP_DEFAULTS.maxContinuations)
+    .option('--ask-timeout-ms <n>', 'how long a permission request waits for the editor before it degrades to deny', integerOption(1), LOOP_DEFAULTS.askTimeoutMs);
   addProviderOptions(command).action(async (flags: AcpFlags) => {
     process.exitCode = await acpCommand(flags);
   });

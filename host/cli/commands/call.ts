@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadHookFile } from '../../config/index.ts';
 import { describeIssues, parseJsonText } from '../../json/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
 import { type SeamListener } from '../../events/index.ts';
 import { invokeListener } from '../../events/invoke.ts';
 import { HookRunner, type HookLogEntry, type WasmHook } from '../../runner/index.ts';
+import { integerOption } from '../options.ts';
 import { SEAM_IDS, type SeamId, type SessionInfo, isSeamId, seamDefinition } from '../../seams/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
 
@@ -37,8 +38,8 @@ export function registerCallCommand(program: Command): void {
     .argument('<hook>', 'a hook .wasm or its hook.json manifest')
     .requiredOption('--seam <id>', `seam id (${SEAM_IDS.join(', ')})`)
     .requiredOption('--payload <file>', 'payload JSON file, or - for stdin')
-    .option('--timeout-ms <n>', 'wall timeout per call', positiveInt)
-    .option('--memory-mb <n>', 'cap on the guest linear memory', positiveInt)
+    .option('--timeout-ms <n>', 'wall timeout per call', integerOption(1))
+    .option('--memory-mb <n>', 'cap on the guest linear memory', integerOption(1))
     .option('--session-id <id>', 'session id in the envelope', 'hookbox-call')
     .option('--json', 'print one JSON object {decision, fault, durationMs}')
     .action(async (hook: string, options: CallOptions) => {
@@ -141,12 +142,6 @@ function loadFaultListener(name: string, seam: SeamId, message: string): SeamLis
     seams: [seam],
     invoke: async () => ({ type: 'fault', fault: { kind: 'load', message } }),
   };
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 function describe(report: CallReport): string {

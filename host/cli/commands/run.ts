@@ -5,7 +5,8 @@ import { type Command, Option } from 'commander';
 import pc from 'picocolors';
 import { ConfigError } from '../../errors.ts';
 import type { SessionEvent } from '../../log/index.ts';
-import type { PermissionPrompter } from '../../loop/index.ts';
+import { LOOP_DEFAULTS, type PermissionPrompter } from '../../loop/index.ts';
+import { integerOption } from '../options.ts';
 import { runPrompts } from '../session-runner.ts';
 import { addProviderOptions, createProvider, type ProviderFlags } from '../provider-options.ts';
 import { TerminalPrompter } from '../prompter.ts';
@@ -17,9 +18,9 @@ interface RunFlags extends ProviderFlags {
   readonly log?: string;
   readonly cwd?: string;
   readonly resume?: boolean;
-  readonly maxSteps: string;
-  readonly maxContinuations: string;
-  readonly askTimeoutMs: string;
+  readonly maxSteps: number;
+  readonly maxContinuations: number;
+  readonly askTimeoutMs: number;
   readonly batch?: boolean;
   readonly json?: boolean;
 }
@@ -58,19 +59,13 @@ export async function runSessionCommand(promptArgs: string[], flags: RunFlags): 
     source: fromArgs ? 'cli' : 'stdin',
     batch: flags.batch === true,
     resume: flags.resume === true,
-    maxSteps: positiveInt('--max-steps', flags.maxSteps),
-    maxContinuations: positiveInt('--max-continuations', flags.maxContinuations, true),
-    askTimeoutMs: positiveInt('--ask-timeout-ms', flags.askTimeoutMs),
+    maxSteps: flags.maxSteps,
+    maxContinuations: flags.maxContinuations,
+    askTimeoutMs: flags.askTimeoutMs,
     onEvent: print,
   });
   if (!flags.json) process.stdout.write(pc.dim(`\nsession log: ${logPath}\n`));
   return outcomes.some((outcome) => outcome.reason === 'error') ? 1 : 0;
-}
-
-function positiveInt(flag: string, value: string, allowZero = false): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new ConfigError(`${flag} expects ${allowZero ? 'a non-negative' : 'a positive'} integer, got "${value}"`);
-  return n;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -82,9 +77,9 @@ export function registerRunCommand(program: Command): void {
     .option('--log <file>', 'session log (JSONL); default .hookbox/sessions/<time>.jsonl under --cwd')
     .option('--resume', 'resume the session in --log instead of starting a new one')
     .option('--cwd <dir>', 'working directory of the session and its tools')
-    .option('--max-steps <n>', 'model calls per turn before it ends with max-steps', '25')
-    .option('--max-continuations <n>', 'loop guard: times one turn may be forced on', '3')
-    .option('--ask-timeout-ms <n>', 'how long a permission question waits before it degrades to deny', '60000')
+    .option('--max-steps <n>', 'model calls per turn before it ends with max-steps', integerOption(1), LOOP_DEFAULTS.maxSteps)
+    .option('--max-continuations <n>', 'loop guard: times one turn may be forced on', integerOption(0), LOOP_DEFAULTS.maxContinuations)
+    .option('--ask-timeout-ms <n>', 'how long a permission question waits before it degrades to deny', integerOption(1), LOOP_DEFAULTS.askTimeoutMs)
     .option('--batch', 'submit every prompt as one batch (one turn)')
     .addOption(new Option('--json', 'print the session events as JSONL instead of a transcript'));
   addProviderOptions(command).action(async (prompts: string[], flags: RunFlags) => {
