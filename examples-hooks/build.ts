@@ -5,12 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildHook } from '../pdk/compiler/index.ts';
+import { PACKAGE_ROOT } from '../host/package.ts';
 import { ensureEngine } from '../pdk/engine/build.ts';
 
-export const EXAMPLES_DIR = dirname(fileURLToPath(import.meta.url));
+export const EXAMPLES_DIR = join(PACKAGE_ROOT, 'examples-hooks');
 export const EXAMPLE_HOOKS = ['guard-bash', 'secret-redactor', 'prompt-guard', 'session-context', 'test-gate', 'audit-trail'] as const;
 export type ExampleHook = (typeof EXAMPLE_HOOKS)[number];
 

@@ -1,11 +1,22 @@
-// Test helpers for hook projects (plain Node, no build step): registers the
-// TypeScript loader hookbox runs on, then re-exports the compiler and the
-// sandbox runner. Used by the test `hookbox init` scaffolds:
+// Test helpers for hook projects (plain Node, no build step): the compiler
+// and the sandbox runner, from hookbox's build (dist/) when it is fresh, else
+// from the TypeScript sources through tsx. Used by the test `hookbox init`
+// scaffolds:
 //   import { buildHook, HookRunner } from 'hookbox/pdk/testing.mjs';
-import { register } from 'tsx/esm/api';
+import { freshBuild } from '../host/cli/fresh-build.mjs';
 
-register();
-const { buildHook } = await import('./compiler/index.ts');
-const { HookRunner } = await import('../host/runner/index.ts');
+const build = freshBuild();
+let compiler;
+let runner;
+if (build !== undefined) {
+  compiler = await import(new URL('pdk/compiler/index.js', build).href);
+  runner = await import(new URL('host/runner/index.js', build).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  compiler = await import('./compiler/index.ts');
+  runner = await import('../host/runner/index.ts');
+}
 
-export { buildHook, HookRunner };
+export const { buildHook } = compiler;
+export const { HookRunner } = runner;

@@ -14,7 +14,7 @@ import { SeamBus, type SeamListener } from '../events/index.ts';
 import { type SessionEvent, readSessionLog } from '../log/index.ts';
 import type { ModelProvider, Tool } from '../loop/index.ts';
 import type { HookLogEntry } from '../runner/index.ts';
-import { HOOKBOX_VERSION } from '../version.ts';
+import { HOOKBOX_VERSION } from '../package.ts';
 import { AcpSession } from './session.ts';
 
 /** hookbox's version as it introduces itself to editors. */

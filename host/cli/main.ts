@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { HostError } from '../errors.ts';
 import { printableLines } from '../text/index.ts';
-import { HOOKBOX_VERSION } from '../version.ts';
+import { HOOKBOX_VERSION } from '../package.ts';
 import { registerAcpCommand } from './commands/acp.ts';
 import { registerBuildCommand } from './commands/build.ts';
 import { registerCallCommand } from './commands/call.ts';

@@ -13,6 +13,7 @@ const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
 export const HookProtocolSchema = z.union([z.literal(PROTOCOL_VERSION), z.enum(TOOL_PROTOCOLS)], {
   error: `expected ${PROTOCOL_VERSION} (the hookbox wire), "claude-code" or "codex"`,
 });
+/** The wire a hook speaks: `1` (hookbox's msgpack envelope) or an agent protocol (`"claude-code"`, `"codex"`). */
 export type HookProtocol = z.infer<typeof HookProtocolSchema>;
 
 /** `hook.json`, shipped beside the wasm by the hook's author. */
@@ -35,4 +36,5 @@ export const HookManifestSchema = z.strictObject({
   config: z.record(z.string(), z.string()).optional(),
   description: z.string().optional(),
 });
+/** A parsed `hook.json`. */
 export type HookManifest = z.infer<typeof HookManifestSchema>;

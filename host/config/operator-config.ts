@@ -82,6 +82,7 @@ export const OperatorHookSchema = z
       if (hook[key] !== undefined) issue(key, 'applies to wasm hooks only, not to a "command" hook');
     }
   });
+/** One parsed entry of `hooks`. */
 export type OperatorHook = z.infer<typeof OperatorHookSchema>;
 
 /** `hookbox.config.json`. Array order of `hooks` is composition order. */
@@ -99,6 +100,7 @@ export const OperatorConfigSchema = z.strictObject({
     })
     .optional(),
 });
+/** A parsed `hookbox.config.json`. */
 export type OperatorConfig = z.infer<typeof OperatorConfigSchema>;
 
 /** One hook of a loaded config: defaults applied, paths absolute, and where it sits in the file. */
@@ -122,6 +124,7 @@ export interface ResolvedHookEntry {
   readonly quarantineAfter?: number;
 }
 
+/** A loaded operator config: its file and its hooks in composition order. */
 export interface ResolvedConfig {
   /** Absolute path of the config file. */
   readonly file: string;

@@ -3,20 +3,25 @@ import type { ListenerOutcome, SeamCall, SeamListener } from './listener.ts';
 
 /** Returned by a native handler that has no opinion: the seam passes `next` through. */
 export const NO_OPINION: unique symbol = Symbol('hookbox.no-opinion');
+/** The type of `NO_OPINION`. */
 export type NoOpinion = typeof NO_OPINION;
 
+/** What a native handler sees besides the payload. */
 export interface NativeContext<S extends SeamId> {
   readonly next: DecisionOf<S> | null;
   readonly session: SessionInfo;
 }
 
+/** A native handler for one seam: a decision, or `NO_OPINION`. */
 export type NativeHandler<S extends SeamId> = (
   payload: PayloadOf<S>,
   context: NativeContext<S>,
 ) => DecisionOf<S> | NoOpinion | Promise<DecisionOf<S> | NoOpinion>;
 
+/** A native hook's handlers, keyed by seam id. */
 export type NativeHandlers = { [S in SeamId]?: NativeHandler<S> };
 
+/** Options of `nativeHook`. */
 export interface NativeHookOptions {
   readonly name: string;
   readonly handlers: NativeHandlers;

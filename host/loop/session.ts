@@ -17,6 +17,7 @@ import type { Tool } from './tool.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { runTurn } from './turn.ts';
 
+/** Options of `Session.start` / `Session.resume`. */
 export interface SessionOptions {
   readonly provider: ModelProvider;
   /** The seam bus with the session's hooks registered in configured order. */
@@ -37,6 +38,7 @@ export interface SessionOptions {
   readonly onOpen?: (session: Session) => void;
 }
 
+/** How a turn ended. */
 export interface TurnOutcome {
   readonly turn: number;
   readonly reason: TurnEndReason;

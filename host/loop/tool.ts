@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ToolResult } from '../seams/index.ts';
 
+/** What a tool gets besides its arguments. */
 export interface ToolContext {
   /** The session's working directory; relative paths resolve against it. */
   readonly cwd: string;

@@ -16,6 +16,7 @@ export const HookLimitsSchema = z.strictObject({
   /** Deterministic instruction budget for engines that support one (the hookbox JS engine does). */
   instructionBudget: z.number().int().positive().optional(),
 });
+/** Limits a hook runs with; unset ones take `DEFAULT_LIMITS`. */
 export type HookLimits = z.infer<typeof HookLimitsSchema>;
 
 /**
@@ -52,4 +53,5 @@ export const CapabilitiesSchema = z.strictObject({
   /** Whether the guest may read a real clock through WASI. */
   clock: z.boolean().optional(),
 });
+/** What a hook may reach beyond its own memory; empty = nothing. */
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;

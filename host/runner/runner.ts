@@ -38,6 +38,7 @@ export const RUNNER_DEFAULTS = {
   workerQueuedSpinUs: 200,
 } as const;
 
+/** Options of `HookRunner.start`. */
 export interface HookRunnerOptions {
   /** Worker slots (a spare is started on top). Default `max(2, cores − 1)`. */
   readonly workers?: number;

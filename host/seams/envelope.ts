@@ -9,6 +9,7 @@ export const SessionInfoSchema = z.strictObject({
   step: z.number().int().nonnegative(),
   cwd: z.string(),
 });
+/** The session facts every hook call carries: `{id, turn, step, cwd}`. */
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
 /** What a hook export receives as msgpack input: `{v, seam, session, payload, next}`. */

@@ -12,6 +12,7 @@ export const HookFaultKindSchema = z.enum([
   'missing-export',
   'load',
 ]);
+/** The kind of a hook fault: a closed set. */
 export type HookFaultKind = z.infer<typeof HookFaultKindSchema>;
 
 export const HookFaultSchema = z.strictObject({
@@ -23,6 +24,7 @@ export type HookFault = z.infer<typeof HookFaultSchema>;
 
 /** How a seam treats a failing hook: `closed` applies the seam's restrictive fault decision, `open` passes `next` through. */
 export const FailPolicySchema = z.enum(['closed', 'open']);
+/** `closed` (the seam's restrictive fault decision) or `open` (pass `next` through). */
 export type FailPolicy = z.infer<typeof FailPolicySchema>;
 
 export function hookFault(kind: HookFaultKind, message: string): HookFault {

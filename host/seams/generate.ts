@@ -94,7 +94,16 @@ export async function renderPdkTypes(): Promise<string> {
     `export const PROTOCOL_VERSION = ${PROTOCOL_VERSION};`,
     '',
   ];
+  const docs: Record<string, string> = {
+    SessionInfo: 'The session facts every hook call carries: `{id, turn, step, cwd}`.',
+    HookFault: 'A hook failure as the host records it.',
+  };
+  for (const id of SEAM_IDS) {
+    docs[SEAMS[id].typeNames.payload] = `What a \`${id}\` hook receives.`;
+    docs[SEAMS[id].typeNames.decision] = `What a \`${id}\` hook may answer.`;
+  }
   for (const [name, schema] of Object.entries(definitions())) {
+    parts.push(`/** ${docs[name] ?? name} */`);
     const source = await compile(schema as JSONSchema, name, {
       bannerComment: '',
       additionalProperties: false,

@@ -20,13 +20,19 @@ export const SEAMS = {
   'agent/turn-continuation': turnContinuationSeam,
 } as const satisfies { readonly [S in GeneratedSeamId]: SeamDefinition<S, z.ZodType, z.ZodType> };
 
+/** The type of `SEAMS`. */
 export type Seams = typeof SEAMS;
+/** A seam id (`tools/pre-execute`, …). */
 export type SeamId = keyof Seams;
+/** The payload type of a seam. */
 export type PayloadOf<S extends SeamId> = z.infer<Seams[S]['payload']>;
+/** The decision type of a seam. */
 export type DecisionOf<S extends SeamId> = z.infer<Seams[S]['decision']>;
 
+/** Every seam id, in lifecycle order. */
 export const SEAM_IDS = Object.keys(SEAMS) as SeamId[];
 
+/** Whether a string is a seam id. */
 export function isSeamId(value: string): value is SeamId {
   return Object.hasOwn(SEAMS, value);
 }

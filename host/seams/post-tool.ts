@@ -5,6 +5,7 @@ export const ToolResultSchema = z.strictObject({
   content: z.string(),
   isError: z.boolean(),
 });
+/** A tool's result as the model sees it. */
 export type ToolResult = z.infer<typeof ToolResultSchema>;
 
 export const PostToolPayloadSchema = z.strictObject({
@@ -13,6 +14,7 @@ export const PostToolPayloadSchema = z.strictObject({
   arguments: z.record(z.string(), z.unknown()),
   result: ToolResultSchema,
 });
+/** What post-tool hooks receive: the tool call and its result. */
 export type PostToolPayload = z.infer<typeof PostToolPayloadSchema>;
 
 export const PostToolAcceptSchema = z.strictObject({
@@ -27,6 +29,7 @@ export const PostToolBlockSchema = z.strictObject({
   reason: z.string().min(1),
 });
 export const PostToolDecisionSchema = z.discriminatedUnion('action', [PostToolAcceptSchema, PostToolBlockSchema]);
+/** A post-tool decision: `accept` (maybe replacing the content, maybe with context) or `block`. */
 export type PostToolDecision = z.infer<typeof PostToolDecisionSchema>;
 
 export const postToolSeam: SeamDefinition<

@@ -6,6 +6,7 @@ export const PreToolPayloadSchema = z.strictObject({
   toolName: z.string(),
   arguments: z.record(z.string(), z.unknown()),
 });
+/** What pre-tool hooks receive: the tool call. */
 export type PreToolPayload = z.infer<typeof PreToolPayloadSchema>;
 
 export const PreToolAllowSchema = z.strictObject({
@@ -27,6 +28,7 @@ export const PreToolDecisionSchema = z.discriminatedUnion('action', [
   PreToolDenySchema,
   PreToolAskSchema,
 ]);
+/** A pre-tool decision: `allow`, `deny` or `ask`. */
 export type PreToolDecision = z.infer<typeof PreToolDecisionSchema>;
 
 const RANK = { allow: 0, ask: 1, deny: 2 } as const;

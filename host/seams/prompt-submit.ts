@@ -3,12 +3,14 @@ import { faultReason, foldRewriting, type SeamDefinition } from './seam.ts';
 
 /** Where a prompt came from. */
 export const PromptSourceSchema = z.enum(['cli', 'stdin', 'api', 'acp']);
+/** Where a prompt came from. */
 export type PromptSource = z.infer<typeof PromptSourceSchema>;
 
 export const PromptSubmitPayloadSchema = z.strictObject({
   content: z.string(),
   source: PromptSourceSchema,
 });
+/** What prompt-submit hooks receive: the prompt and where it came from. */
 export type PromptSubmitPayload = z.infer<typeof PromptSubmitPayloadSchema>;
 
 export const PromptAllowSchema = z.strictObject({
@@ -23,6 +25,7 @@ export const PromptBlockSchema = z.strictObject({
   reason: z.string().min(1),
 });
 export const PromptDecisionSchema = z.discriminatedUnion('action', [PromptAllowSchema, PromptBlockSchema]);
+/** A prompt-submit decision: `allow` (maybe rewritten, maybe with context) or `block`. */
 export type PromptDecision = z.infer<typeof PromptDecisionSchema>;
 
 export const promptSubmitSeam: SeamDefinition<

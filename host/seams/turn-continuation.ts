@@ -6,6 +6,7 @@ export const TurnContinuationPayloadSchema = z.strictObject({
   continuations: z.number().int().nonnegative(),
   lastAssistantText: z.string().optional(),
 });
+/** What turn-continuation hooks receive when the model ended a step without tool calls. */
 export type TurnContinuationPayload = z.infer<typeof TurnContinuationPayloadSchema>;
 
 export const ContinuationStopSchema = z.strictObject({
@@ -20,6 +21,7 @@ export const ContinuationDecisionSchema = z.discriminatedUnion('action', [
   ContinuationStopSchema,
   ContinuationContinueSchema,
 ]);
+/** A turn-continuation decision: `stop`, or `continue` with steering for the model. */
 export type ContinuationDecision = z.infer<typeof ContinuationDecisionSchema>;
 
 export const turnContinuationSeam: SeamDefinition<

@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BuildError } from '../../host/errors.ts';
 import { seamForExport, type SeamId } from '../../host/seams/index.ts';
 import { ensureEngine } from '../engine/build.ts';
@@ -20,9 +19,11 @@ import { bundleHook } from './bundle.ts';
 import { locateExport } from './locate-export.ts';
 import { writeManifest } from './manifest.ts';
 import { preinitialize } from './preinit.ts';
+import { PACKAGE_ROOT } from '../../host/package.ts';
 import { typecheckHook } from './typecheck.ts';
 
-const PDK_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The PDK's TypeScript sources (they ship beside dist/, and esbuild bundles them into each hook). */
+const PDK_DIR = join(PACKAGE_ROOT, 'pdk');
 
 /** Options of {@link buildHook}. */
 export interface BuildHookOptions {

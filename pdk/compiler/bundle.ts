@@ -4,11 +4,11 @@
  * the entry and publishes its export table as `globalThis.__hookbox_exports`.
  */
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { PACKAGE_ROOT } from '../../host/package.ts';
 import { BuildError } from '../../host/errors.ts';
 
-const COLLECT_EXPORTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'runtime', 'collect-exports.ts');
+const COLLECT_EXPORTS = join(PACKAGE_ROOT, 'pdk', 'runtime', 'collect-exports.ts');
 
 /** The bundle and its source map (sources relative to `mapDir`). */
 export interface HookBundle {

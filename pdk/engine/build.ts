@@ -16,10 +16,12 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BuildError } from '../../host/errors.ts';
+import { PACKAGE_ROOT } from '../../host/package.ts';
 import { patchQuickjs } from './quickjs-patches.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = resolve(HERE, '..', '..');
+// From package.json, not from this file: the C glue ships as source beside the built dist/.
+const HERE = join(PACKAGE_ROOT, 'pdk', 'engine');
+const REPO_ROOT = PACKAGE_ROOT;
 const GLUE_DIR = join(HERE, 'src');
 const QUICKJS_VERSION = '2021-03-27';
 

@@ -7,6 +7,7 @@ export type { SeamId } from './seam-names.ts';
 /** The wire protocol version this PDK speaks. */
 export const PROTOCOL_VERSION = 1;
 
+/** The session facts every hook call carries: `{id, turn, step, cwd}`. */
 export interface SessionInfo {
   id: string;
   turn: number;
@@ -14,6 +15,7 @@ export interface SessionInfo {
   cwd: string;
 }
 
+/** A hook failure as the host records it. */
 export interface HookFault {
   kind:
     | 'timeout'
@@ -28,19 +30,23 @@ export interface HookFault {
   message: string;
 }
 
+/** What a `agent/session-start` hook receives. */
 export interface SessionStartPayload {
   source: 'startup' | 'resume' | 'clear' | 'compact';
 }
 
+/** What a `agent/session-start` hook may answer. */
 export interface SessionStartDecision {
   additionalContext?: string;
 }
 
+/** What a `agent/prompt-submit` hook receives. */
 export interface PromptSubmitPayload {
   content: string;
   source: 'cli' | 'stdin' | 'api' | 'acp';
 }
 
+/** What a `agent/prompt-submit` hook may answer. */
 export type PromptDecision =
   | {
       action: 'allow';
@@ -52,6 +58,7 @@ export type PromptDecision =
       reason: string;
     };
 
+/** What a `tools/pre-execute` hook receives. */
 export interface PreToolPayload {
   toolCallId: string;
   toolName: string;
@@ -60,6 +67,7 @@ export interface PreToolPayload {
   };
 }
 
+/** What a `tools/pre-execute` hook may answer. */
 export type PreToolDecision =
   | {
       action: 'allow';
@@ -74,6 +82,7 @@ export type PreToolDecision =
       reason?: string;
     };
 
+/** What a `tools/post-execute` hook receives. */
 export interface PostToolPayload {
   toolCallId: string;
   toolName: string;
@@ -86,6 +95,7 @@ export interface PostToolPayload {
   };
 }
 
+/** What a `tools/post-execute` hook may answer. */
 export type PostToolDecision =
   | {
       action: 'accept';
@@ -97,11 +107,13 @@ export type PostToolDecision =
       reason: string;
     };
 
+/** What a `agent/turn-continuation` hook receives. */
 export interface TurnContinuationPayload {
   continuations: number;
   lastAssistantText?: string;
 }
 
+/** What a `agent/turn-continuation` hook may answer. */
 export type ContinuationDecision =
   | {
       action: 'stop';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../host/cli/main.ts';
 import { integerOption } from '../../host/cli/options.ts';
 import { LOOP_DEFAULTS } from '../../host/loop/index.ts';
-import { HOOKBOX_VERSION } from '../../host/version.ts';
+import { HOOKBOX_VERSION } from '../../host/package.ts';
 
 describe('one parser for integer flags', () => {
   it('accepts whole numbers at or above the minimum and refuses the rest', () => {

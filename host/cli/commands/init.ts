@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HOOK_COMPILER_OPTIONS, jsPdkTypes } from '../../../pdk/compiler/typecheck.ts';
 import { ConfigError } from '../../errors.ts';
+import { PACKAGE_ROOT } from '../../package.ts';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const REPO_ROOT = PACKAGE_ROOT;
 
 /** The files `hookbox init` writes, relative to the project directory. */
 export const SCAFFOLD_FILES = ['package.json', 'tsconfig.json', 'hook.ts', 'hook.test.mjs', '.gitignore', 'README.md'] as const;
