@@ -70,7 +70,7 @@ export class AcpSession {
       onOpen: (session) => {
         handle.#session = session;
         register?.(handle);
-        session.log.onEvent((event) => {
+        session.onEvent((event) => {
           for (const update of mapper.map(event)) handle.send(update);
         });
       },

@@ -52,7 +52,7 @@ export async function runPrompts(options: RunPromptsOptions): Promise<TurnOutcom
     const onEvent = options.onEvent;
     const attach = (opened: Session) => {
       session = opened;
-      if (onEvent !== undefined) unsubscribe.push(opened.log.onEvent(onEvent));
+      if (onEvent !== undefined) unsubscribe.push(opened.onEvent(onEvent));
     };
     session = options.resume
       ? await Session.resume({ ...sessionOptions, onOpen: attach })

@@ -1,5 +1,5 @@
-export { Channel } from './channels.ts';
-export type { QueuedPrompt } from './channels.ts';
+export { Queue } from './queue.ts';
+export type { QueuedPrompt } from './queue.ts';
 export { Conversation } from './conversation.ts';
 export { LOOP_DEFAULTS } from './defaults.ts';
 export { resolveAsk } from './permission.ts';

@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { SeamBus } from '../events/index.ts';
-import {
-  type SessionEvent,
-  SessionLogWriter,
-  type TurnEndReason,
-  readSessionLog,
-  repairTornTail,
-} from '../log/index.ts';
+import { type SessionEvent, SessionLogWriter, readSessionLog, repairTornTail } from '../log/index.ts';
 import type { PromptSource, SessionInfo, SessionStartSource } from '../seams/index.ts';
-import { Channel, type QueuedPrompt } from './channels.ts';
+import { type QueuedPrompt, Queue } from './queue.ts';
 import { Conversation } from './conversation.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
 import type { PermissionPrompter } from './permission.ts';
 import type { ModelProvider } from './provider.ts';
 import type { Tool } from './tool.ts';
 import { ToolRegistry } from './tool-registry.ts';
-import { runTurn } from './turn.ts';
+import { type TurnHost, type TurnOutcome, type TurnPosition, runTurn } from './turn.ts';
 
 /** Options of `Session.start` / `Session.resume`. */
 export interface SessionOptions {
@@ -39,12 +33,7 @@ export interface SessionOptions {
 }
 
 /** How a turn ended. */
-export interface TurnOutcome {
-  readonly turn: number;
-  readonly reason: TurnEndReason;
-  readonly steps: number;
-  readonly message?: string;
-}
+export type { TurnOutcome } from './turn.ts';
 
 /**
  * A session: turns of steps over one durable log. Prompts wait in a queue
@@ -54,42 +43,40 @@ export interface TurnOutcome {
 export class Session {
   readonly id: string;
   readonly cwd: string;
-  readonly log: SessionLogWriter;
-  readonly bus: SeamBus;
-  readonly tools: ToolRegistry;
-  readonly provider: ModelProvider;
+  /** The conversation the model sees, rebuilt from the log's events. */
   readonly conversation = new Conversation();
-  readonly prompts = new Channel<QueuedPrompt>();
-  readonly steering = new Channel<string>();
-  readonly maxSteps: number;
-  readonly maxContinuations: number;
-
-  /** The open turn's number, or the last one's when none is open. */
-  turn = 0;
-  step = 0;
-  turnOpen = false;
+  readonly #log: SessionLogWriter;
+  readonly #bus: SeamBus;
+  readonly #tools: ToolRegistry;
+  readonly #provider: ModelProvider;
+  readonly #prompts = new Queue<QueuedPrompt>();
+  readonly #steering = new Queue<string>();
+  readonly #maxSteps: number;
+  readonly #maxContinuations: number;
+  /** The open turn's number (or the last one's when none is open) and its step: advanced by `runTurn` only. */
+  readonly #position: TurnPosition = { turn: 0, step: 0, open: false };
   #pendingContext: { content: string; source: 'session-start' | 'inject' }[] = [];
   #abort = new AbortController();
 
   private constructor(options: SessionOptions, id: string, log: SessionLogWriter) {
     this.id = id;
     this.cwd = options.cwd;
-    this.log = log;
-    this.provider = options.provider;
-    this.bus = options.bus ?? new SeamBus();
-    this.maxSteps = options.maxSteps ?? LOOP_DEFAULTS.maxSteps;
-    this.maxContinuations = options.maxContinuations ?? LOOP_DEFAULTS.maxContinuations;
-    this.tools = new ToolRegistry({
-      bus: this.bus,
+    this.#log = log;
+    this.#provider = options.provider;
+    this.#bus = options.bus ?? new SeamBus();
+    this.#maxSteps = options.maxSteps ?? LOOP_DEFAULTS.maxSteps;
+    this.#maxContinuations = options.maxContinuations ?? LOOP_DEFAULTS.maxContinuations;
+    this.#tools = new ToolRegistry({
+      bus: this.#bus,
       ...(options.prompter !== undefined && { prompter: options.prompter }),
       ...(options.askTimeoutMs !== undefined && { askTimeoutMs: options.askTimeoutMs }),
     });
-    for (const tool of options.tools ?? []) this.tools.register(tool as Tool);
+    for (const tool of options.tools ?? []) this.#tools.register(tool as Tool);
     log.onEvent((event) => this.conversation.apply(event));
-    this.bus.observe((invocation) => {
-      this.log.append({
+    this.#bus.observe((invocation) => {
+      this.#log.append({
         type: 'hook/invoke',
-        ...(this.turnOpen && { turn: this.turn, step: this.step }),
+        ...(this.#position.open && { turn: this.#position.turn, step: this.#position.step }),
         ...invocation,
       });
     });
@@ -117,36 +104,36 @@ export class Session {
     for (const event of events) session.#replay(event);
     session.conversation.settle();
     options.onOpen?.(session);
-    if (session.turnOpen) {
-      session.log.append({
-        type: 'turn/end',
-        turn: session.turn,
-        reason: 'cancelled',
-        steps: session.step,
-        message: 'interrupted: the log ended inside this turn',
-      });
-      session.turnOpen = false;
-    }
+    session.#closeInterruptedTurn();
     await session.#begin('resume');
     return session;
   }
 
   #replay(event: SessionEvent): void {
     this.conversation.apply(event);
+    const position = this.#position;
     if (event.type === 'turn/start') {
-      this.turn = event.turn;
-      this.step = 0;
-      this.turnOpen = true;
+      position.turn = event.turn;
+      position.step = 0;
+      position.open = true;
     } else if (event.type === 'assistant/message') {
-      this.step = event.step;
+      position.step = event.step;
     } else if (event.type === 'turn/end') {
-      this.turnOpen = false;
+      position.open = false;
     }
   }
 
+  /** A crash inside a turn left it open in the log: close it as cancelled. */
+  #closeInterruptedTurn(): void {
+    const position = this.#position;
+    if (!position.open) return;
+    this.#log.append({ type: 'turn/end', turn: position.turn, reason: 'cancelled', steps: position.step, message: 'interrupted: the log ended inside this turn' });
+    position.open = false;
+  }
+
   async #begin(source: SessionStartSource): Promise<void> {
-    this.log.append({ type: 'session/start', sessionId: this.id, cwd: this.cwd, source, at: new Date().toISOString() });
-    const { decision } = await this.bus.dispatch('agent/session-start', { source }, this.info());
+    this.#log.append({ type: 'session/start', sessionId: this.id, cwd: this.cwd, source, at: new Date().toISOString() });
+    const { decision } = await this.#bus.dispatch('agent/session-start', { source }, this.info());
     if (decision.additionalContext !== undefined) {
       this.#pendingContext.push({ content: decision.additionalContext, source: 'session-start' });
     }
@@ -154,28 +141,28 @@ export class Session {
 
   /** The session facts every hook envelope carries. */
   info(): SessionInfo {
-    return { id: this.id, turn: this.turn, step: this.step, cwd: this.cwd };
+    return { id: this.id, turn: this.#position.turn, step: this.#position.step, cwd: this.cwd };
   }
 
   /** Queues a prompt for the next turn. */
   submit(content: string, source: PromptSource = 'api'): void {
-    this.prompts.push({ content, source });
+    this.#prompts.push({ content, source });
   }
 
   /** Queues steering, recorded at the top of the next step. */
   steer(content: string): void {
-    this.steering.push(content);
+    this.#steering.push(content);
   }
 
   /** Adds model-facing context: into the open turn now, or at the start of the next one. */
   inject(content: string): void {
-    if (this.turnOpen) this.log.append({ type: 'context/message', turn: this.turn, content, source: 'inject' });
+    if (this.#position.open) this.#log.append({ type: 'context/message', turn: this.#position.turn, content, source: 'inject' });
     else this.#pendingContext.push({ content, source: 'inject' });
   }
 
-  /** Context waiting for a turn to open, taken by the turn that opens. */
-  takePendingContext(): { content: string; source: 'session-start' | 'inject' }[] {
-    return this.#pendingContext.splice(0, this.#pendingContext.length);
+  /** Subscribes to every event appended to the session log; returns the unsubscribe function. */
+  onEvent(listener: (event: SessionEvent) => void): () => void {
+    return this.#log.onEvent(listener);
   }
 
   get signal(): AbortSignal {
@@ -190,7 +177,27 @@ export class Session {
   /** Runs one turn over every queued prompt. */
   async runTurn(): Promise<TurnOutcome> {
     if (this.#abort.signal.aborted) this.#abort = new AbortController();
-    return runTurn(this);
+    return runTurn(this.#turnHost());
+  }
+
+  /** The narrow view of this session a turn runs on. */
+  #turnHost(): TurnHost {
+    return {
+      cwd: this.cwd,
+      bus: this.#bus,
+      tools: this.#tools,
+      provider: this.#provider,
+      conversation: this.conversation,
+      prompts: this.#prompts,
+      steering: this.#steering,
+      maxSteps: this.#maxSteps,
+      maxContinuations: this.#maxContinuations,
+      signal: this.#abort.signal,
+      position: this.#position,
+      append: (event) => this.#log.append(event),
+      takePendingContext: () => this.#pendingContext.splice(0, this.#pendingContext.length),
+      info: () => this.info(),
+    };
   }
 
   /** Queues a prompt and runs the turn. */
@@ -201,10 +208,10 @@ export class Session {
 
   /** Records a hook's log line (Extism logging) in the session log, inside the open turn if any. */
   recordHookLog(hook: string, level: 'info' | 'warn' | 'error' | 'debug', message: string): void {
-    this.log.append({ type: 'hook/log', ...(this.turnOpen && { turn: this.turn }), hook, level, message });
+    this.#log.append({ type: 'hook/log', ...(this.#position.open && { turn: this.#position.turn }), hook, level, message });
   }
 
   close(): void {
-    this.log.close();
+    this.#log.close();
   }
 }

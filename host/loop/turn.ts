@@ -1,7 +1,48 @@
-import type { ContinuationDecision } from '../seams/index.ts';
-import type { AssistantStep } from './provider.ts';
-import type { Session, TurnOutcome } from './session.ts';
-import type { ToolExecutionResult } from './tool-registry.ts';
+import type { SeamBus } from '../events/index.ts';
+import type { SessionEvent, TurnEndReason } from '../log/index.ts';
+import type { ContinuationDecision, SessionInfo } from '../seams/index.ts';
+import type { QueuedPrompt, Queue } from './queue.ts';
+import type { Conversation } from './conversation.ts';
+import type { AssistantStep, ModelProvider } from './provider.ts';
+import type { ToolExecutionResult, ToolRegistry } from './tool-registry.ts';
+
+/** How a turn ended. */
+export interface TurnOutcome {
+  readonly turn: number;
+  readonly reason: TurnEndReason;
+  readonly steps: number;
+  readonly message?: string;
+}
+
+/** Where the session is: the open turn's number (or the last one's), its step, and whether a turn is open. */
+export interface TurnPosition {
+  turn: number;
+  step: number;
+  open: boolean;
+}
+
+/**
+ * What a turn needs from its session, and nothing more: the session keeps
+ * these private and hands them to `runTurn` only.
+ */
+export interface TurnHost {
+  readonly cwd: string;
+  readonly bus: SeamBus;
+  readonly tools: ToolRegistry;
+  readonly provider: ModelProvider;
+  readonly conversation: Conversation;
+  readonly prompts: Queue<QueuedPrompt>;
+  readonly steering: Queue<string>;
+  readonly maxSteps: number;
+  readonly maxContinuations: number;
+  readonly signal: AbortSignal;
+  /** The turn and step counters, which only the turn advances. */
+  readonly position: TurnPosition;
+  append(event: SessionEvent): void;
+  /** Context waiting for a turn to open, taken by the turn that opens. */
+  takePendingContext(): { content: string; source: 'session-start' | 'inject' }[];
+  info(): SessionInfo;
+}
 
 /**
  * One turn, following the three load-bearing decisions of
@@ -12,20 +53,21 @@ import type { ToolExecutionResult } from './tool-registry.ts';
  * 3. a forced `continue {reason}` goes through the steering channel and is
  *    recorded at the next step's top-of-loop drain, in the same turn.
  */
-export async function runTurn(session: Session): Promise<TurnOutcome> {
-  const turn = session.turn + 1;
-  session.turn = turn;
-  session.step = 0;
-  session.turnOpen = true;
-  session.log.append({ type: 'turn/start', turn, at: new Date().toISOString() });
+export async function runTurn(session: TurnHost): Promise<TurnOutcome> {
+  const position = session.position;
+  const turn = position.turn + 1;
+  position.turn = turn;
+  position.step = 0;
+  position.open = true;
+  session.append({ type: 'turn/start', turn, at: new Date().toISOString() });
   for (const context of session.takePendingContext()) {
-    session.log.append({ type: 'context/message', turn, content: context.content, source: context.source });
+    session.append({ type: 'context/message', turn, content: context.content, source: context.source });
   }
 
   const end = (reason: TurnOutcome['reason'], message?: string): TurnOutcome => {
-    session.log.append({ type: 'turn/end', turn, reason, steps: session.step, ...(message !== undefined && { message }) });
-    session.turnOpen = false;
-    return { turn, reason, steps: session.step, ...(message !== undefined && { message }) };
+    session.append({ type: 'turn/end', turn, reason, steps: position.step, ...(message !== undefined && { message }) });
+    position.open = false;
+    return { turn, reason, steps: position.step, ...(message !== undefined && { message }) };
   };
 
   // (1) prompt-submit per drained prompt, before its user/message.
@@ -35,18 +77,18 @@ export async function runTurn(session: Session): Promise<TurnOutcome> {
     const { decision } = await session.bus.dispatch('agent/prompt-submit', prompt, session.info());
     if (decision.action === 'block') {
       blockReasons.push(decision.reason);
-      session.log.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: prompt.content });
+      session.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: prompt.content });
       continue;
     }
     const rewritten = decision.content !== undefined && decision.content !== prompt.content;
-    session.log.append({
+    session.append({
       type: 'user/message',
       turn,
       content: rewritten ? decision.content! : prompt.content,
       ...(rewritten && { originalContent: prompt.content }),
     });
     if (decision.additionalContext !== undefined) {
-      session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
+      session.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
     }
   }
   if (batch.length > 0 && blockReasons.length === batch.length) {
@@ -56,13 +98,13 @@ export async function runTurn(session: Session): Promise<TurnOutcome> {
   let continuations = 0;
   while (true) {
     if (session.signal.aborted) return end('cancelled');
-    if (session.step >= session.maxSteps) return end('max-steps', `stopped after ${session.maxSteps} steps`);
-    session.step += 1;
-    const step = session.step;
+    if (position.step >= session.maxSteps) return end('max-steps', `stopped after ${session.maxSteps} steps`);
+    position.step += 1;
+    const step = position.step;
 
     // (3) top-of-loop drain: steering (including a forced continue's reason).
     for (const content of session.steering.drain()) {
-      session.log.append({ type: 'steering/message', turn, content });
+      session.append({ type: 'steering/message', turn, content });
     }
 
     let reply: AssistantStep;
@@ -76,22 +118,22 @@ export async function runTurn(session: Session): Promise<TurnOutcome> {
       if (session.signal.aborted) return end('cancelled');
       return end('error', (error as Error).message);
     }
-    session.log.append({ type: 'assistant/message', turn, step, content: reply.text, toolCalls: [...reply.toolCalls] });
+    session.append({ type: 'assistant/message', turn, step, content: reply.text, toolCalls: [...reply.toolCalls] });
 
     if (reply.toolCalls.length > 0) {
       // (2) results first, every one of them; contexts after.
       const contexts: string[] = [];
       for (const call of reply.toolCalls) {
-        session.log.append({ type: 'tool/call', turn, step, toolCallId: call.id, toolName: call.name, arguments: call.arguments });
+        session.append({ type: 'tool/call', turn, step, toolCallId: call.id, toolName: call.name, arguments: call.arguments });
         const executed: ToolExecutionResult = await session.tools.execute(call, session.info(), {
           cwd: session.cwd,
           signal: session.signal,
         });
         if (executed.asked !== undefined) {
           const { asks, resolution } = executed.asked;
-          session.log.append({ type: 'tool/ask', turn, step, toolCallId: call.id, asks: [...asks], answer: resolution.action, reason: resolution.reason });
+          session.append({ type: 'tool/ask', turn, step, toolCallId: call.id, asks: [...asks], answer: resolution.action, reason: resolution.reason });
         }
-        session.log.append({
+        session.append({
           type: 'tool/result',
           turn,
           step,
@@ -103,7 +145,7 @@ export async function runTurn(session: Session): Promise<TurnOutcome> {
         });
         if (executed.additionalContext !== undefined) contexts.push(executed.additionalContext);
       }
-      for (const content of contexts) session.log.append({ type: 'context/message', turn, content, source: 'post-tool' });
+      for (const content of contexts) session.append({ type: 'context/message', turn, content, source: 'post-tool' });
       continue;
     }
 

@@ -7,9 +7,10 @@ export interface QueuedPrompt {
 
 /**
  * A FIFO the loop drains at one point only: prompts at the top of a turn,
- * steering at the top of each step.
+ * steering at the top of each step. (Not the runner's shared-memory call
+ * channel, `host/runner/channel.ts`.)
  */
-export class Channel<T> {
+export class Queue<T> {
   readonly #items: T[] = [];
 
   push(item: T): void {
