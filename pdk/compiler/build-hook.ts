@@ -3,7 +3,7 @@
  *
  * type-check (TypeScript API) → bundle (esbuild, iife, ES2020) → pre-
  * initialize the QuickJS engine with the bundle (Wizer) → add one wasm export
- * per hook function (binaryen.js) → write the wasm and `hook.json` beside it.
+ * per hook function (add-exports.ts) → write the wasm and `hook.json` beside it.
  * The output imports only `extism:host/env` and `wasi_snapshot_preview1`,
  * and the same source always gives the same bytes.
  */
