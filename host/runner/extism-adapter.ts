@@ -53,6 +53,13 @@ const ENGINE_FAULT_PREFIXES: readonly [string, HookFaultKind][] = [
 const PLUGIN_ERROR_PREFIX = 'Plugin-originated error: ';
 const MAX_FAULT_MESSAGE = 2048;
 
+/** The per-call budget of Extism `alloc` bytes, and whether this call hit it. */
+interface AllocBudget {
+  left: number;
+  /** Set when the kernel refused an `alloc` over the budget during this call: a later trap is a `memory` fault. */
+  refused: boolean;
+}
+
 /** A live plugin instance; never called re-entrantly (the worker runs one call at a time). */
 export class ExtismInstance {
   readonly #plugin: Plugin;
@@ -61,11 +68,11 @@ export class ExtismInstance {
   readonly #maxOutputBytes: number;
   readonly #capBytes: number;
 
-  readonly #budget: { left: number };
+  readonly #budget: AllocBudget;
   readonly #budgetBytes: number;
   readonly #wasi: WasiHost | undefined;
 
-  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: { left: number }, options: InstanceOptions, wasi: WasiHost | undefined) {
+  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: AllocBudget, options: InstanceOptions, wasi: WasiHost | undefined) {
     this.#plugin = plugin;
     this.#wasi = wasi;
     this.#budget = budget;
@@ -88,12 +95,12 @@ export class ExtismInstance {
     // allocs took ~10 s), and it keeps the block it refuses. A host function in
     // the kernel's namespace replaces the kernel's (the SDK merges `functions`
     // into the same import object).
-    const budget = { left: options.memoryMb * 1_048_576 };
+    const budget: AllocBudget = { left: options.memoryMb * 1_048_576, refused: false };
     functions['extism:host/env'] = {
       alloc: (context: { alloc(size: bigint): bigint }, size: bigint): bigint => {
         const n = Number(size);
         if (!(n >= 0) || n > budget.left) {
-          sink.allocRefused = true;
+          budget.refused = true;
           sink.push('error', `memory limit exceeded: alloc of ${n} bytes refused (${options.memoryMb} MiB per call)`);
           return 0n;
         }
@@ -152,6 +159,7 @@ export class ExtismInstance {
     const growFailed = this.#wrapper.exports[GROW_FAILED_GLOBAL] as WasmGlobal | undefined;
     if (growFailed !== undefined) growFailed.value = 0;
     this.#budget.left = this.#budgetBytes;
+    this.#budget.refused = false;
     let output: Uint8Array | null;
     try {
       const result = await this.#plugin.call(exportName, input);
@@ -163,7 +171,7 @@ export class ExtismInstance {
       const mapped = faultFromError(error, {
         // The guest was refused memory during the call: a grow returned -1 (instrumented, grow-probe.ts),
         // the memory grew to its cap, or the per-call Extism allocation budget said no.
-        atMemoryCap: growFailed?.value === 1 || (after > before && after >= this.#capBytes) || this.#sink.allocRefused,
+        atMemoryCap: growFailed?.value === 1 || (after > before && after >= this.#capBytes) || this.#budget.refused,
       });
       const outcome = this.#fault(mapped.kind, mapped.message, mapped.discard);
       if (error instanceof WasiExit) return { ...outcome, exit: { code: error.code } };

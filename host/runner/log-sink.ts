@@ -23,8 +23,6 @@ export class LogSink {
   #lines: LogLine[] = [];
   #bytes = 0;
   #dropped = 0;
-  /** Set when the kernel refused an `alloc` for the memory budget during this call. */
-  allocRefused = false;
 
   constructor(readonly cap: LogCap = DEFAULT_LOG_CAP) {}
 
@@ -46,7 +44,6 @@ export class LogSink {
     this.#lines = [];
     this.#bytes = 0;
     this.#dropped = 0;
-    this.allocRefused = false;
     return lines;
   }
 
