@@ -44,19 +44,13 @@ export function protocolInput<S extends SeamId>(protocol: ToolProtocol, call: Se
     }
     case 'tools/pre-execute': {
       const payload = call.payload as PayloadOf<'tools/pre-execute'>;
-      return {
-        ...common,
-        tool_name: toProtocolToolName(protocol, payload.toolName),
-        tool_input: toProtocolToolInput(protocol, payload.toolName, payload.arguments, session.cwd),
-        tool_use_id: payload.toolCallId,
-      };
+      return { ...common, ...toolFields(protocol, payload, session.cwd), tool_use_id: payload.toolCallId };
     }
     case 'tools/post-execute': {
       const payload = call.payload as PayloadOf<'tools/post-execute'>;
       return {
         ...common,
-        tool_name: toProtocolToolName(protocol, payload.toolName),
-        tool_input: toProtocolToolInput(protocol, payload.toolName, payload.arguments, session.cwd),
+        ...toolFields(protocol, payload, session.cwd),
         tool_response: toProtocolToolResponse(protocol, payload.toolName, payload.arguments, payload.result, session.cwd),
         tool_use_id: payload.toolCallId,
       };
@@ -72,4 +66,12 @@ export function protocolInput<S extends SeamId>(protocol: ToolProtocol, call: Se
   }
   // Exhaustive over SeamId; a new seam must be mapped here.
   throw new Error(`no ${protocol} event for seam ${String(call.seam)}`);
+}
+
+/** `tool_name` and `tool_input` of a tool seam's call, in the protocol's names and shapes. */
+function toolFields(protocol: ToolProtocol, payload: PayloadOf<'tools/pre-execute'>, cwd: string): Record<string, unknown> {
+  return {
+    tool_name: toProtocolToolName(protocol, payload.toolName),
+    tool_input: toProtocolToolInput(protocol, payload.toolName, payload.arguments, cwd),
+  };
 }
