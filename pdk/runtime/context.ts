@@ -1,4 +1,4 @@
-import type { HookContext } from '../define-hook.ts';
+import type { HookContext } from '../hook-context.ts';
 import type { SessionInfo } from '../types.ts';
 import { pdkGlobals } from './globals.ts';
 

@@ -103,4 +103,32 @@ describe('import direction (docs/architecture.md, "Layers")', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(importViolations(layers, files)).toEqual([]);
   });
+
+  it('no module imports itself back through others (no import cycles)', () => {
+    const files = new Set(SCANNED.flatMap((dir) => sourceFiles(dir)));
+    const edges = new Map<string, string[]>();
+    for (const file of files) {
+      edges.set(
+        file,
+        relativeImports(file)
+          .map((specifier) => path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)))
+          .filter((target) => files.has(target)),
+      );
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const target of edges.get(file) ?? []) visit(target, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
 });
+
