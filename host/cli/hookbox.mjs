@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// The `hookbox` bin: registers the TypeScript loader, then runs the CLI.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('./main.ts');
-process.exitCode = await main(process.argv);
+// The `hookbox` bin. `hookbox hook <agent>` (run by an agent per event) takes
+// a plain-JS path with no TypeScript loader; everything else registers the
+// loader and runs the CLI.
+if (process.argv[2] === 'hook') {
+  const { runHookClient } = await import('./hook-client.mjs');
+  await runHookClient(process.argv.slice(3));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { main } = await import('./main.ts');
+  process.exitCode = await main(process.argv);
+}

@@ -25,7 +25,8 @@ export const CLAUDE_CODE_EVENTS: readonly AgentEventMapping[] = [
   {
     event: 'PostToolUse',
     seam: 'tools/post-execute',
-    answers: 'block → `decision: "block"` + reason; context → `additionalContext`; replaced content → block with the reason',
+    answers:
+      'block → `continue: false` + `stopReason` (ends the turn: `decision: "block"` alone still shows the model the output); context → `additionalContext`; replaced content → block',
   },
   { event: 'PostToolUseFailure', seam: 'tools/post-execute', answers: 'as PostToolUse; the result is the error text, `isError: true`' },
   {
@@ -102,6 +103,18 @@ function context(event: string, additionalContext: string | undefined): AgentAns
   return additionalContext === undefined ? NO_OPINION : json({ hookSpecificOutput: { hookEventName: event, additionalContext: safeText(additionalContext) } });
 }
 
+/**
+ * A blocked tool result. Measured with Claude Code 2.1.328: `decision:
+ * "block"` on PostToolUse does not withhold anything — the model still gets
+ * the tool's full output, with the reason appended as a system reminder. Only
+ * `continue: false` keeps the output from the model (the turn ends before the
+ * next model call), so a block ends the turn, with the reason as `stopReason`.
+ */
+function withheld(reason: string): AgentAnswer {
+  const text = safeText(reason);
+  return json({ continue: false, stopReason: text, decision: 'block', reason: text });
+}
+
 function answer<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): AgentAnswer {
   switch (event.seam) {
     case 'agent/session-start':
@@ -120,7 +133,7 @@ function answer<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf
     }
     case 'tools/post-execute': {
       const post = decision as DecisionOf<'tools/post-execute'>;
-      if (post.action === 'block') return json({ decision: 'block', reason: safeText(post.reason) });
+      if (post.action === 'block') return withheld(post.reason);
       return context(event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', post.additionalContext);
     }
     case 'agent/turn-continuation': {
@@ -144,9 +157,10 @@ function failClosed(event: string | undefined, reason: string): AgentAnswer {
     case 'PreToolUse':
       return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } });
     case 'UserPromptSubmit':
+      return json({ decision: 'block', reason: text });
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return json({ decision: 'block', reason: text });
+      return withheld(text);
     case 'Stop':
     case 'SessionStart':
       return NO_OPINION;

@@ -23,6 +23,5 @@ export function invalidEvent(error: z.ZodError, event: string | undefined): Pars
  * replaced so no hook byte can drive the terminal.
  */
 export function safeText(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
 }
