@@ -1,6 +1,6 @@
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
 import type { SeamBus } from '../events/index.ts';
-import type { DecisionOf, SeamId } from '../seams/index.ts';
+import { type DecisionOf, type SeamId, joinContext } from '../seams/index.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
 
@@ -43,6 +43,8 @@ export async function decideAgentEvent(bridge: AgentBridge, input: unknown, opti
     const source = event.seam === 'agent/session-start' ? (event.payload as { source: 'startup' }).source : 'startup';
     session = options.sessions.acquire(bridge.name, event.sessionId, event.cwd, source).session;
     session.inFlight += 1;
+    if (session.fresh && event.seam !== 'agent/session-start') await synthesizeSessionStart(session, options.bus);
+    session.fresh = false;
     const { decision, word } = await decideInSession(bridge, event, session, options);
     return { answer: bridge.answer(event, decision), ...base, decision: word };
   } catch (error) {
@@ -53,6 +55,18 @@ export async function decideAgentEvent(bridge: AgentBridge, input: unknown, opti
       session.lastUsed = Date.now();
     }
   }
+}
+
+/**
+ * The agent's first event for a session was not SessionStart (Claude Code
+ * sends SessionStart to command hooks only): fire session-start now, so
+ * hooks see the session begin, and keep its context for the first prompt.
+ */
+async function synthesizeSessionStart(session: ServedSession, bus: SeamBus): Promise<void> {
+  const { decision, invocations } = await bus.dispatch('agent/session-start', { source: 'startup' }, session.info());
+  session.recordInvocations(invocations);
+  // Written to the log with the prompt's context, when it is handed over.
+  if (decision.additionalContext !== undefined) session.undelivered = decision.additionalContext;
 }
 
 interface SessionDecision<S extends SeamId> {
@@ -93,6 +107,10 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
         return { decision, word: 'block' };
       }
       session.log.append({ type: 'user/message', turn, content: payload.content });
+      if (session.undelivered !== undefined) {
+        decision = { ...decision, additionalContext: joinContext(session.undelivered, decision.additionalContext) };
+        session.undelivered = undefined;
+      }
       if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
       return { decision, word: decision.additionalContext === undefined ? 'allow' : 'context' };
     }

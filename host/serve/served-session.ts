@@ -28,6 +28,14 @@ export class ServedSession {
   /** Calls being decided now (the session is not expired under them). */
   inFlight = 0;
   readonly pending = new Map<string, PendingCall>();
+  /** The log was created by this open (no earlier event of this session reached hookbox). */
+  fresh = false;
+  /**
+   * Session-start context the agent has not been given: when the agent sent
+   * no SessionStart (Claude Code does not send it to http hooks), hookbox
+   * fires session-start itself and hands its context over with the first prompt.
+   */
+  undelivered: string | undefined;
   #context: string[] = [];
 
   private constructor(id: string, cwd: string, log: SessionLogWriter) {
@@ -48,6 +56,7 @@ export class ServedSession {
     const events = existed ? readSessionLog(file).events : [];
     const session = new ServedSession(id, cwd, SessionLogWriter.open(file));
     for (const event of events) session.#restore(event);
+    session.fresh = events.length === 0;
     if (events.length === 0) session.log.append({ type: 'session/start', sessionId: id, cwd, source, at: new Date().toISOString() });
     return session;
   }

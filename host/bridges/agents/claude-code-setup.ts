@@ -1,9 +1,15 @@
 import path from 'node:path';
 import type { AgentSetup, SetupChange, SetupEdit, SetupScope, SetupTransport } from './agent-bridge.ts';
 
-/** The events hookbox registers in Claude Code, with a tool matcher where the event has one. */
-const REGISTERED: readonly { readonly event: string; readonly matcher?: string }[] = [
-  { event: 'SessionStart' },
+/**
+ * The events hookbox registers in Claude Code, with a tool matcher where the
+ * event has one. Claude Code 2.1.328 runs SessionStart hooks of type
+ * `command` only (measured: an http SessionStart hook is never called), so
+ * the http transport leaves it out and the server fires session-start itself
+ * on the session's first event.
+ */
+const REGISTERED: readonly { readonly event: string; readonly matcher?: string; readonly commandOnly?: boolean }[] = [
+  { event: 'SessionStart', commandOnly: true },
   { event: 'UserPromptSubmit' },
   { event: 'PreToolUse', matcher: '*' },
   { event: 'PostToolUse', matcher: '*' },
@@ -81,7 +87,16 @@ function apply(settings: Record<string, unknown>, transport: SetupTransport): Se
   const hooks = { ...hooksOf(next) };
   const changes: SetupChange[] = [];
   const handler = handlerFor(transport);
-  for (const { event, matcher } of REGISTERED) {
+  for (const { event, matcher, commandOnly } of REGISTERED) {
+    if (commandOnly === true && transport.kind !== 'command') {
+      const removed: SetupChange[] = [];
+      if (hooks[event] === undefined) continue;
+      const groups = stripEvent(hooks[event], event, removed);
+      changes.push(...removed);
+      if (groups.length === 0) delete hooks[event];
+      else hooks[event] = groups;
+      continue;
+    }
     const removed: SetupChange[] = [];
     const groups = stripEvent(hooks[event] ?? [], event, removed);
     const group = { ...(matcher !== undefined && { matcher }), hooks: [handler] };
