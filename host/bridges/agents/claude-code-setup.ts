@@ -31,7 +31,7 @@ type Group = { matcher?: unknown; hooks?: unknown } & Record<string, unknown>;
 export function isHookboxHandler(handler: unknown): boolean {
   if (typeof handler !== 'object' || handler === null) return false;
   const { type, command, url } = handler as Handler;
-  if (type === 'command' && typeof command === 'string') return /hookbox[^\s'"]*['"]?\s+hook\s+claude-code(\s|$)/.test(command);
+  if (type === 'command' && typeof command === 'string') return /hookbox\S*\s+hook\s+claude-code(\s|$)/.test(command.replace(/['"]/g, ''));
   if (type === 'http' && typeof url === 'string') return /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code$/.test(url);
   return false;
 }
