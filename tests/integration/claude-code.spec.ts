@@ -167,6 +167,32 @@ describe.skipIf(!probe.ok)(TITLE, () => {
   }
 
   it(
+    'secret-redactor: Claude Code cannot take redacted output, so hookbox ends the turn and the secret never reaches the model',
+    async () => {
+      const { project, home } = claudeWorkspace();
+      writeProject(project);
+      writeFileSync(join(project, '.env'), `AWS_ACCESS_KEY_ID=${AWS_KEY}\n`);
+      setup(project, demo, 'command');
+      const mock = new MockAnthropic();
+      await mock.start();
+      try {
+        mock.script([bash('cat .env'), { text: 'I read it.' }]);
+        const run = await runClaude({ project, home, mock, prompt: 'Show me the config.' });
+        expect(run.result, run.stderr).toBeDefined();
+        // The command ran (PostToolUse fired), but the model was never called again with its output.
+        expect(mock.everything().includes(`AWS_ACCESS_KEY_ID=${AWS_KEY}`), 'the secret reached the model').toBe(false);
+        expect(mock.requests.filter((request) => request.withTools)).toHaveLength(1);
+        expect(run.result?.terminal_reason).toBe('hook_stopped');
+        const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
+        expect(events.some((event) => event.type === 'tool/result' && event.hookEffect === 'blocked')).toBe(true);
+      } finally {
+        await mock.close();
+      }
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
     'a wasm hook that traps or times out fails closed: neither tool runs',
     async () => {
       const { project, home } = claudeWorkspace();
@@ -187,30 +213,6 @@ describe.skipIf(!probe.ok)(TITLE, () => {
         const shown = mock.shown();
         expect(shown).toContain('failed (trap)');
         expect(shown).toContain('failed (timeout)');
-      } finally {
-        await mock.close();
-      }
-    },
-    RUN_TIMEOUT,
-  );
-
-  it(
-    'command transport with no server: the hook decides in-process and still denies rm -rf',
-    async () => {
-      const { project, home, root } = claudeWorkspace();
-      writeProject(project);
-      // guard-bash alone: each event loads the TypeScript host and the hooks in a fresh process.
-      const config = join(root, 'guard-only.config.json');
-      writeFileSync(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }] }));
-      setup(project, { ...demo, config, socket: join(root, 'nobody-listens.sock') }, 'command');
-      const mock = new MockAnthropic();
-      await mock.start();
-      try {
-        mock.script([bash('rm -rf .'), { text: 'Stopped.' }]);
-        const run = await runClaude({ project, home, mock, prompt: 'Clean up.' });
-        expect(run.result, run.stderr).toBeDefined();
-        expect(existsSync(join(project, 'keep-me.txt'))).toBe(true);
-        expect(mock.shown()).toContain('guard-bash: recursive-delete');
       } finally {
         await mock.close();
       }

@@ -195,6 +195,16 @@ describe('hookbox serve', () => {
     expect(garbage.stderr).toMatch(/^hookbox: request body is not JSON/);
   });
 
+  it('hookbox hook claude-code with no server decides in-process, with the same answer', async () => {
+    const config = join(dir, 'guard-only.config.json');
+    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }] }));
+    const run = await runClient(['--socket', join(dir, 'nobody.sock'), '--config', config], preBash(project, 's-inproc', 'rm -rf .'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('guard-bash: recursive-delete') });
+    const { events } = readSessionLog(join(project, '.hookbox', 'sessions', 'claude-code-s-inproc.jsonl'));
+    expect(events.some((e) => e.type === 'tool/result' && e.hookEffect === 'denied')).toBe(true);
+  }, 60_000);
+
   it('hookbox hook claude-code fails closed (exit 2, one line) with no server and no config', async () => {
     const run = await runClient(['--socket', join(dir, 'none.sock')], preBash(project, 's-none', 'ls'));
     expect(run.code).toBe(2);
