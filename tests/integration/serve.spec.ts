@@ -115,7 +115,8 @@ describe('hookbox serve', () => {
     const ok = await post({ port: server.port! }, body, auth);
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('guard-bash: recursive-delete') });
-    for (const headers of [{}, { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }, { authorization: TOKEN }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }, { authorization: TOKEN }];
+    for (const headers of attempts) {
       const refused = await post({ port: server.port! }, preBash(project, 's-http', 'echo hi'), headers);
       expect(refused.status).toBe(401);
       expect(JSON.parse(refused.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('unauthenticated') });
