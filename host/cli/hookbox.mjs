@@ -3,8 +3,8 @@
 // a plain-JS path with no TypeScript loader; everything else registers the
 // loader and runs the CLI.
 if (process.argv[2] === 'hook') {
-  const { runHookClient } = await import('./hook-client.mjs');
-  await runHookClient(process.argv.slice(3));
+  const { default: client } = await import('./hookbox-hook.cjs');
+  await client.runHookClient(process.argv.slice(3));
 } else {
   const { register } = await import('tsx/esm/api');
   register();

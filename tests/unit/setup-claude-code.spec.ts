@@ -64,6 +64,8 @@ describe('hookbox setup claude-code: merging into settings', () => {
   it("recognises only its own handlers, never a user's", () => {
     expect(isHookboxHandler({ type: 'command', command: COMMAND.command })).toBe(true);
     expect(isHookboxHandler({ type: 'command', command: 'hookbox hook claude-code' })).toBe(true);
+    expect(isHookboxHandler({ type: 'command', command: "'/usr/bin/node' '/opt/hookbox/host/cli/hookbox-hook.cjs' 'claude-code' '--socket' '/s'" })).toBe(true);
+    expect(isHookboxHandler({ type: 'command', command: '/opt/hookbox-hook.cjs codex' })).toBe(false);
     expect(isHookboxHandler({ type: 'command', command: './my-guard.sh hook claude-code' })).toBe(false);
     expect(isHookboxHandler({ type: 'command', command: 'echo hookbox' })).toBe(false);
     expect(isHookboxHandler({ type: 'http', url: 'https://example.com/hooks/claude-code' })).toBe(false);
@@ -90,7 +92,7 @@ describe('hookbox setup claude-code: the command', () => {
     setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));
     const file = join(dir, '.claude', 'settings.json');
     const first = readFileSync(file, 'utf8');
-    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command '.+' 'hook' 'claude-code'/);
+    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command '.+' '.+\/host\/cli\/hookbox-hook\.cjs' 'claude-code' '--socket'/);
     expect(out.join('')).toContain('fails closed');
     out.length = 0;
     setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));

@@ -24,14 +24,18 @@ type Handler = Record<string, unknown>;
 type Group = { matcher?: unknown; hooks?: unknown } & Record<string, unknown>;
 
 /**
- * hookbox's own handlers: a command running `hookbox hook claude-code`, or an
+ * hookbox's own handlers: a command running `hookbox hook claude-code` (or
+ * `node …/hookbox-hook.cjs claude-code`, what setup writes), or an
  * http hook on a loopback `/hooks/claude-code` URL. Only these are replaced
  * or removed; everything else in the settings is the user's.
  */
 export function isHookboxHandler(handler: unknown): boolean {
   if (typeof handler !== 'object' || handler === null) return false;
   const { type, command, url } = handler as Handler;
-  if (type === 'command' && typeof command === 'string') return /hookbox\S*\s+hook\s+claude-code(\s|$)/.test(command.replace(/['"]/g, ''));
+  if (type === 'command' && typeof command === 'string') {
+    const words = command.replace(/['"]/g, '');
+    return /hookbox\S*\s+hook\s+claude-code(\s|$)/.test(words) || /\/hookbox-hook\.cjs\s+claude-code(\s|$)/.test(words);
+  }
   if (type === 'http' && typeof url === 'string') return /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code$/.test(url);
   return false;
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 /**
  * `hookbox hook <agent>`: listed here for `--help`; the `hookbox` bin runs it
- * before loading the TypeScript CLI (`hook-client.mjs`, node builtins only),
+ * before loading the TypeScript CLI (`hookbox-hook.cjs`, node builtins only),
  * because an agent starts it once per event.
  */
 export function registerHookCommand(program: Command): void {
@@ -15,7 +15,7 @@ export function registerHookCommand(program: Command): void {
     .option('--max-continuations <n>', 'loop guard for the in-process fallback', '3')
     .allowUnknownOption(false)
     .action(async (_agent: string, _flags: unknown, command: Command) => {
-      const client = (await import(new URL('../hook-client.mjs', import.meta.url).href)) as { runHookClient(argv: string[]): Promise<void> };
+      const { default: client } = (await import(new URL('../hookbox-hook.cjs', import.meta.url).href)) as { default: { runHookClient(argv: string[]): Promise<void> } };
       await client.runHookClient(command.args.concat(flagsOf(command)));
     });
 }

@@ -19,8 +19,8 @@ interface SetupFlags {
   readonly remove?: boolean;
 }
 
-/** The `hookbox` bin this checkout runs from (what the agent's command hook calls). */
-const HOOKBOX_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'hookbox.mjs');
+/** `hookbox hook` as a file node runs directly (CommonJS, no loader): what the agent's command hook calls. */
+const HOOK_CLIENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'hookbox-hook.cjs');
 
 /** POSIX single-quoting for one word of the command line the agent runs through `sh`. */
 function shellQuote(word: string): string {
@@ -51,7 +51,7 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, config: string): {
   const notes: string[] = [];
   if (flags.transport === 'command') {
     const socket = resolve(flags.socket ?? defaultSocketPath());
-    const command = [process.execPath, HOOKBOX_BIN, 'hook', bridge.name, '--socket', socket, '--config', config].map(shellQuote).join(' ');
+    const command = [process.execPath, HOOK_CLIENT, bridge.name, '--socket', socket, '--config', config].map(shellQuote).join(' ');
     notes.push(`start the server for speed and for hooks that remember across events: hookbox serve --config ${config} --socket ${socket}`);
     return { transport: { kind: 'command', command }, notes };
   }

@@ -1,12 +1,17 @@
-// `hookbox hook <agent>`: the command hook an agent runs per event. Plain JS
-// on node: builtins only, so it starts about as fast as node itself: stdin →
+// `hookbox hook <agent>`: the command hook an agent runs per event. Plain
+// CommonJS on node: builtins only — no TypeScript loader, and not even the ESM
+// loader (an .mjs entry cost a measurable share of a bare node start) — so it
+// starts about as fast as node itself: stdin →
 // POST /hooks/<agent> on `hookbox serve`'s unix socket → the answer's stdout,
 // stderr and exit code. With no server listening it decides in-process
 // (loading the TypeScript host: slow, same answers). Fails closed: anything
 // it cannot turn into a decision exits 2 with a one-line reason on stderr.
-import http from 'node:http';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: no ESM loader on the hot path */
+const http = require('node:http');
+const { homedir } = require('node:os');
+const { join, resolve } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 const EXIT_HEADER = 'x-hookbox-exit';
 const MAX_STDIN = 4 * 1024 * 1024;
@@ -90,12 +95,12 @@ async function inProcess(options, body) {
   if (options.config === undefined) fail(`no hookbox server at ${options.socket}, and no --config to decide in-process`);
   const { register } = await import('tsx/esm/api');
   register();
-  const { decideInProcess } = await import('../serve/in-process.ts');
+  const { decideInProcess } = await import(pathToFileURL(join(__dirname, '..', 'serve', 'in-process.ts')).href);
   const answer = await decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations);
   emit(answer.exitCode, answer.exitCode === 0 ? answer.stdout : answer.stderr);
 }
 
-export async function runHookClient(argv) {
+async function runHookClient(argv) {
   try {
     const options = parseArgs(argv);
     const body = await readStdin();
@@ -107,3 +112,8 @@ export async function runHookClient(argv) {
     fail(error instanceof Error ? error.message : error);
   }
 }
+
+module.exports = { runHookClient };
+
+// Run directly (`node hookbox-hook.cjs <agent> …`, what `hookbox setup` writes): the fastest start.
+if (require.main === module) void runHookClient(process.argv.slice(2));
