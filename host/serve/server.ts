@@ -3,7 +3,8 @@ import { chmodSync, existsSync, lstatSync, unlinkSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AgentAnswer, AgentBridge } from '../bridges/agents/index.ts';
-import { AGENT_BRIDGES, safeText } from '../bridges/agents/index.ts';
+import { AGENT_BRIDGES } from '../bridges/agents/index.ts';
+import { printable } from '../text/index.ts';
 import { ConfigError } from '../errors.ts';
 import { type Decided, decideAgentEvent } from './decide.ts';
 import { ensurePrivateDir } from './paths.ts';
@@ -160,7 +161,7 @@ export class DecisionServer {
       if (!res.headersSent) this.#send(res, status, decided.answer);
     } finally {
       const us = Number((process.hrtime.bigint() - started) / 1000n);
-      const line = [agent, decided.sessionId ?? '-', decided.event ?? '-', decided.decision, `${status}`, `${us}µs`].map((part) => safeText(part)).join(' ');
+      const line = [agent, decided.sessionId ?? '-', decided.event ?? '-', decided.decision, `${status}`, `${us}µs`].map((part) => printable(part, { maxLength: 200 })).join(' ');
       (this.#options.log ?? ((text: string) => process.stderr.write(`${text}\n`)))(`hookbox serve: ${line}`);
       this.#inFlight -= 1;
       if (this.#inFlight === 0) this.#drained?.();

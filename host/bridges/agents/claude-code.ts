@@ -4,7 +4,7 @@ import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
 import { fromProtocolToolInput, fromProtocolToolResponse } from '../tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
 import { claudeCodeSetup } from './claude-code-setup.ts';
-import { SESSION_ID_PATTERN, invalidEvent, safeText } from './event-input.ts';
+import { SESSION_ID_PATTERN, invalidEvent, safeContext, safeText } from './event-input.ts';
 
 /**
  * Claude Code's hook events hookbox answers, and what each decision becomes.
@@ -100,7 +100,7 @@ function json(value: object): AgentAnswer {
 }
 
 function context(event: string, additionalContext: string | undefined): AgentAnswer {
-  return additionalContext === undefined ? NO_OPINION : json({ hookSpecificOutput: { hookEventName: event, additionalContext: safeText(additionalContext) } });
+  return additionalContext === undefined ? NO_OPINION : json({ hookSpecificOutput: { hookEventName: event, additionalContext: safeContext(additionalContext) } });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { printable, printableLines } from '../../text/index.ts';
 import type { ParsedAgentEvent } from './agent-bridge.ts';
 
 /**
@@ -16,12 +17,19 @@ export function invalidEvent(error: z.ZodError, event: string | undefined): Pars
   return { kind: 'invalid', ...(event !== undefined && { event: safeText(event).slice(0, 64) }), message };
 }
 
+/** Longest reason or context hookbox hands an agent (it shows them in its UI). */
+const MAX_TEXT = 4000;
+
 /**
- * Hook-originated text on its way to the agent's terminal or a log line.
- * SANITIZER CALL SITE: replaced by `host/text`'s sanitizer when it lands on
- * main; until then C0/C1 controls (escape sequences, bidi overrides) are
- * replaced so no hook byte can drive the terminal.
+ * A one-line hook-originated text (a reason) on its way to the agent, which
+ * shows it in its terminal UI: made printable by `host/text` (controls and
+ * bidi/format characters escaped, capped). The session log keeps the raw text.
  */
 export function safeText(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  return printable(text, { maxLength: MAX_TEXT });
+}
+
+/** Multi-line hook-originated text (additional context): printable line by line. */
+export function safeContext(text: string): string {
+  return printableLines(text, { maxLength: MAX_TEXT, maxLines: 200 }).join('\n');
 }

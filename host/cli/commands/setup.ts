@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { type AgentBridge, type SetupEdit, type SetupScope, type SetupTransport, agentBridge, agentNames } from '../../bridges/agents/index.ts';
 import { loadOperatorConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
+import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultSocketPath, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 
 interface SetupFlags {
@@ -97,7 +98,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   const changed = edit.changes.some((change) => change.action !== 'unchanged');
   if (changed) writeSettings(file, edit.settings, secret);
   write(`${bridge.label} settings ${file}: ${changed ? 'updated' : 'unchanged'}\n`);
-  for (const change of edit.changes) write(`  ${change.action} ${change.where}: ${change.what.replace(/Bearer \S+/g, 'Bearer …')}\n`);
+  for (const change of edit.changes) write(`  ${change.action} ${change.where}: ${printable(change.what.replace(/Bearer \S+/g, 'Bearer …'))}\n`);
   if (flags.remove === true && edit.changes.length === 0) write('  no hookbox entries found\n');
   for (const note of notes) write(`${note}\n`);
   return edit;
