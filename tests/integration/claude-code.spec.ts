@@ -75,7 +75,9 @@ describe.skipIf(!probe.ok)(TITLE, () => {
     base = claudeWorkspace('hookbox-cc-servers-').root;
     demo = await serve(
       join(base, 'demo'),
-      DEMO_HOOK_ORDER.map((name) => ({ name, manifest: exampleManifest(name), config: DEMO_HOOK_CONFIG[name] })),
+      // A 5 s deadline (instantiation included) instead of 1 s: on a loaded CI machine a new session's six instances
+      // can take over a second to start, and the hook would then (rightly) fail closed — not what these cases test.
+      DEMO_HOOK_ORDER.map((name) => ({ name, manifest: exampleManifest(name), config: DEMO_HOOK_CONFIG[name], timeoutMs: 5000 })),
     );
     const trap = await writeCorpusWasm('trap', join(base, 'wasm'));
     const spin = await writeCorpusWasm('infinite-loop', join(base, 'wasm'));
