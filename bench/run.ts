@@ -29,6 +29,7 @@ import { type LatencyRow, measureLatency } from './latency.ts';
 import { type BenchResult, computeRatios, evaluateTargets, formatReport } from './report.ts';
 import { type LimitCase, measureLimits } from './runner.ts';
 import { measureThroughput, type ThroughputRow } from './throughput.ts';
+import { formatServe, measureServe } from './serve.ts';
 
 interface Args {
   json: { file: string | undefined } | undefined;
@@ -43,9 +44,11 @@ interface Args {
   engineCold: boolean;
   only: ReadonlySet<Section>;
   throughputWorkers: number[];
+  /** The serve section's call spacing in its session pattern (ms). */
+  serveGapMs: number;
 }
 
-const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits'] as const;
+const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'serve'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): Args {
@@ -62,6 +65,7 @@ function parseArgs(argv: readonly string[]): Args {
     engineCold: false,
     only: new Set(SECTIONS),
     throughputWorkers: [],
+    serveGapMs: 1000,
   };
   const numeric: Record<string, keyof Args> = {
     '--rounds': 'rounds',
@@ -71,6 +75,7 @@ function parseArgs(argv: readonly string[]): Args {
     '--worker-queued-spin-us': 'workerQueuedSpinUs',
     '--timeout-ms': 'timeoutMs',
     '--runaway-timeout-ms': 'runawayTimeoutMs',
+    '--serve-gap-ms': 'serveGapMs',
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -95,7 +100,7 @@ function parseArgs(argv: readonly string[]): Args {
       args.only = new Set(names as Section[]);
     }
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--worker-queued-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only build,instances,latency,throughput,limits] [--engine-cold]\n');
+      process.stdout.write('usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--worker-queued-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only build,instances,latency,throughput,limits,serve] [--serve-gap-ms N] [--engine-cold]\n');
       process.exit(0);
     } else throw new Error(`unknown argument: ${arg} (see --help)`);
   }
@@ -194,6 +199,16 @@ async function main(): Promise<void> {
   } finally {
     await runner.close();
   }
+  // Its own processes (hookbox serve, spawned clients): after the runner is closed.
+  const serve = args.only.has('serve')
+    ? await measureServe({
+        gapMs: args.serveGapMs,
+        sessionCalls: args.quick ? 4 : 12,
+        tightCalls: args.quick ? 200 : 1000,
+        spawns: args.quick ? 5 : 20,
+        onProgress: progress,
+      })
+    : undefined;
 
   const ratios = computeRatios(latency);
   const targets = evaluateTargets({ latency, ratios, coldStart, limits, throughput, build });
@@ -235,14 +250,15 @@ async function main(): Promise<void> {
     targets,
   };
 
-  const report = `${formatReport(result)}\n`;
+  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}`;
+  const json = serve === undefined ? result : { ...result, serve: { rows: serve.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: serve.targets } };
   if (args.json !== undefined && args.json.file === undefined) {
     process.stderr.write(report);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     process.stdout.write(report);
     if (args.json?.file !== undefined) {
-      await writeFile(args.json.file, `${JSON.stringify(result, null, 2)}\n`);
+      await writeFile(args.json.file, `${JSON.stringify(json, null, 2)}\n`);
       process.stderr.write(`bench: wrote ${args.json.file}\n`);
     }
   }

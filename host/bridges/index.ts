@@ -8,7 +8,16 @@ export {
   isToolEventName,
 } from './protocol.ts';
 export type { ProtocolResult, ToolEventName, ToolProtocol } from './protocol.ts';
-export { BUILTIN_TOOLS, fromProtocolToolName, toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from './tool-names.ts';
+export {
+  BUILTIN_TOOLS,
+  fromProtocolToolInput,
+  fromProtocolToolName,
+  fromProtocolToolResponse,
+  toProtocolToolInput,
+  toProtocolToolName,
+  toProtocolToolResponse,
+} from './tool-names.ts';
+export type { OurToolCall } from './tool-names.ts';
 export { CODEX_MODEL_PLACEHOLDER, protocolInput } from './protocol-input.ts';
 export { protocolOutcome } from './protocol-output.ts';
 export { protocolCodec } from './wasm-codec.ts';

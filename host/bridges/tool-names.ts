@@ -76,3 +76,68 @@ export function toProtocolToolResponse(
   if (toolName === 'write_file') return { type: 'create', filePath: file, content: args.content };
   return result.content;
 }
+
+/** A tool call as hookbox's hooks see it. */
+export interface OurToolCall {
+  readonly toolName: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+/**
+ * The reverse of `toProtocolToolInput`, for events that come from the agent
+ * (`hookbox serve`): the agent's tool name and `tool_input` → ours, so one
+ * hook decides alike in hookbox's loop and inside the agent. Claude Code's
+ * `Bash {command, timeout}` → `bash {command, timeoutMs}` (its `description`
+ * and other display fields are dropped: hookbox's bash has none),
+ * `Read`/`Write {file_path}` → `read_file`/`write_file {path}`, `LS {path}` →
+ * `list_dir`. Paths inside `cwd` become relative to it, as hookbox's model
+ * writes them. Unknown tools, and known ones of an unexpected shape, keep the
+ * agent's name and arguments.
+ */
+export function fromProtocolToolInput(protocol: ToolProtocol, theirs: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall {
+  const ours = fromProtocolToolName(protocol, theirs);
+  const str = (key: string): string | undefined => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+  const passThrough = { toolName: theirs, arguments: { ...input } };
+  if (ours === 'bash') {
+    const command = str('command');
+    if (command === undefined) return passThrough;
+    const timeout = typeof input.timeout === 'number' && protocol === 'claude-code' ? { timeoutMs: input.timeout } : {};
+    return { toolName: ours, arguments: { command, ...timeout } };
+  }
+  if (ours === theirs) return passThrough;
+  const file = str(ours === 'list_dir' ? 'path' : 'file_path');
+  if (file === undefined) return passThrough;
+  const relative = relativeInside(cwd, file);
+  if (ours === 'write_file') {
+    const content = str('content');
+    return content === undefined ? passThrough : { toolName: ours, arguments: { path: relative, content } };
+  }
+  return { toolName: ours, arguments: { path: relative } };
+}
+
+/**
+ * The agent's `tool_response` (or a failure's `error` text) → hookbox's tool
+ * result. Claude Code's Bash `{stdout, stderr, interrupted}` → stdout then
+ * stderr, an error when interrupted; Read's `{file: {content}}` → the
+ * content; a string → itself; anything else → its JSON.
+ */
+export function fromProtocolToolResponse(protocol: ToolProtocol, theirs: string, response: unknown): ToolResult {
+  if (typeof response === 'string') return { content: response, isError: false };
+  if (typeof response !== 'object' || response === null) return { content: JSON.stringify(response) ?? '', isError: false };
+  const record = response as Record<string, unknown>;
+  const ours = fromProtocolToolName(protocol, theirs);
+  if (ours === 'bash' && typeof record.stdout === 'string') {
+    const stderr = typeof record.stderr === 'string' && record.stderr !== '' ? `\n${record.stderr}` : '';
+    return { content: `${record.stdout}${stderr}`, isError: record.interrupted === true };
+  }
+  const file = record.file as Record<string, unknown> | undefined;
+  if (ours === 'read_file' && typeof file?.content === 'string') return { content: file.content, isError: false };
+  return { content: JSON.stringify(response), isError: false };
+}
+
+/** `file` relative to `cwd` when it lies inside it, else absolute. */
+function relativeInside(cwd: string, file: string): string {
+  const absolute = path.resolve(cwd, file);
+  const relative = path.relative(cwd, absolute);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
+}

@@ -7,11 +7,14 @@ import { registerAcpCommand } from './commands/acp.ts';
 import { registerBuildCommand } from './commands/build.ts';
 import { registerCallCommand } from './commands/call.ts';
 import { registerDemoCommand } from './commands/demo.ts';
+import { registerHookCommand } from './commands/hook.ts';
 import { registerImportCommands } from './commands/import-hooks.ts';
 import { registerInitCommand } from './commands/init.ts';
 import { registerInspectCommand } from './commands/inspect.ts';
 import { registerReplayCommand } from './commands/replay.ts';
 import { registerRunCommand } from './commands/run.ts';
+import { registerServeCommand } from './commands/serve.ts';
+import { registerSetupCommand } from './commands/setup.ts';
 
 /** Builds the `hookbox` program with every command registered. */
 export function buildProgram(): Command {
@@ -29,6 +32,9 @@ export function buildProgram(): Command {
   registerReplayCommand(program);
   registerImportCommands(program);
   registerAcpCommand(program);
+  registerServeCommand(program);
+  registerHookCommand(program);
+  registerSetupCommand(program);
   return program;
 }
 

@@ -1,0 +1,125 @@
+import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
+
+/**
+ * One coding agent (Claude Code, Codex, Gemini CLI) seen from hookbox's side:
+ * its hook events become seam calls, its tools become hookbox's tools, and a
+ * seam decision goes back as the answer the agent reads. `hookbox serve`,
+ * `hookbox hook <agent>` and `hookbox setup <agent>` know nothing else about
+ * an agent; each agent is one module implementing this interface, registered
+ * in `registry.ts`, and every module passes the same conformance suite.
+ */
+export interface AgentBridge {
+  /** The name used on the command line and in URLs (`hookbox hook claude-code`, `/hooks/claude-code`). */
+  readonly name: string;
+  /** How the agent is named in messages ("Claude Code"). */
+  readonly label: string;
+  /** The agent's hook events hookbox answers, each with the seam it maps to (the table in the README). */
+  readonly events: readonly AgentEventMapping[];
+  /**
+   * What the agent can take back in place of what it sent. Where it cannot,
+   * the server degrades a hook's rewrite to a block with the reason (never
+   * lets the original through silently): `prompt` — a rewritten prompt;
+   * `toolResult` — replaced tool output.
+   */
+  readonly canReplace: { readonly prompt: boolean; readonly toolResult: boolean };
+  /** Agent event JSON (already parsed) → a seam call, an event hookbox passes on, or a named error. */
+  toSeam(input: unknown): ParsedAgentEvent;
+  /** A seam decision → what the agent reads back for this event. */
+  answer<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): AgentAnswer;
+  /**
+   * The fail-closed answer for an event that could not be decided (malformed,
+   * oversized, unauthenticated, server error). `event` is the agent's event
+   * name when it could be read; the answer must never let a tool call, prompt
+   * or result through, and must not force a turn on.
+   */
+  failClosed(event: string | undefined, reason: string): AgentAnswer;
+  /** How `hookbox setup <agent>` writes and removes hookbox's entries in the agent's settings. */
+  readonly setup: AgentSetup;
+}
+
+/** One row of an agent's mapping table. */
+export interface AgentEventMapping {
+  /** The agent's event name (`PreToolUse`). */
+  readonly event: string;
+  readonly seam: SeamId;
+  /** One line: what each decision becomes in the agent (for the README table and `setup` output). */
+  readonly answers: string;
+}
+
+/**
+ * One agent hook event as a seam call. The server adds what only it knows:
+ * the turn, the continuation count (for `agent/turn-continuation` the bridge
+ * sets `continuations: 0` and reports `alreadyContinued`), the session log.
+ */
+export interface AgentSeamEvent<S extends SeamId = SeamId> {
+  /** The agent's event name as received (`PreToolUse`). */
+  readonly event: string;
+  /** The agent's session id; validated as a file-name-safe token by the bridge. */
+  readonly sessionId: string;
+  /** The agent's working directory (absolute). */
+  readonly cwd: string;
+  readonly seam: S;
+  readonly payload: PayloadOf<S>;
+  /** Stop only: the agent says this turn was already forced on by a hook (Claude Code's `stop_hook_active`). */
+  readonly alreadyContinued?: boolean;
+}
+
+/** What `toSeam` made of the agent's JSON. */
+export type ParsedAgentEvent =
+  | { readonly kind: 'seam'; readonly event: AgentSeamEvent }
+  /** An event hookbox has no seam for: answered with "no opinion", never blocked. */
+  | { readonly kind: 'pass'; readonly event: string; readonly sessionId?: string; readonly answer: AgentAnswer }
+  /** Not a valid event; `message` names the JSON path and what was expected there. */
+  | { readonly kind: 'invalid'; readonly event?: string; readonly message: string };
+
+/**
+ * What the agent reads back, in command-hook terms: exit code, stdout,
+ * stderr. An HTTP hook gets `stdout` as a 200 body when `exitCode` is 0;
+ * exit code 2 (a blocking error with `stderr` as the reason) has no HTTP
+ * form in every agent, so bridges answer with JSON on exit 0 wherever the
+ * agent can read a decision from it.
+ */
+export interface AgentAnswer {
+  readonly exitCode: 0 | 2;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Where hookbox's entries go: a project's settings or the user's. */
+export type SetupScope = { readonly kind: 'project'; readonly dir: string } | { readonly kind: 'user'; readonly home: string };
+
+/** How the agent reaches hookbox. */
+export type SetupTransport =
+  /** The agent runs `command` per event (a `hookbox hook <agent> …` command line). Fails closed. */
+  | { readonly kind: 'command'; readonly command: string }
+  /** The agent POSTs each event to `url`, with `headers` (the bearer token). */
+  | { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+
+/** One change `setup` made or would make, for its report. */
+export interface SetupChange {
+  readonly action: 'added' | 'replaced' | 'removed' | 'unchanged';
+  /** Where in the settings (`hooks.PreToolUse[2]`). */
+  readonly where: string;
+  readonly what: string;
+}
+
+/** The result of editing the agent's settings object. */
+export interface SetupEdit {
+  /** The settings to write back (the input object is not mutated). */
+  readonly settings: Record<string, unknown>;
+  readonly changes: readonly SetupChange[];
+}
+
+/** An agent's settings: where they are and how hookbox's entries are merged in and taken out. */
+export interface AgentSetup {
+  /** The settings file for a scope (`<dir>/.claude/settings.json`, `<home>/.claude/settings.json`). */
+  settingsPath(scope: SetupScope): string;
+  /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
+  unsupported(transport: SetupTransport['kind']): string | undefined;
+  /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */
+  apply(settings: Record<string, unknown>, transport: SetupTransport): SetupEdit;
+  /** Takes out exactly hookbox's entries (those `apply` writes), nothing else. */
+  remove(settings: Record<string, unknown>): SetupEdit;
+  /** What the user should know about this transport in this agent (printed by setup). */
+  tradeOff(transport: SetupTransport['kind']): string;
+}

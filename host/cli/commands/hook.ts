@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+
+/**
+ * `hookbox hook <agent>`: listed here for `--help`; the `hookbox` bin runs it
+ * before loading the TypeScript CLI (`hookbox-hook.cjs`, node builtins only),
+ * because an agent starts it once per event.
+ */
+export function registerHookCommand(program: Command): void {
+  program
+    .command('hook')
+    .description("the command hook an agent runs per event: stdin → hookbox serve's socket → the agent's answer; with no server, decides in-process; fails closed (exit 2)")
+    .argument('<agent>', 'the agent (claude-code, …)')
+    .option('--socket <path>', 'the server socket (default $HOOKBOX_SOCKET or ~/.hookbox/serve.sock)')
+    .option('-c, --config <file>', 'operator config for the in-process fallback (default $HOOKBOX_CONFIG)')
+    .option('--max-continuations <n>', 'loop guard for the in-process fallback', '3')
+    .allowUnknownOption(false)
+    .action(async (_agent: string, _flags: unknown, command: Command) => {
+      const { default: client } = (await import(new URL('../hookbox-hook.cjs', import.meta.url).href)) as { default: { runHookClient(argv: string[]): Promise<void> } };
+      await client.runHookClient(command.args.concat(flagsOf(command)));
+    });
+}
+
+function flagsOf(command: Command): string[] {
+  const opts = command.opts<{ socket?: string; config?: string; maxContinuations?: string }>();
+  return [
+    ...(opts.socket !== undefined ? ['--socket', opts.socket] : []),
+    ...(opts.config !== undefined ? ['--config', opts.config] : []),
+    ...(opts.maxContinuations !== undefined ? ['--max-continuations', opts.maxContinuations] : []),
+  ];
+}

@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError } from '../../errors.ts';
+import { DEFAULT_SERVE_PORT, DecisionServer, defaultSocketPath, defaultTokenPath, loadServedHooks, readOrCreateToken } from '../../serve/index.ts';
+
+interface ServeFlags {
+  readonly config: string;
+  readonly port?: string;
+  readonly socket?: string;
+  readonly tokenFile?: string;
+  readonly maxSessions: string;
+  readonly idleMinutes: string;
+  readonly maxContinuations: string;
+  readonly maxBodyBytes: string;
+  readonly logDir?: string;
+}
+
+function int(flag: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${flag} expects an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+/** Runs the decision server until SIGTERM / SIGINT, then drains in-flight calls and closes. */
+export async function serveCommand(flags: ServeFlags): Promise<void> {
+  const neither = flags.port === undefined && flags.socket === undefined;
+  const port = flags.port !== undefined ? int('--port', flags.port, 0) : neither ? DEFAULT_SERVE_PORT : undefined;
+  const socket = flags.socket !== undefined ? resolve(flags.socket) : neither ? defaultSocketPath() : undefined;
+  const tokenFile = resolve(flags.tokenFile ?? defaultTokenPath());
+  const token = port === undefined ? undefined : readOrCreateToken(tokenFile).token;
+  const hooks = await loadServedHooks(resolve(flags.config));
+  const server = new DecisionServer({
+    hooks,
+    ...(port !== undefined && { port }),
+    ...(socket !== undefined && { socket }),
+    ...(token !== undefined && { token }),
+    maxSessions: int('--max-sessions', flags.maxSessions, 1),
+    idleMs: int('--idle-minutes', flags.idleMinutes, 1) * 60_000,
+    maxContinuations: int('--max-continuations', flags.maxContinuations, 0),
+    maxBodyBytes: int('--max-body-bytes', flags.maxBodyBytes, 1024),
+    ...(flags.logDir !== undefined && { logDir: resolve(flags.logDir) }),
+  });
+  try {
+    await server.listen();
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  const where = [
+    ...(server.port !== undefined ? [`http://127.0.0.1:${server.port} (bearer token in ${tokenFile})`] : []),
+    ...(socket !== undefined ? [`unix:${socket}`] : []),
+  ];
+  process.stderr.write(`hookbox serve: listening on ${where.join(' and ')}; config ${resolve(flags.config)}\n`);
+  await new Promise<void>((done) => {
+    const stop = (signal: string): void => {
+      process.stderr.write(`hookbox serve: ${signal}: finishing calls in flight\n`);
+      void server.close().then(done);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  process.stderr.write('hookbox serve: stopped\n');
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description(`decision server for agents' hooks (POST /hooks/<agent>): loopback HTTP with a bearer token and/or a unix socket; default both, port ${DEFAULT_SERVE_PORT} and ~/.hookbox/serve.sock`)
+    .requiredOption('-c, --config <file>', 'operator config (hookbox.config.json) with the hooks')
+    .option('--port <n>', `loopback TCP port (0 = any free one; default ${DEFAULT_SERVE_PORT} when no --socket)`)
+    .option('--socket <path>', 'unix socket, created 0600 in a folder only you can enter (default ~/.hookbox/serve.sock when no --port)')
+    .option('--token-file <file>', 'bearer token for HTTP, created 0600 if missing (default ~/.hookbox/serve-token)')
+    .option('--max-sessions <n>', 'agent sessions held at once (least recently used closed past it)', '32')
+    .option('--idle-minutes <n>', 'close an agent session idle this long (its log stays)', '30')
+    .option('--max-continuations <n>', 'loop guard: times one turn may be forced on', '3')
+    .option('--max-body-bytes <n>', 'largest request accepted (larger: 413 and the fail-closed answer)', String(4 * 1024 * 1024))
+    .option('--log-dir <dir>', 'session logs here instead of <project>/.hookbox/sessions')
+    .action(serveCommand);
+}

@@ -1,0 +1,188 @@
+import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
+import type { SeamBus } from '../events/index.ts';
+import { type DecisionOf, type SeamId, joinContext } from '../seams/index.ts';
+import type { ServedSession } from './served-session.ts';
+import type { SessionTable } from './session-table.ts';
+
+/** What one request came to, for the answer and the request log line. */
+export interface Decided {
+  readonly answer: AgentAnswer;
+  /** The agent's event name, when it could be read. */
+  readonly event?: string;
+  readonly sessionId?: string;
+  /** A short word for the log: allow, deny, ask, block, continue, stop, context, pass, invalid, error. */
+  readonly decision: string;
+}
+
+export interface DeciderOptions {
+  readonly bus: SeamBus;
+  readonly sessions: SessionTable;
+  /** The continuation loop guard: times one turn may be forced on by hooks. */
+  readonly maxContinuations: number;
+}
+
+/**
+ * Decides one agent hook event: bridge → seam call → the shared `SeamBus` →
+ * (the server's adjustments: continuation cap, rewrites the agent cannot
+ * take) → the agent's answer; every step recorded in the agent session's
+ * log with the loop's event types, so `hookbox replay` reads it. Never
+ * throws: a host error becomes the agent's fail-closed answer.
+ */
+export async function decideAgentEvent(bridge: AgentBridge, input: unknown, options: DeciderOptions): Promise<Decided> {
+  const parsed = bridge.toSeam(input);
+  if (parsed.kind === 'invalid') {
+    return { answer: bridge.failClosed(parsed.event, parsed.message), ...(parsed.event !== undefined && { event: parsed.event }), decision: 'invalid' };
+  }
+  if (parsed.kind === 'pass') {
+    return { answer: parsed.answer, event: parsed.event, ...(parsed.sessionId !== undefined && { sessionId: parsed.sessionId }), decision: 'pass' };
+  }
+  const event = parsed.event;
+  const base = { event: event.event, sessionId: event.sessionId };
+  let session: ServedSession | undefined;
+  try {
+    const source = event.seam === 'agent/session-start' ? (event.payload as { source: 'startup' }).source : 'startup';
+    session = options.sessions.acquire(bridge.name, event.sessionId, event.cwd, source).session;
+    session.inFlight += 1;
+    if (session.fresh && event.seam !== 'agent/session-start') await synthesizeSessionStart(session, options.bus);
+    session.fresh = false;
+    const { decision, word } = await decideInSession(bridge, event, session, options);
+    return { answer: bridge.answer(event, decision), ...base, decision: word };
+  } catch (error) {
+    return { answer: bridge.failClosed(event.event, `host error: ${(error as Error).message}`), ...base, decision: 'error' };
+  } finally {
+    if (session !== undefined) {
+      session.inFlight -= 1;
+      session.lastUsed = Date.now();
+    }
+  }
+}
+
+/**
+ * The agent's first event for a session was not SessionStart (Claude Code
+ * sends SessionStart to command hooks only): fire session-start now, so
+ * hooks see the session begin, and keep its context for the first prompt.
+ */
+async function synthesizeSessionStart(session: ServedSession, bus: SeamBus): Promise<void> {
+  const { decision, invocations } = await bus.dispatch('agent/session-start', { source: 'startup' }, session.info());
+  session.recordInvocations(invocations);
+  // Written to the log with the prompt's context, when it is handed over.
+  if (decision.additionalContext !== undefined) session.undelivered = decision.additionalContext;
+}
+
+interface SessionDecision<S extends SeamId> {
+  readonly decision: DecisionOf<S>;
+  readonly word: string;
+}
+
+async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
+  const { bus } = options;
+  switch (event.seam) {
+    case 'agent/session-start': {
+      const payload = event.payload as AgentSeamEvent<'agent/session-start'>['payload'];
+      if (session.turn > 0 || session.turnOpen) {
+        session.log.append({ type: 'session/start', sessionId: session.id, cwd: session.cwd, source: payload.source, at: new Date().toISOString() });
+      }
+      const { decision, invocations } = await bus.dispatch('agent/session-start', payload, session.info());
+      session.recordInvocations(invocations);
+      if (decision.additionalContext !== undefined) session.addContext(decision.additionalContext);
+      return { decision, word: decision.additionalContext === undefined ? 'none' : 'context' };
+    }
+    case 'agent/prompt-submit': {
+      const payload = event.payload as AgentSeamEvent<'agent/prompt-submit'>['payload'];
+      session.openTurn();
+      const { decision: raw, invocations } = await bus.dispatch('agent/prompt-submit', payload, session.info());
+      session.recordInvocations(invocations);
+      let decision: DecisionOf<'agent/prompt-submit'> = raw;
+      if (raw.action === 'allow' && raw.content !== undefined && raw.content !== payload.content && !bridge.canReplace.prompt) {
+        // Never let the original through silently when a hook rewrote it (maybe for safety).
+        decision = {
+          action: 'block',
+          reason: `a hookbox hook rewrote this prompt and ${bridge.label} cannot take a rewritten prompt, so it was not sent. The rewritten prompt: ${raw.content}`,
+        };
+      }
+      const turn = session.turn;
+      if (decision.action === 'block') {
+        session.log.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: payload.content });
+        session.endTurn('rejected', decision.reason);
+        return { decision, word: 'block' };
+      }
+      session.log.append({ type: 'user/message', turn, content: payload.content });
+      if (session.undelivered !== undefined) {
+        decision = { ...decision, additionalContext: joinContext(session.undelivered, decision.additionalContext) };
+        session.undelivered = undefined;
+      }
+      if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
+      return { decision, word: decision.additionalContext === undefined ? 'allow' : 'context' };
+    }
+    case 'tools/pre-execute': {
+      const payload = event.payload as AgentSeamEvent<'tools/pre-execute'>['payload'];
+      if (!session.turnOpen) session.openTurn();
+      session.step += 1;
+      const { turn, step } = session;
+      session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
+      const { decision, invocations } = await bus.dispatch('tools/pre-execute', payload, session.info());
+      session.recordInvocations(invocations);
+      if (decision.action === 'deny') {
+        session.log.append({
+          type: 'tool/result',
+          turn,
+          step,
+          toolCallId: payload.toolCallId,
+          toolName: payload.toolName,
+          content: `Tool call denied by a hook: ${decision.reason}`,
+          isError: true,
+          hookEffect: 'denied',
+        });
+      } else session.pending.set(payload.toolCallId, { step });
+      return { decision, word: decision.action };
+    }
+    case 'tools/post-execute': {
+      const payload = event.payload as AgentSeamEvent<'tools/post-execute'>['payload'];
+      if (!session.turnOpen) session.openTurn();
+      const pending = session.pending.get(payload.toolCallId);
+      session.pending.delete(payload.toolCallId);
+      const turn = session.turn;
+      const step = pending?.step ?? (session.step += 1);
+      if (pending === undefined) {
+        // No PreToolUse reached hookbox for this call: record the call so the log stays readable.
+        session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
+      }
+      const { decision: raw, invocations } = await bus.dispatch('tools/post-execute', payload, session.info());
+      session.recordInvocations(invocations);
+      let decision: DecisionOf<'tools/post-execute'> = raw;
+      if (raw.action === 'accept' && raw.content !== undefined && !bridge.canReplace.toolResult) {
+        decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
+      }
+      const common = { type: 'tool/result' as const, turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName };
+      if (decision.action === 'block') {
+        session.log.append({ ...common, content: `Tool result withheld by a hook: ${decision.reason}`, isError: true, hookEffect: 'blocked' });
+        return { decision, word: 'block' };
+      }
+      session.log.append({ ...common, content: payload.result.content, isError: payload.result.isError });
+      if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'post-tool' });
+      return { decision, word: decision.additionalContext === undefined ? 'accept' : 'context' };
+    }
+    case 'agent/turn-continuation': {
+      const payload = event.payload as AgentSeamEvent<'agent/turn-continuation'>['payload'];
+      if (!session.turnOpen) session.openTurn();
+      // The agent says whether this stop follows a forced continuation; hookbox counts how many.
+      if (event.alreadyContinued !== true) session.continuations = 0;
+      const continuations = session.continuations;
+      const { decision: raw, invocations } = await bus.dispatch('agent/turn-continuation', { ...payload, continuations }, session.info(), { action: 'stop' });
+      session.recordInvocations(invocations);
+      if (raw.action === 'stop') {
+        session.endTurn('completed');
+        return { decision: raw, word: 'stop' };
+      }
+      if (continuations >= options.maxContinuations) {
+        session.endTurn('completed', `continuation cap reached (${options.maxContinuations})`);
+        return { decision: { action: 'stop' }, word: 'stop (cap)' };
+      }
+      session.continuations += 1;
+      const reason = raw.reason ?? 'a hookbox hook asked to keep working';
+      session.log.append({ type: 'steering/message', turn: session.turn, content: reason });
+      return { decision: { action: 'continue', reason }, word: 'continue' };
+    }
+  }
+  throw new Error(`no handling for seam ${String(event.seam)}`);
+}

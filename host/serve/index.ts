@@ -1,0 +1,11 @@
+export { DEFAULT_MAX_BODY_BYTES, DecisionServer, EXIT_HEADER } from './server.ts';
+export type { DecisionServerOptions } from './server.ts';
+export { decideAgentEvent } from './decide.ts';
+export type { Decided, DeciderOptions } from './decide.ts';
+export { loadServedHooks } from './served-hooks.ts';
+export type { ServedHooks } from './served-hooks.ts';
+export { SessionTable } from './session-table.ts';
+export { ServedSession } from './served-session.ts';
+export { quarantinePerSession } from './session-quarantine.ts';
+export { DEFAULT_SERVE_PORT, defaultSocketPath, defaultTokenPath, ensurePrivateDir, hookboxHome, readOrCreateToken } from './paths.ts';
+export { decideInProcess } from './in-process.ts';

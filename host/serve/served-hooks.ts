@@ -1,0 +1,47 @@
+import { loadHooks, loadOperatorConfig } from '../config/index.ts';
+import { SeamBus } from '../events/index.ts';
+import { DEFAULT_QUARANTINE_AFTER, HookRunner, type HookLogEntry } from '../runner/index.ts';
+import { type SessionQuarantined, quarantinePerSession } from './session-quarantine.ts';
+
+/** The operator config's hooks, loaded once for a server, on one bus every agent session shares. */
+export interface ServedHooks {
+  readonly bus: SeamBus;
+  /** Drops per-session state (quarantine counts) of a closed session. */
+  forgetSession(sessionId: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the hooks of `configPath` through one `HookRunner` (instances and Var
+ * state are per session id inside it) and registers them in configured
+ * order, each wasm hook behind a per-session quarantine.
+ */
+export async function loadServedHooks(configPath: string, onLog?: (entry: HookLogEntry) => void): Promise<ServedHooks> {
+  const config = loadOperatorConfig(configPath);
+  // The runner's per-hook quarantine would let one session switch a hook off for all: counted per session instead.
+  const perHook = new Map(config.hooks.map((entry) => [entry.name, entry.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER]));
+  const unquarantined = { ...config, hooks: config.hooks.map((entry) => ({ ...entry, quarantineAfter: Number.MAX_SAFE_INTEGER })) };
+  const runner = await HookRunner.start(onLog === undefined ? {} : { onLog });
+  try {
+    const listeners = await loadHooks(unquarantined, runner);
+    const bus = new SeamBus();
+    const wrapped: SessionQuarantined[] = [];
+    for (const listener of listeners) {
+      if (listener.sandbox === 'wasm') {
+        const guarded = quarantinePerSession(listener, perHook.get(listener.name) ?? DEFAULT_QUARANTINE_AFTER);
+        wrapped.push(guarded);
+        bus.use(guarded);
+      } else bus.use(listener);
+    }
+    return {
+      bus,
+      forgetSession: (id) => {
+        for (const listener of wrapped) listener.forget(id);
+      },
+      close: () => runner.close(),
+    };
+  } catch (error) {
+    await runner.close();
+    throw error;
+  }
+}

@@ -1,0 +1,229 @@
+import { timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, unlinkSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AgentAnswer, AgentBridge } from '../bridges/agents/index.ts';
+import { AGENT_BRIDGES } from '../bridges/agents/index.ts';
+import { printable } from '../text/index.ts';
+import { ConfigError } from '../errors.ts';
+import { type Decided, decideAgentEvent } from './decide.ts';
+import { ensurePrivateDir } from './paths.ts';
+import type { ServedHooks } from './served-hooks.ts';
+import { SessionTable } from './session-table.ts';
+
+/** Largest request body accepted (a PostToolUse carries the tool's whole output). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface DecisionServerOptions {
+  readonly hooks: ServedHooks;
+  /** Loopback TCP port (0 = any free port); absent = no TCP listener. */
+  readonly port?: number;
+  /** Unix socket path; absent = no socket. */
+  readonly socket?: string;
+  /** Required as `Authorization: Bearer <token>` on TCP (the socket is protected by its folder's permissions). */
+  readonly token?: string;
+  readonly maxBodyBytes?: number;
+  readonly maxSessions?: number;
+  readonly idleMs?: number;
+  readonly maxContinuations?: number;
+  /** A fixed folder for session logs instead of `<cwd>/.hookbox/sessions`. */
+  readonly logDir?: string;
+  /** One line per request (already sanitized); default stderr. */
+  readonly log?: (line: string) => void;
+}
+
+/** Response header carrying the command-hook exit code of the answer (`hookbox hook` obeys it). */
+export const EXIT_HEADER = 'x-hookbox-exit';
+
+/**
+ * `hookbox serve`: answers agents' hook events over loopback HTTP and/or a
+ * unix socket, `POST /hooks/<agent>` with the agent's own hook JSON. The
+ * answer is the agent's (a 200 with its JSON); anything refused — unknown
+ * agent, bad token, oversized or malformed body — gets a 4xx whose body is
+ * still the agent's fail-closed answer.
+ */
+export class DecisionServer {
+  readonly #options: DecisionServerOptions;
+  readonly #sessions: SessionTable;
+  readonly #servers: http.Server[] = [];
+  readonly #token: Buffer | undefined;
+  #inFlight = 0;
+  #drained: (() => void) | undefined;
+  #sweep: NodeJS.Timeout | undefined;
+  #closing: Promise<void> | undefined;
+  /** The TCP port actually bound (when `port` was 0). */
+  port: number | undefined;
+
+  constructor(options: DecisionServerOptions) {
+    this.#options = options;
+    if (options.port !== undefined && options.token === undefined) throw new ConfigError('hookbox serve: a TCP listener needs a bearer token');
+    this.#token = options.token === undefined ? undefined : Buffer.from(options.token);
+    this.#sessions = new SessionTable({
+      maxSessions: options.maxSessions ?? 32,
+      idleMs: options.idleMs ?? 30 * 60_000,
+      ...(options.logDir !== undefined && { logDir: options.logDir }),
+      onClose: (key) => options.hooks.forgetSession(key.slice(key.indexOf(':') + 1)),
+    });
+  }
+
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+
+  async listen(): Promise<void> {
+    const { port, socket } = this.#options;
+    if (port === undefined && socket === undefined) throw new ConfigError('hookbox serve: give --port, --socket or both');
+    if (port !== undefined) {
+      const server = this.#server(true);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      });
+      this.port = (server.address() as { port: number }).port;
+    }
+    if (socket !== undefined) {
+      ensurePrivateDir(path.dirname(socket));
+      if (existsSync(socket)) {
+        if (!lstatSync(socket).isSocket()) throw new ConfigError(`${socket}: exists and is not a socket; refusing to replace it`);
+        unlinkSync(socket); // a stale socket of a server that did not shut down
+      }
+      const server = this.#server(false);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        // The folder is 0700; the socket is made 0600 as soon as it exists.
+        server.listen(socket, () => resolve());
+      });
+      chmodSync(socket, 0o600);
+    }
+    this.#sweep = setInterval(() => this.#sessions.sweep(), 30_000).unref();
+  }
+
+  #server(tcp: boolean): http.Server {
+    const server = http.createServer((req, res) => void this.#handle(req, res, tcp));
+    server.keepAliveTimeout = 60_000;
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 60_000;
+    this.#servers.push(server);
+    return server;
+  }
+
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse, tcp: boolean): Promise<void> {
+    const started = process.hrtime.bigint();
+    this.#inFlight += 1;
+    let decided: Decided = { answer: { exitCode: 2, stdout: '', stderr: 'hookbox: not decided\n' }, decision: 'error' };
+    let status = 200;
+    let agent = '-';
+    try {
+      const url = new URL(req.url ?? '/', 'http://hookbox');
+      if (req.method === 'GET' && url.pathname === '/health') {
+        this.#send(res, 200, { exitCode: 0, stdout: `${JSON.stringify({ ok: true, sessions: this.#sessions.size })}\n`, stderr: '' });
+        return;
+      }
+      const match = /^\/hooks\/([a-z0-9-]+)$/.exec(url.pathname);
+      const bridge: AgentBridge | undefined = match !== null && Object.hasOwn(AGENT_BRIDGES, match[1]!) ? AGENT_BRIDGES[match[1]!] : undefined;
+      if (bridge === undefined || req.method !== 'POST') {
+        req.resume();
+        status = 404;
+        decided = { answer: { exitCode: 2, stdout: '', stderr: 'hookbox: no such endpoint (POST /hooks/<agent>)\n' }, decision: 'invalid' };
+        this.#send(res, status, decided.answer);
+        return;
+      }
+      agent = bridge.name;
+      const body = await readBody(req, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      const event = body.text === undefined ? undefined : sniffEvent(body.text);
+      if (tcp && !this.#authorized(req.headers.authorization)) {
+        status = 401;
+        decided = { answer: bridge.failClosed(event, 'unauthenticated request (a bearer token is required)'), decision: 'unauthenticated', ...(event !== undefined && { event }) };
+      } else if (body.text === undefined) {
+        status = 413;
+        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), `request body over ${body.limit} bytes`), decision: 'oversized' };
+      } else {
+        let input: unknown;
+        try {
+          input = JSON.parse(body.text);
+        } catch (error) {
+          status = 400;
+          decided = { answer: bridge.failClosed(event, `request body is not JSON (${(error as Error).message})`), decision: 'invalid', ...(event !== undefined && { event }) };
+        }
+        if (status === 200) {
+          decided = await decideAgentEvent(bridge, input, {
+            bus: this.#options.hooks.bus,
+            sessions: this.#sessions,
+            maxContinuations: this.#options.maxContinuations ?? 3,
+          });
+          if (decided.decision === 'invalid') status = 400;
+        }
+      }
+      this.#send(res, status, decided.answer);
+    } catch (error) {
+      status = 500;
+      decided = { answer: { exitCode: 2, stdout: '', stderr: `hookbox: server error: ${(error as Error).message}\n` }, decision: 'error' };
+      if (!res.headersSent) this.#send(res, status, decided.answer);
+    } finally {
+      const us = Number((process.hrtime.bigint() - started) / 1000n);
+      const line = [agent, decided.sessionId ?? '-', decided.event ?? '-', decided.decision, `${status}`, `${us}µs`].map((part) => printable(part, { maxLength: 200 })).join(' ');
+      (this.#options.log ?? ((text: string) => process.stderr.write(`${text}\n`)))(`hookbox serve: ${line}`);
+      this.#inFlight -= 1;
+      if (this.#inFlight === 0) this.#drained?.();
+    }
+  }
+
+  #authorized(header: string | undefined): boolean {
+    if (this.#token === undefined) return false;
+    const match = /^Bearer (\S+)$/.exec(header ?? '');
+    if (match === null) return false;
+    const given = Buffer.from(match[1]!);
+    return given.length === this.#token.length && timingSafeEqual(given, this.#token);
+  }
+
+  #send(res: http.ServerResponse, status: number, answer: AgentAnswer): void {
+    const body = answer.exitCode === 0 ? answer.stdout : answer.stderr;
+    res.writeHead(status, {
+      'content-type': answer.exitCode === 0 && body !== '' ? 'application/json' : 'text/plain; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      [EXIT_HEADER]: String(answer.exitCode),
+    });
+    res.end(body);
+  }
+
+  /** Stops accepting, finishes the calls in flight, closes every session log and the hooks. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#sweep !== undefined) clearInterval(this.#sweep);
+      const closed = this.#servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+      for (const server of this.#servers) server.closeIdleConnections();
+      if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
+      for (const server of this.#servers) server.closeAllConnections();
+      await Promise.all(closed);
+      this.#sessions.closeAll();
+      await this.#options.hooks.close();
+      const socket = this.#options.socket;
+      if (socket !== undefined && existsSync(socket)) unlinkSync(socket);
+    })();
+    return this.#closing;
+  }
+}
+
+/** The agent's event name from raw body text, when it can be read (for a fail-closed answer to a body that does not parse). */
+function sniffEvent(text: string): string | undefined {
+  return /"hook_event_name"\s*:\s*"([A-Za-z]{1,40})"/.exec(text)?.[1];
+}
+
+/** Reads a body up to `limit` bytes; past it, drains the rest and returns only its head. */
+function readBody(req: http.IncomingMessage, limit: number): Promise<{ text?: string; head: string; limit: number }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve(over ? { head: text.slice(0, 4096), limit } : { text, head: '', limit });
+    });
+    req.on('error', reject);
+  });
+}

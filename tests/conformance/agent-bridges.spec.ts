@@ -1,0 +1,63 @@
+/**
+ * The one suite every agent bridge passes (one module per agent, one
+ * registry line each): its table, its refusal of bad input, its fail-closed
+ * answer, and a settings merge that `--remove` undoes exactly.
+ */
+import { describe, expect, it } from 'vitest';
+import { AGENT_BRIDGES, type SetupTransport } from '../../host/bridges/agents/index.ts';
+import { isSeamId } from '../../host/seams/index.ts';
+
+const TRANSPORTS: readonly SetupTransport[] = [
+  { kind: 'command', command: "'/usr/bin/node' '/opt/hookbox/host/cli/hookbox.mjs' 'hook' 'AGENT' '--socket' '/run/s.sock'" },
+  { kind: 'http', url: 'http://127.0.0.1:47100/hooks/AGENT', headers: { Authorization: 'Bearer t' } },
+];
+
+describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) => {
+  it('is registered under its own name, a URL- and command-safe word', () => {
+    expect(bridge.name).toBe(key);
+    expect(bridge.name).toMatch(/^[a-z0-9-]+$/);
+  });
+
+  it('maps every listed event to a seam, with what each decision becomes', () => {
+    expect(bridge.events.length).toBeGreaterThan(0);
+    for (const row of bridge.events) {
+      expect(isSeamId(row.seam)).toBe(true);
+      expect(row.answers.length).toBeGreaterThan(10);
+    }
+  });
+
+  it.each([null, 42, 'text', [], {}, { hook_event_name: 'PreToolUse' }])('refuses %j as invalid, naming the input path', (input) => {
+    const parsed = bridge.toSeam(input);
+    expect(parsed.kind).toBe('invalid');
+    if (parsed.kind === 'invalid') expect(parsed.message).toMatch(/input\./);
+  });
+
+  it('answers an event it cannot read with exit 2 and the reason', () => {
+    const answer = bridge.failClosed(undefined, 'because of X');
+    expect(answer.exitCode).toBe(2);
+    expect(answer.stderr).toContain('because of X');
+  });
+
+  it('keeps hostile bytes in a reason out of its answer', () => {
+    for (const event of [undefined, ...bridge.events.map((row) => row.event)]) {
+      const answer = bridge.failClosed(event, 'evil \u001b]0;title\u0007 \u202e');
+      expect(`${answer.stdout}${answer.stderr}`).not.toMatch(/[\u001b\u0007\u202e]/);
+    }
+  });
+
+  for (const transport of TRANSPORTS) {
+    it(`setup (${transport.kind}): apply is idempotent, remove gives the original settings back`, () => {
+      if (bridge.setup.unsupported(transport.kind) !== undefined) return;
+      const concrete = JSON.parse(JSON.stringify(transport).replaceAll('AGENT', bridge.name)) as SetupTransport;
+      const original = { theme: 'dark', hooks: {}, nested: { keep: [1, 2, 3] } };
+      const once = bridge.setup.apply(original, concrete);
+      expect(once.changes.length).toBeGreaterThan(0);
+      const twice = bridge.setup.apply(once.settings, concrete);
+      expect(twice.settings).toEqual(once.settings);
+      expect(twice.changes.every((change) => change.action === 'unchanged')).toBe(true);
+      const removed = bridge.setup.remove(once.settings).settings;
+      expect({ ...removed, hooks: removed.hooks ?? {} }).toEqual(original);
+      expect(bridge.setup.tradeOff(transport.kind).length).toBeGreaterThan(20);
+    });
+  }
+});

@@ -1,0 +1,237 @@
+/**
+ * `hookbox serve` and `hookbox hook claude-code` with real wasm hooks, a
+ * real loopback HTTP listener and a real unix socket.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSessionLog } from '../../host/log/index.ts';
+import { DecisionServer, EXIT_HEADER, loadServedHooks } from '../../host/serve/index.ts';
+import { exampleManifest } from '../helpers/examples.ts';
+import { writeCorpusWasm } from '../helpers/wat.ts';
+
+const HOOKBOX = new URL('../../host/cli/hookbox.mjs', import.meta.url).pathname;
+const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyz';
+
+interface Reply {
+  readonly status: number;
+  readonly exit: string | undefined;
+  readonly body: string;
+}
+
+function post(target: { port?: number; socket?: string }, body: string | Buffer, headers: Record<string, string> = {}, path = '/hooks/claude-code'): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        ...(target.socket !== undefined ? { socketPath: target.socket } : { host: '127.0.0.1', port: target.port }),
+        path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, exit: res.headers[EXIT_HEADER] as string | undefined, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function event(cwd: string, session: string, fields: Record<string, unknown>): string {
+  return JSON.stringify({ session_id: session, transcript_path: '/dev/null', cwd, permission_mode: 'default', ...fields });
+}
+
+const preBash = (cwd: string, session: string, command: string, id = 'toolu_1') =>
+  event(cwd, session, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'x' }, tool_use_id: id });
+
+function runClient(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [HOOKBOX, 'hook', 'claude-code', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+describe('hookbox serve', () => {
+  let dir: string;
+  let project: string;
+  let server: DecisionServer;
+  let socket: string;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hookbox-serve-'));
+    project = join(dir, 'proj');
+    const trap = await writeCorpusWasm('trap', join(dir, 'wasm'));
+    const config = join(dir, 'hookbox.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        hooks: [
+          { name: 'guard-bash', manifest: exampleManifest('guard-bash') },
+          { name: 'trap', wasm: trap, seams: ['tools/pre-execute'], tools: ['^read_file$'], quarantineAfter: 2 },
+          {
+            name: 'always-continue',
+            command: `printf '{"decision":"block","reason":"again"}'`,
+            protocol: 'claude-code',
+            unsandboxed: true,
+            seams: ['agent/turn-continuation'],
+          },
+        ],
+      }),
+    );
+    socket = join(dir, 'run', 'serve.sock');
+    server = new DecisionServer({
+      hooks: await loadServedHooks(config),
+      port: 0,
+      socket,
+      token: TOKEN,
+      maxContinuations: 2,
+      maxSessions: 3,
+      maxBodyBytes: 64 * 1024,
+      log: (line) => lines.push(line),
+    });
+    await server.listen();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const auth = { authorization: `Bearer ${TOKEN}` };
+
+  it('over HTTP: answers with a bearer token; without one, or with a wrong one, 401 and the fail-closed deny', async () => {
+    const body = preBash(project, 's-http', 'rm -rf /');
+    const ok = await post({ port: server.port! }, body, auth);
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('guard-bash: recursive-delete') });
+    const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }, { authorization: TOKEN }];
+    for (const headers of attempts) {
+      const refused = await post({ port: server.port! }, preBash(project, 's-http', 'echo hi'), headers);
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('unauthenticated') });
+    }
+  });
+
+  it('over the socket: no token needed; the socket is 0600 in a 0700 folder', async () => {
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(socket)).mode & 0o777).toBe(0o700);
+    const reply = await post({ socket }, preBash(project, 's-sock', 'git push origin main'));
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).hookSpecificOutput.permissionDecision).toBe('ask');
+    // allow is "no objection": Claude Code's own permission rules still apply.
+    const allowed = await post({ socket }, preBash(project, 's-sock', 'ls', 'toolu_2'));
+    expect(allowed).toMatchObject({ status: 200, exit: '0', body: '' });
+  });
+
+  it('oversized, malformed or invalid requests: 4xx with the fail-closed answer for the event', async () => {
+    const big = preBash(project, 's-bad', `echo ${'x'.repeat(70 * 1024)}`);
+    const oversized = await post({ socket }, big);
+    expect(oversized.status).toBe(413);
+    expect(JSON.parse(oversized.body).hookSpecificOutput.permissionDecision).toBe('deny');
+    const truncated = await post({ socket }, '{"hook_event_name":"UserPromptSubmit","prompt":"hi');
+    expect(truncated.status).toBe(400);
+    expect(JSON.parse(truncated.body)).toMatchObject({ decision: 'block', reason: expect.stringContaining('not JSON') });
+    const badId = await post({ socket }, event(project, '../../etc/x', { hook_event_name: 'UserPromptSubmit', prompt: 'hi' }));
+    expect(badId.status).toBe(400);
+    expect(JSON.parse(badId.body).reason).toContain('input.session_id');
+    const relative = await post({ socket }, event('proj', 's-bad', { hook_event_name: 'Stop' }));
+    expect(relative).toMatchObject({ status: 400, body: '' }); // a Stop is never forced on by a failure
+    const unknownShape = await post({ socket }, '[1,2]');
+    expect(unknownShape).toMatchObject({ status: 400, exit: '2' });
+    const unknownAgent = await post({ socket }, preBash(project, 's-bad', 'ls'), {}, '/hooks/nobody');
+    expect(unknownAgent.status).toBe(404);
+  });
+
+  it('an event hookbox has no seam for passes with no opinion', async () => {
+    const reply = await post({ socket }, event(project, 's-pass', { hook_event_name: 'Notification', message: 'hi' }));
+    expect(reply).toMatchObject({ status: 200, exit: '0', body: '' });
+  });
+
+  it('quarantine is per agent session: one session switching a hook off leaves other sessions alone', async () => {
+    const read = (session: string, id: string) =>
+      post({ socket }, event(project, session, { hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(project, 'a') }, tool_use_id: id }));
+    const reasons: string[] = [];
+    for (const id of ['r1', 'r2', 'r3']) reasons.push(JSON.parse((await read('s-bad-repo', id)).body).hookSpecificOutput.permissionDecisionReason);
+    expect(reasons[0]).toContain('failed (trap)');
+    expect(reasons[2]).toContain('quarantined in this session after 2 consecutive faults');
+    const other = JSON.parse((await read('s-other', 'r4')).body).hookSpecificOutput.permissionDecisionReason;
+    expect(other).toContain('failed (trap)');
+    expect(other).not.toContain('quarantined');
+  });
+
+  it('Stop: continue becomes decision "block" until the continuation cap; stop_hook_active false starts the count again', async () => {
+    const stop = (active: boolean) => post({ socket }, event(project, 's-stop', { hook_event_name: 'Stop', stop_hook_active: active }));
+    await post({ socket }, event(project, 's-stop', { hook_event_name: 'UserPromptSubmit', prompt: 'go' }));
+    expect(JSON.parse((await stop(false)).body)).toEqual({ decision: 'block', reason: 'again' });
+    expect(JSON.parse((await stop(true)).body)).toEqual({ decision: 'block', reason: 'again' });
+    expect((await stop(true)).body).toBe(''); // cap 2 reached: the agent stops
+    expect(JSON.parse((await stop(false)).body)).toEqual({ decision: 'block', reason: 'again' });
+    const { events } = readSessionLog(join(project, '.hookbox', 'sessions', 'claude-code-s-stop.jsonl'));
+    expect(events.filter((e) => e.type === 'steering/message')).toHaveLength(3);
+    expect(events.some((e) => e.type === 'turn/end' && e.message === 'continuation cap reached (2)')).toBe(true);
+  });
+
+  it('holds at most maxSessions sessions; one stderr line per request, with session, event, decision and µs', async () => {
+    expect(server.sessions).toBeLessThanOrEqual(3);
+    expect(lines.some((line) => /^hookbox serve: claude-code s-sock PreToolUse ask 200 \d+µs$/.test(line))).toBe(true);
+  });
+
+  it('hookbox hook claude-code asks the server over the socket and prints its answer', async () => {
+    const run = await runClient(['--socket', socket], preBash(project, 's-client', 'rm -rf ~'));
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const garbage = await runClient(['--socket', socket], 'not json');
+    expect(garbage.code).toBe(2);
+    expect(garbage.stderr).toMatch(/^hookbox: request body is not JSON/);
+  });
+
+  it('hookbox hook claude-code with no server decides in-process, with the same answer', async () => {
+    const config = join(dir, 'guard-only.config.json');
+    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }] }));
+    const run = await runClient(['--socket', join(dir, 'nobody.sock'), '--config', config], preBash(project, 's-inproc', 'rm -rf .'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('guard-bash: recursive-delete') });
+    const { events } = readSessionLog(join(project, '.hookbox', 'sessions', 'claude-code-s-inproc.jsonl'));
+    expect(events.some((e) => e.type === 'tool/result' && e.hookEffect === 'denied')).toBe(true);
+  }, 60_000);
+
+  it('hookbox hook claude-code fails closed (exit 2, one line) with no server and no config', async () => {
+    const run = await runClient(['--socket', join(dir, 'none.sock')], preBash(project, 's-none', 'ls'));
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('no hookbox server at');
+  });
+});
+
+describe('hookbox serve shutdown', () => {
+  it('finishes a call in flight, then closes the sessions and removes the socket', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hookbox-serve-stop-'));
+    const spin = await writeCorpusWasm('infinite-loop', join(dir, 'wasm'));
+    const config = join(dir, 'hookbox.config.json');
+    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'spin', wasm: spin, seams: ['tools/pre-execute'], timeoutMs: 300 }] }));
+    const socket = join(dir, 'run', 's.sock');
+    const server = new DecisionServer({ hooks: await loadServedHooks(config), socket, log: () => {} });
+    await server.listen();
+    const inFlight = post({ socket }, preBash(join(dir, 'p'), 's1', 'ls'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = server.close();
+    const reply = await inFlight;
+    await closed;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', permissionDecisionReason: expect.stringContaining('failed (timeout)') });
+    expect(existsSync(socket)).toBe(false);
+    const { events } = readSessionLog(join(dir, 'p', '.hookbox', 'sessions', 'claude-code-s1.jsonl'));
+    expect(events.map((e) => e.type)).toEqual(['session/start', 'turn/start', 'tool/call', 'hook/invoke']);
+  }, 30_000);
+});

@@ -1,0 +1,137 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeBridge, isHookboxHandler } from '../../host/bridges/agents/index.ts';
+import { setupCommand } from '../../host/cli/commands/setup.ts';
+
+const setup = claudeCodeBridge.setup;
+const COMMAND = { kind: 'command', command: "'/usr/bin/node' '/opt/hookbox/host/cli/hookbox.mjs' 'hook' 'claude-code' '--socket' '/s.sock'" } as const;
+const HTTP = { kind: 'http', url: 'http://127.0.0.1:47100/hooks/claude-code', headers: { Authorization: 'Bearer t' } } as const;
+
+/** A user's settings with their own hooks, unknown keys and an order worth keeping. */
+function userSettings(): Record<string, unknown> {
+  return {
+    model: 'opus',
+    permissions: { allow: ['Bash(npm test)'] },
+    hooks: {
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './my-guard.sh', timeout: 5 }] }],
+      Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+    },
+    zz_unknown: { keep: true },
+  };
+}
+
+describe('hookbox setup claude-code: merging into settings', () => {
+  it("adds hookbox's handler to each event after the user's own, keeping every other key in order", () => {
+    const before = userSettings();
+    const { settings, changes } = setup.apply(before, COMMAND);
+    expect(Object.keys(settings)).toEqual(['model', 'permissions', 'hooks', 'zz_unknown']);
+    const hooks = settings.hooks as Record<string, { matcher?: string; hooks: unknown[] }[]>;
+    expect(hooks.PreToolUse![0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: './my-guard.sh', timeout: 5 }] });
+    expect(hooks.PreToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: COMMAND.command, timeout: 30 }] });
+    expect(hooks.Notification).toEqual(before.hooks && (before.hooks as Record<string, unknown>).Notification);
+    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Notification', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
+    expect(changes.every((change) => change.action === 'added')).toBe(true);
+    expect(before).toEqual(userSettings()); // the input is not mutated
+  });
+
+  it('is idempotent: a second apply changes nothing', () => {
+    const once = setup.apply(userSettings(), COMMAND).settings;
+    const twice = setup.apply(once, COMMAND);
+    expect(twice.settings).toEqual(once);
+    expect(twice.changes.every((change) => change.action === 'unchanged')).toBe(true);
+  });
+
+  it('--remove takes exactly its own entries out: apply then remove gives the original back', () => {
+    const applied = setup.apply(userSettings(), COMMAND).settings;
+    const removed = setup.remove(applied);
+    expect(removed.settings).toEqual(userSettings());
+    expect(removed.changes).toHaveLength(6);
+    expect(setup.remove(userSettings()).changes).toHaveLength(0);
+  });
+
+  it('switching transport replaces the handler; http leaves SessionStart out (Claude Code runs it for command hooks only)', () => {
+    const command = setup.apply(userSettings(), COMMAND).settings;
+    const { settings, changes } = setup.apply(command, HTTP);
+    const hooks = settings.hooks as Record<string, { hooks: Record<string, unknown>[] }[]>;
+    expect(hooks.SessionStart).toBeUndefined();
+    expect(hooks.Stop).toEqual([{ hooks: [{ type: 'http', url: HTTP.url, headers: HTTP.headers, timeout: 30 }] }]);
+    expect(changes.filter((change) => change.action === 'replaced')).toHaveLength(5);
+    expect(setup.remove(settings).settings).toEqual(userSettings());
+  });
+
+  it("recognises only its own handlers, never a user's", () => {
+    expect(isHookboxHandler({ type: 'command', command: COMMAND.command })).toBe(true);
+    expect(isHookboxHandler({ type: 'command', command: 'hookbox hook claude-code' })).toBe(true);
+    expect(isHookboxHandler({ type: 'command', command: "'/usr/bin/node' '/opt/hookbox/host/cli/hookbox-hook.cjs' 'claude-code' '--socket' '/s'" })).toBe(true);
+    expect(isHookboxHandler({ type: 'command', command: '/opt/hookbox-hook.cjs codex' })).toBe(false);
+    expect(isHookboxHandler({ type: 'command', command: './my-guard.sh hook claude-code' })).toBe(false);
+    expect(isHookboxHandler({ type: 'command', command: 'echo hookbox' })).toBe(false);
+    expect(isHookboxHandler({ type: 'http', url: 'https://example.com/hooks/claude-code' })).toBe(false);
+    expect(isHookboxHandler({ type: 'http', url: HTTP.url })).toBe(true);
+  });
+
+  it('refuses settings whose hooks are not an object, naming the path', () => {
+    expect(() => setup.apply({ hooks: [] }, COMMAND)).toThrow(/settings\.hooks: expected an object/);
+    expect(() => setup.apply({ hooks: { Stop: {} } }, COMMAND)).toThrow(/settings\.hooks\.Stop: expected an array/);
+  });
+});
+
+describe('hookbox setup claude-code: the command', () => {
+  function project(): { dir: string; config: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'hookbox-setup-'));
+    const config = join(dir, 'hookbox.config.json');
+    writeFileSync(config, '{"hooks": []}\n');
+    return { dir, config };
+  }
+
+  it('writes .claude/settings.json, prints what changed, and is idempotent on disk', () => {
+    const { dir, config } = project();
+    const out: string[] = [];
+    setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));
+    const file = join(dir, '.claude', 'settings.json');
+    const first = readFileSync(file, 'utf8');
+    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command '.+' '.+\/host\/cli\/hookbox-hook\.cjs' 'claude-code' '--socket'/);
+    expect(out.join('')).toContain('fails closed');
+    out.length = 0;
+    setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));
+    expect(out.join('')).toMatch(/: unchanged\n/);
+    expect(readFileSync(file, 'utf8')).toBe(first);
+  });
+
+  it('http: generates a 0600 token, writes the settings 0600, never prints the token, and states the fail-open trade-off', () => {
+    const { dir, config } = project();
+    const tokenFile = join(dir, 'private', 'token');
+    const out: string[] = [];
+    setupCommand('claude-code', { project: dir, config, transport: 'http', port: '47999', tokenFile }, (text) => out.push(text));
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const file = join(dir, '.claude', 'settings.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toContain(`Bearer ${token}`);
+    expect(out.join('')).not.toContain(token);
+    expect(out.join('')).toMatch(/fails OPEN/);
+  });
+
+  it('refuses a settings file that is not JSON, and leaves it as it was', () => {
+    const { dir, config } = project();
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), '{ "model": "opus", }');
+    expect(() => setupCommand('claude-code', { project: dir, config, transport: 'command' }, () => {})).toThrow(/settings\.json: not valid JSON/);
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{ "model": "opus", }');
+  });
+
+  it('refuses a bad operator config before touching the settings', () => {
+    const { dir } = project();
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"hooks": [{"name": "x"}]}');
+    expect(() => setupCommand('claude-code', { project: dir, config: bad, transport: 'command' }, () => {})).toThrow(/bad\.json/);
+    expect(() => statSync(join(dir, '.claude', 'settings.json'))).toThrow();
+  });
+
+  it('names the agents there are for an unknown one', () => {
+    expect(() => setupCommand('cursor', { transport: 'command' }, () => {})).toThrow(/unknown agent "cursor" \(expected one of: claude-code/);
+  });
+});
