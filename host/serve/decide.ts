@@ -1,6 +1,6 @@
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
 import type { SeamBus } from '../events/index.ts';
-import { type DecisionOf, type SeamId, joinContext } from '../seams/index.ts';
+import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
 
@@ -45,7 +45,15 @@ export async function decideAgentEvent(bridge: AgentBridge, input: unknown, opti
     session.inFlight += 1;
     if (session.fresh && event.seam !== 'agent/session-start') await synthesizeSessionStart(session, options.bus);
     session.fresh = false;
-    const { decision, word } = await decideInSession(bridge, event, session, options);
+    let { decision, word } = await decideInSession(bridge, event, session, options);
+    // One agent event that stands for several calls (a patch touching several files):
+    // each is decided and folded with the seam's own composition, so the strictest wins.
+    for (const extra of parsed.more ?? []) {
+      if (extra.seam !== event.seam) throw new Error(`${bridge.name}: an event's extra calls must be on its seam (${event.seam}), got ${extra.seam}`);
+      const other = await decideInSession(bridge, extra, session, options);
+      const folded = SEAMS[event.seam].compose(decision as never, other.decision as never) as DecisionOf<SeamId>;
+      if (folded !== decision) ({ decision, word } = { decision: folded, word: other.word });
+    }
     return { answer: bridge.answer(event, decision), ...base, decision: word };
   } catch (error) {
     return { answer: bridge.failClosed(event.event, `host error: ${(error as Error).message}`), ...base, decision: 'error' };

@@ -66,7 +66,13 @@ export interface AgentSeamEvent<S extends SeamId = SeamId> {
 
 /** What `toSeam` made of the agent's JSON. */
 export type ParsedAgentEvent =
-  | { readonly kind: 'seam'; readonly event: AgentSeamEvent }
+  /**
+   * `more`: further calls on the same seam the one agent event stands for (a
+   * Codex `apply_patch` touching several files is one write per file). Each
+   * is decided; the seam's own composition folds them (deny > ask > allow,
+   * block beats accept), and `event` is what the answer is written for.
+   */
+  | { readonly kind: 'seam'; readonly event: AgentSeamEvent; readonly more?: readonly AgentSeamEvent[] }
   /** An event hookbox has no seam for: answered with "no opinion", never blocked. */
   | { readonly kind: 'pass'; readonly event: string; readonly sessionId?: string; readonly answer: AgentAnswer }
   /** Not a valid event; `message` names the JSON path and what was expected there. */
@@ -117,9 +123,59 @@ export interface AgentSetup {
   /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
   unsupported(transport: SetupTransport['kind']): string | undefined;
   /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */
-  apply(settings: Record<string, unknown>, transport: SetupTransport): SetupEdit;
+  apply(settings: Record<string, unknown>, transport: SetupTransport, options?: SetupOptions): SetupEdit;
   /** Takes out exactly hookbox's entries (those `apply` writes), nothing else. */
   remove(settings: Record<string, unknown>): SetupEdit;
   /** What the user should know about this transport in this agent (printed by setup). */
   tradeOff(transport: SetupTransport['kind']): string;
+  /**
+   * Steps outside the settings file the agent needs before it runs
+   * hookbox's entries (Codex: trust recorded in `config.toml`), run after
+   * the settings were written (`after`) or taken out. Absent: none.
+   */
+  finish?(context: SetupFinishContext): SetupFinish;
+  /**
+   * `hookbox doctor`'s agent-specific checks of written settings (Codex:
+   * each hookbox handler trusted with the current hash, the project
+   * trusted). Absent: the agent needs nothing beyond the entries.
+   */
+  verify?(context: SetupVerifyContext): readonly DoctorFinding[];
+}
+
+export interface SetupVerifyContext {
+  readonly scope: SetupScope;
+  readonly settingsFile: string;
+  readonly settings: Record<string, unknown>;
+}
+
+/** One line of `hookbox doctor`: what was checked, whether it holds, and the fix when it does not. */
+export interface DoctorFinding {
+  readonly ok: boolean;
+  readonly what: string;
+  readonly fix?: string;
+}
+
+/** What `apply` may take from the operator config. */
+export interface SetupOptions {
+  /**
+   * How long the agent should wait for one hookbox answer, in ms: above the
+   * client's own worst case, so the client (which fails closed) gives up
+   * before the agent does (which, on a timeout, fails open).
+   */
+  readonly answerTimeoutMs?: number;
+}
+
+/** The settings as they were and as written, for `finish`. */
+export interface SetupFinishContext {
+  readonly scope: SetupScope;
+  readonly settingsFile: string;
+  readonly before: Record<string, unknown>;
+  readonly after: Record<string, unknown>;
+  readonly removing: boolean;
+}
+
+/** What `finish` changed, and what the user must still do (each note one exact step). */
+export interface SetupFinish {
+  readonly changes: readonly SetupChange[];
+  readonly notes: readonly string[];
 }

@@ -1,6 +1,8 @@
 import { ConfigError } from '../../errors.ts';
 import type { AgentBridge } from './agent-bridge.ts';
 import { claudeCodeBridge } from './claude-code.ts';
+import { codexBridge } from './codex.ts';
+import { geminiBridge } from './gemini.ts';
 
 /**
  * Every agent hookbox serves, by the name used on the command line and in
@@ -9,6 +11,8 @@ import { claudeCodeBridge } from './claude-code.ts';
  */
 export const AGENT_BRIDGES: Readonly<Record<string, AgentBridge>> = {
   [claudeCodeBridge.name]: claudeCodeBridge,
+  [codexBridge.name]: codexBridge,
+  [geminiBridge.name]: geminiBridge,
 };
 
 /** The names of every registered agent, for help texts and errors. */

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { type AgentBridge, type SetupEdit, type SetupScope, type SetupTransport, agentBridge, agentNames } from '../../bridges/agents/index.ts';
+import { type AgentBridge, type SetupEdit, type SetupScope, type SetupTransport, agentAnswerTimeoutMs, agentBridge, agentNames } from '../../bridges/agents/index.ts';
 import { loadOperatorConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';
@@ -81,7 +81,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   } else {
     if (flags.config === undefined) throw new ConfigError('--config FILE is required (the operator config whose hooks the agent should run)');
     const config = resolve(flags.config);
-    loadOperatorConfig(config); // a bad config fails here, not at the agent's first event
+    const loaded = loadOperatorConfig(config); // a bad config fails here, not at the agent's first event
     const kind = flags.transport === 'http' ? 'http' : 'command';
     const unsupported = bridge.setup.unsupported(kind);
     if (unsupported !== undefined) throw new ConfigError(`--transport ${kind}: ${unsupported}`);
@@ -89,7 +89,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     notes = chosen.notes;
     secret = chosen.transport.kind === 'http';
     try {
-      edit = bridge.setup.apply(settings, chosen.transport);
+      edit = bridge.setup.apply(settings, chosen.transport, { answerTimeoutMs: agentAnswerTimeoutMs(loaded) });
     } catch (error) {
       throw new ConfigError(`${file}: ${(error as Error).message}`);
     }
@@ -100,6 +100,16 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   write(`${bridge.label} settings ${file}: ${changed ? 'updated' : 'unchanged'}\n`);
   for (const change of edit.changes) write(`  ${change.action} ${change.where}: ${printable(change.what.replace(/Bearer \S+/g, 'Bearer …'))}\n`);
   if (flags.remove === true && edit.changes.length === 0) write('  no hookbox entries found\n');
+  if (bridge.setup.finish !== undefined) {
+    let finished;
+    try {
+      finished = bridge.setup.finish({ scope, settingsFile: file, before: settings, after: edit.settings, removing: flags.remove === true });
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    for (const change of finished.changes) write(`  ${change.action} ${change.where}: ${printable(change.what)}\n`);
+    notes.push(...finished.notes);
+  }
   for (const note of notes) write(`${note}\n`);
   return edit;
 }
