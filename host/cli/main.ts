@@ -7,6 +7,7 @@ import { registerAcpCommand } from './commands/acp.ts';
 import { registerBuildCommand } from './commands/build.ts';
 import { registerCallCommand } from './commands/call.ts';
 import { registerDemoCommand } from './commands/demo.ts';
+import { registerDoctorCommand } from './commands/doctor.ts';
 import { registerHookCommand } from './commands/hook.ts';
 import { registerImportCommands } from './commands/import-hooks.ts';
 import { registerInitCommand } from './commands/init.ts';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerHookCommand(program);
   registerSetupCommand(program);
+  registerDoctorCommand(program);
   return program;
 }
 

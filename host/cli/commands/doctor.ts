@@ -1,0 +1,48 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { type SetupScope, agentBridge, agentNames } from '../../bridges/agents/index.ts';
+import { ConfigError } from '../../errors.ts';
+import { type DoctorReport, doctorAgent } from '../doctor.ts';
+
+interface DoctorFlags {
+  readonly project?: string;
+  readonly user?: boolean;
+}
+
+/** Prints one agent's report; every line says what holds or what is wrong and the fix. */
+export function renderDoctorReport(report: DoctorReport): string {
+  const lines = [`${report.agent}: ${report.ok ? 'ok' : 'NOT OK'} (${report.settingsFile})`];
+  for (const finding of report.findings) {
+    lines.push(`  ${finding.ok ? 'ok  ' : 'FAIL'} ${finding.what}`);
+    if (!finding.ok && finding.fix !== undefined) lines.push(`       fix: ${finding.fix}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `hookbox doctor [agent]`: exit 1 when any check fails. */
+export async function doctorCommand(agent: string | undefined, flags: DoctorFlags, write: (text: string) => void): Promise<boolean> {
+  if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
+  const scope: SetupScope = flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
+  const agents = agent === undefined ? agentNames() : [agentBridge(agent).name];
+  let ok = true;
+  for (const name of agents) {
+    const report = await doctorAgent(agentBridge(name), scope);
+    write(renderDoctorReport(report));
+    ok &&= report.ok;
+  }
+  return ok;
+}
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description(`check that an agent (${agentNames().join(', ')}) will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not`)
+    .argument('[agent]', 'the agent (default: every agent)')
+    .option('--project <dir>', "the project's settings (default: the current folder)")
+    .option('--user', "the user's settings")
+    .action(async (agent: string | undefined, flags: DoctorFlags) => {
+      const ok = await doctorCommand(agent, flags, (text) => process.stdout.write(text));
+      if (!ok) process.exitCode = 1;
+    });
+}
