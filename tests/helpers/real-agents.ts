@@ -1,0 +1,182 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
+/** The real agents, as installed from their exact devDependencies. */
+export const CODEX_BIN = join(BIN, 'codex');
+export const GEMINI_BIN = join(BIN, 'gemini');
+/** The hookbox bin of this checkout. */
+export const HOOKBOX_BIN = resolve(import.meta.dirname, '..', '..', 'host', 'cli', 'hookbox.mjs');
+
+/**
+ * Why an agent binary cannot run here (`undefined` when it can): the suite
+ * then reports itself skipped with this reason, never passed.
+ */
+export function agentUnavailable(bin: string, expectedVersion: string): string | undefined {
+  const run = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 });
+  if (run.error !== undefined) return `${bin} cannot start (${run.error.message})`;
+  if (run.status !== 0) return `${bin} --version exited ${String(run.status)}: ${run.stderr.trim().slice(0, 200)}`;
+  if (!run.stdout.includes(expectedVersion)) return `${bin} is ${run.stdout.trim()}, not ${expectedVersion}`;
+  return undefined;
+}
+
+export interface AgentRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command without blocking the event loop (the mock model answers from this process). */
+export function runAsync(bin: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<AgentRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolvePromise({ status, stdout, stderr });
+    });
+  });
+}
+
+/** An environment for an agent: the parent's PATH and HOME-free basics, no inherited agent settings. */
+function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { PATH, LANG, TMPDIR } = process.env;
+  return { PATH, LANG, TMPDIR, HOME: extra.HOME, ...extra };
+}
+
+/**
+ * A `CODEX_HOME` whose config.toml points Codex at the mock model and
+ * turns off everything that would leave loopback (update checks, web
+ * search, analytics, feedback, plugins and apps).
+ */
+export function writeCodexHome(home: string, mockUrl: string): void {
+  mkdirSync(home, { recursive: true });
+  writeFileSync(
+    join(home, 'config.toml'),
+    [
+      'model_provider = "mock"',
+      'model = "gpt-5.5"',
+      'approval_policy = "never"',
+      'sandbox_mode = "danger-full-access"',
+      'check_for_update_on_startup = false',
+      'web_search = "disabled"',
+      '',
+      '[model_providers.mock]',
+      'name = "mock"',
+      `base_url = "${mockUrl}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "MOCK_API_KEY"',
+      '',
+      '[analytics]',
+      'enabled = false',
+      '',
+      '[feedback]',
+      'enabled = false',
+      '',
+      '[features]',
+      'plugins = false',
+      'apps = false',
+      'remote_plugin = false',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** `codex exec` headless in `cwd`, hooks trusted the normal way (no bypass flag). */
+export function runCodex(home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(CODEX_BIN, ['exec', '--json', '--skip-git-repo-check', prompt], {
+    cwd,
+    env: baseEnv({ HOME: home, CODEX_HOME: home, MOCK_API_KEY: 'any', ...extraEnv }),
+  });
+}
+
+/**
+ * A Gemini CLI home (`$GEMINI_CLI_HOME/.gemini/settings.json`) with API-key
+ * auth and no traffic off loopback: usage statistics, telemetry and
+ * updates off.
+ */
+export function writeGeminiHome(home: string): void {
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(
+    join(home, '.gemini', 'settings.json'),
+    `${JSON.stringify(
+      {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+/** `gemini -p` headless in `cwd` against the mock model. */
+export function runGemini(home: string, cwd: string, mockUrl: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(GEMINI_BIN, ['-p', prompt, '-m', 'gemini-2.5-flash', '--yolo', '--output-format', 'json'], {
+    cwd,
+    env: baseEnv({
+      HOME: home,
+      GEMINI_CLI_HOME: home,
+      GEMINI_API_KEY: 'any',
+      GOOGLE_GEMINI_BASE_URL: mockUrl,
+      GEMINI_SANDBOX: 'false',
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...extraEnv,
+    }),
+  });
+}
+
+/** `hookbox <args>` as the user would run it. */
+export function hookbox(args: readonly string[], env: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(process.execPath, [HOOKBOX_BIN, ...args], { cwd: process.cwd(), env: { ...process.env, ...env } });
+}
+
+/** A running `hookbox serve` on a unix socket. */
+export interface RunningServer {
+  readonly socket: string;
+  /** Its stderr so far (one line per request). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `hookbox serve --config <config> --socket <dir>/serve.sock` and waits until it listens. */
+export function startHookboxServer(config: string, dir: string): Promise<RunningServer> {
+  const socket = join(dir, 'serve.sock');
+  const child = spawn(process.execPath, [HOOKBOX_BIN, 'serve', '--config', config, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`hookbox serve did not start in 120 s: ${stderr}`));
+    }, 120_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (stderr.includes('listening on')) {
+        clearTimeout(timer);
+        resolvePromise({
+          socket,
+          log: () => stderr,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('close', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hookbox serve exited ${String(code)}: ${stderr}`));
+    });
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * hookbox inside the real Codex CLI (`@openai/codex` 0.169.0, headless
+ * `codex exec`) against a mock OpenAI Responses API on loopback: set up by
+ * `hookbox setup codex --project`, hooks trusted the way Codex records
+ * trust (no `--dangerously-bypass-hook-trust`), decided by `hookbox serve`
+ * through `hookbox hook codex`.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeAgentSuiteConfig, writeTestScript, writeTrapConfig } from '../helpers/agent-project.ts';
+import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
+import type { MockModel, StepSource } from '../helpers/mock-model/script.ts';
+import { CODEX_BIN, type RunningServer, agentUnavailable, hookbox, runCodex, startHookboxServer, writeCodexHome } from '../helpers/real-agents.ts';
+
+const unavailable = agentUnavailable(CODEX_BIN, '0.169.0');
+const RUN_TIMEOUT = 300_000;
+
+describe.skipIf(unavailable !== undefined)(`hookbox inside the real Codex CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
+  const suite = agentWorkspace('hookbox-codex-suite-');
+  let config: string;
+  let trapConfig: string;
+  let server: RunningServer;
+  let trapServer: RunningServer;
+  const mocks: MockModel[] = [];
+
+  beforeAll(async () => {
+    config = writeAgentSuiteConfig(suite.root);
+    trapConfig = await writeTrapConfig(suite.root);
+    server = await startHookboxServer(config, suite.hookboxDir);
+    const trapDir = join(suite.root, 'trap-serve');
+    mkdirSync(trapDir, { mode: 0o700 });
+    trapServer = await startHookboxServer(trapConfig, trapDir);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([server?.stop(), trapServer?.stop(), ...mocks.map((mock) => mock.close())]);
+    rmSync(suite.root, { recursive: true, force: true });
+  });
+
+  /** A project set up by `hookbox setup codex`, trusted (the one step setup leaves to the user), with its own mock model. */
+  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string } = {}) {
+    const ws = agentWorkspace('hookbox-codex-');
+    const mock = await startResponsesMock(typeof script === 'function' ? script(ws.project) : script);
+    mocks.push(mock);
+    writeCodexHome(ws.home, mock.url);
+    const env = { CODEX_HOME: ws.home, HOME: ws.home };
+    const setup = await hookbox(['setup', 'codex', '--project', ws.project, '--config', options.config ?? config, '--socket', options.socket ?? server.socket], env);
+    expect(setup.status, setup.stderr).toBe(0);
+    expect(setup.stdout).toContain('trusted_hash sha256:');
+    expect(setup.stdout).toContain('trust_level = "trusted"');
+    appendFileSync(join(ws.home, 'config.toml'), `\n[projects.${JSON.stringify(ws.project)}]\ntrust_level = "trusted"\n`);
+    return { ...ws, mock, env };
+  }
+
+  it('guard-bash denies rm -rf of the workspace (it survives); a patch adding .env reaches a hook as a write to .env and is denied', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project((dir) => [
+      { toolCalls: [{ name: 'exec_command', arguments: { cmd: `rm -rf ${dir}` } }] },
+      { toolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes.md\n+hello\n*** Add File: .env\n+TOKEN=1\n*** End Patch\n' }] },
+      { text: 'done' },
+    ]);
+    writeFileSync(join(p.project, 'victim.txt'), 'keep me');
+    const run = await runCodex(p.home, p.project, 'clean up the workspace');
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
+    expect(existsSync(join(p.project, '.env'))).toBe(false);
+    expect(existsSync(join(p.project, 'notes.md'))).toBe(false);
+    const outputs = functionCallOutputs(p.mock.turns.at(-1)!);
+    expect(outputs[0]).toMatch(/^Command blocked by PreToolUse hook: guard-bash: recursive-delete/);
+    expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: no-env: writes to \.env files are not allowed/);
+    expect(server.log()).toMatch(/codex .*PreToolUse.*deny/);
+  });
+
+  it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([{ text: 'should not be reached' }]);
+    const run = await runCodex(p.home, p.project, `deploy with ${AWS_KEY} please`);
+    expect(run.status, run.stderr).toBe(0);
+    expect(p.mock.requests).toHaveLength(0);
+    expect(run.stdout).not.toContain('should not be reached');
+  });
+
+  it('secret-redactor: the model receives the redacted output in place of the real one (Codex replaces it with a blocking PostToolUse reason)', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([{ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'cat secrets.txt' } }] }, { text: 'read it' }]);
+    writeFileSync(join(p.project, 'secrets.txt'), `GITHUB_TOKEN=${GITHUB_TOKEN}\n`);
+    const run = await runCodex(p.home, p.project, 'show me the secrets file');
+    expect(run.status, run.stderr).toBe(0);
+    expect(p.mock.turns).toHaveLength(2);
+    const [output] = functionCallOutputs(p.mock.turns[1]!);
+    expect(output).toContain('[REDACTED:github-token]');
+    for (const request of p.mock.requests) expect(request.text).not.toContain(GITHUB_TOKEN);
+  });
+
+  it('test-gate keeps the turn going while the test fails, and lets it stop once it passes', { timeout: RUN_TIMEOUT }, async () => {
+    const test = 'sh test.sh; echo "exit code: $?"';
+    const p = await project([
+      { toolCalls: [{ name: 'exec_command', arguments: { cmd: test } }] },
+      { text: 'I think it is done' },
+      { toolCalls: [{ name: 'exec_command', arguments: { cmd: `touch fixed; ${test}` } }] },
+      { text: 'fixed and green' },
+    ]);
+    writeTestScript(p.project);
+    const run = await runCodex(p.home, p.project, 'make the tests pass');
+    expect(run.status, run.stderr).toBe(0);
+    expect(p.mock.turns).toHaveLength(4);
+    const steering = responsesInput(p.mock.turns[2]!).filter((item) => item.role === 'user').map((item) => JSON.stringify(item.content));
+    expect(steering.at(-1)).toMatch(/hook_prompt.*test-gate/);
+    expect(existsSync(join(p.project, 'fixed'))).toBe(true);
+  });
+
+  it('a hook that traps fails closed: the command is denied and never runs', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([{ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch ran.txt' } }] }, { text: 'ok' }], {
+      config: trapConfig,
+      socket: trapServer.socket,
+    });
+    const run = await runCodex(p.home, p.project, 'touch a file');
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
+    const [output] = functionCallOutputs(p.mock.turns[1]!);
+    expect(output).toMatch(/^Command blocked by PreToolUse hook: .*trap/);
+  });
+
+  it('hookbox doctor codex is green on the set-up project, red with the fix when an entry is removed or no longer trusted', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([]);
+    const green = await hookbox(['doctor', 'codex', '--project', p.project], p.env);
+    expect(green.stdout).toContain('codex: ok');
+    expect(green.status, green.stdout).toBe(0);
+
+    const toml = join(p.home, 'config.toml');
+    const trusted = readFileSync(toml, 'utf8');
+    writeFileSync(toml, trusted.replace(/\[hooks\.state\."[^"]*pre_tool_use[^"]*"\]\ntrusted_hash = "[^"]*"\n/, ''));
+    const untrusted = await hookbox(['doctor', 'codex', '--project', p.project], p.env);
+    expect(untrusted.status).toBe(1);
+    expect(untrusted.stdout).toMatch(/FAIL Codex hook .*pre_tool_use:0:0 is not trusted/);
+    expect(untrusted.stdout).toContain('fix: hookbox setup codex --project');
+    writeFileSync(toml, trusted);
+
+    const hooksFile = join(p.project, '.codex', 'hooks.json');
+    const hooks = JSON.parse(readFileSync(hooksFile, 'utf8')) as { hooks: Record<string, unknown> };
+    delete hooks.hooks.PreToolUse;
+    writeFileSync(hooksFile, JSON.stringify(hooks));
+    const missing = await hookbox(['doctor', 'codex', '--project', p.project], p.env);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toMatch(/FAIL .*lacks hookbox's entries for PreToolUse/);
+    expect(missing.stdout).toContain('fix: hookbox setup codex --project');
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * hookbox inside the real Gemini CLI (`@google/gemini-cli` 0.61.0, headless
+ * `gemini -p`) against a mock Gemini API (`streamGenerateContent` SSE) on
+ * loopback: set up by `hookbox setup gemini --project`, decided by
+ * `hookbox serve` through `hookbox hook gemini`.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeAgentSuiteConfig, writeTestScript, writeTrapConfig } from '../helpers/agent-project.ts';
+import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
+import type { MockModel, StepSource } from '../helpers/mock-model/script.ts';
+import { GEMINI_BIN, type RunningServer, agentUnavailable, hookbox, runGemini, startHookboxServer, writeGeminiHome } from '../helpers/real-agents.ts';
+
+const unavailable = agentUnavailable(GEMINI_BIN, '0.61.0');
+const RUN_TIMEOUT = 300_000;
+
+describe.skipIf(unavailable !== undefined)(`hookbox inside the real Gemini CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
+  const suite = agentWorkspace('hookbox-gemini-suite-');
+  let config: string;
+  let trapConfig: string;
+  let server: RunningServer;
+  let trapServer: RunningServer;
+  const mocks: MockModel[] = [];
+
+  beforeAll(async () => {
+    config = writeAgentSuiteConfig(suite.root);
+    trapConfig = await writeTrapConfig(suite.root);
+    server = await startHookboxServer(config, suite.hookboxDir);
+    const trapDir = join(suite.root, 'trap-serve');
+    mkdirSync(trapDir, { mode: 0o700 });
+    trapServer = await startHookboxServer(trapConfig, trapDir);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([server?.stop(), trapServer?.stop(), ...mocks.map((mock) => mock.close())]);
+    rmSync(suite.root, { recursive: true, force: true });
+  });
+
+  /** A project set up by `hookbox setup gemini`, its folder trusted (the one step setup leaves to the user), with its own mock model. */
+  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string } = {}) {
+    const ws = agentWorkspace('hookbox-gemini-');
+    const mock = await startGeminiMock(typeof script === 'function' ? script(ws.project) : script);
+    mocks.push(mock);
+    writeGeminiHome(ws.home);
+    const env = { GEMINI_CLI_HOME: ws.home, HOME: ws.home };
+    const setup = await hookbox(['setup', 'gemini', '--project', ws.project, '--config', options.config ?? config, '--socket', options.socket ?? server.socket], env);
+    expect(setup.status, setup.stderr).toBe(0);
+    expect(setup.stdout).toMatch(/added hooks\.BeforeTool\[0\]: .*\(timeout \d+ ms\)/);
+    expect(setup.stdout).toContain('TRUST_FOLDER');
+    writeFileSync(join(ws.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws.project]: 'TRUST_FOLDER' }));
+    return { ...ws, mock, env };
+  }
+
+  const run = (p: Awaited<ReturnType<typeof project>>, prompt: string) => runGemini(p.home, p.project, p.mock.url, prompt);
+
+  it('guard-bash denies rm -rf of the workspace (it survives); write_file to prod.env reaches a hook as a write_file and is denied', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project((dir) => [
+      { toolCalls: [{ name: 'run_shell_command', arguments: { command: `rm -rf ${dir}` } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { file_path: join(dir, 'prod.env'), content: 'TOKEN=1\n' } }] },
+      { text: 'done' },
+    ]);
+    writeFileSync(join(p.project, 'victim.txt'), 'keep me');
+    const result = await run(p, 'clean up the workspace');
+    expect(result.status, result.stderr).toBe(0);
+    expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
+    expect(existsSync(join(p.project, 'prod.env'))).toBe(false);
+    const responses = functionResponses(p.mock.turns.at(-1)!).map((response) => JSON.stringify(response));
+    expect(responses[0]).toMatch(/"error":"Tool execution blocked: guard-bash: recursive-delete/);
+    expect(responses[1]).toMatch(/"error":"Tool execution blocked: no-env: writes to \.env files are not allowed/);
+  });
+
+  it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([{ text: 'should not be reached' }]);
+    const result = await run(p, `deploy with ${AWS_KEY} please`);
+    expect(p.mock.requests).toHaveLength(0);
+    expect(result.stdout).not.toContain('should not be reached');
+  });
+
+  it('secret-redactor: the model receives the redacted output in place of the real one (as the error of an AfterTool deny)', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([{ toolCalls: [{ name: 'run_shell_command', arguments: { command: 'cat secrets.txt' } }] }, { text: 'read it' }]);
+    writeFileSync(join(p.project, 'secrets.txt'), `GITHUB_TOKEN=${GITHUB_TOKEN}\n`);
+    const result = await run(p, 'show me the secrets file');
+    expect(result.status, result.stderr).toBe(0);
+    expect(p.mock.turns).toHaveLength(2);
+    const [response] = functionResponses(p.mock.turns[1]!);
+    expect(JSON.stringify(response)).toContain('[REDACTED:github-token]');
+    for (const request of p.mock.requests) expect(request.text).not.toContain(GITHUB_TOKEN);
+  });
+
+  it('test-gate keeps the turn going while the test fails (AfterAgent retry), and lets it stop once it passes', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([
+      { toolCalls: [{ name: 'run_shell_command', arguments: { command: 'sh test.sh' } }] },
+      { text: 'I think it is done' },
+      { toolCalls: [{ name: 'run_shell_command', arguments: { command: 'touch fixed; sh test.sh' } }] },
+      { text: 'fixed and green' },
+    ]);
+    writeTestScript(p.project);
+    const result = await run(p, 'make the tests pass');
+    expect(result.status, result.stderr).toBe(0);
+    expect(p.mock.turns).toHaveLength(4);
+    const lastUser = geminiContents(p.mock.turns[2]!).filter((content) => content.role === 'user').at(-1);
+    expect(JSON.stringify(lastUser?.parts)).toMatch(/test-gate/);
+    expect(existsSync(join(p.project, 'fixed'))).toBe(true);
+  });
+
+  it('a hook that traps fails closed: the command is denied and never runs', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([{ toolCalls: [{ name: 'run_shell_command', arguments: { command: 'touch ran.txt' } }] }, { text: 'ok' }], {
+      config: trapConfig,
+      socket: trapServer.socket,
+    });
+    const result = await run(p, 'touch a file');
+    expect(result.status, result.stderr).toBe(0);
+    expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
+    const [response] = functionResponses(p.mock.turns[1]!);
+    expect(JSON.stringify(response)).toMatch(/Tool execution blocked: .*trap/);
+  });
+
+  it('hookbox doctor gemini is green on the set-up project, red with the fix when an entry is removed or the folder untrusted', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([]);
+    const green = await hookbox(['doctor', 'gemini', '--project', p.project], p.env);
+    expect(green.stdout).toContain('gemini: ok');
+    expect(green.status, green.stdout).toBe(0);
+
+    const trustFile = join(p.home, '.gemini', 'trustedFolders.json');
+    writeFileSync(trustFile, '{}');
+    const untrusted = await hookbox(['doctor', 'gemini', '--project', p.project], p.env);
+    expect(untrusted.status).toBe(1);
+    expect(untrusted.stdout).toMatch(/FAIL folder .* is not trusted/);
+    expect(untrusted.stdout).toContain('TRUST_FOLDER');
+    writeFileSync(trustFile, JSON.stringify({ [p.project]: 'TRUST_FOLDER' }));
+
+    const settingsFile = join(p.project, '.gemini', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as { hooks: Record<string, unknown> };
+    delete settings.hooks.BeforeTool;
+    writeFileSync(settingsFile, JSON.stringify(settings));
+    const missing = await hookbox(['doctor', 'gemini', '--project', p.project], p.env);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toMatch(/FAIL .*lacks hookbox's entries for BeforeTool/);
+    expect(missing.stdout).toContain('fix: hookbox setup gemini --project');
+  });
+});
