@@ -14,8 +14,8 @@ export const HOOKBOX_BIN = resolve(import.meta.dirname, '..', '..', 'host', 'cli
  * then reports itself skipped with this reason, never passed.
  */
 export function agentUnavailable(bin: string, expectedVersion: string): string | undefined {
-  const run = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 });
-  if (run.error !== undefined) return `${bin} cannot start (${run.error.message})`;
+  const run = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 180_000 }); // gemini's start-up takes 15 s+ on a loaded machine
+  if (run.error !== undefined) return `${bin} --version did not complete (${run.error.message})`;
   if (run.status !== 0) return `${bin} --version exited ${String(run.status)}: ${run.stderr.trim().slice(0, 200)}`;
   if (!run.stdout.includes(expectedVersion)) return `${bin} is ${run.stdout.trim()}, not ${expectedVersion}`;
   return undefined;
