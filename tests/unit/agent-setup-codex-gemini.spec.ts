@@ -111,6 +111,7 @@ describe('gemini setup: settings.json', () => {
         { name: 'a', at: 'hooks[0]', limits: { timeoutMs: 2_000 }, config: {}, grant: {} as never },
         { name: 'b', at: 'hooks[1]', limits: {}, config: {}, grant: {} as never },
       ],
+      runner: {},
     };
     const deadline = agentAnswerTimeoutMs(config);
     expect(deadline).toBe(Math.max(25_000, 15_000 + 3_000) + 5_000);
