@@ -230,7 +230,13 @@ export class HookRunner {
           const [guest, wrapper] = await Promise.all([
             wasmApi.compile(prepared.bytes),
             wasmApi.compile(
-              buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init, prepared.growProbe),
+              buildRcWrapper(
+                prepared.seamExports.map((s) => SEAMS[s].exportName),
+                prepared.exportsMemory,
+                prepared.init,
+                prepared.growProbe,
+                prepared.inputReserve && prepared.exportsMemory,
+              ),
             ),
           ]);
           return { key, guest, wrapper, prepared };
