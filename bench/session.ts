@@ -63,7 +63,7 @@ function runTrial(wasm: string, name: string, variant: SessionVariant, options: 
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`session trial for ${name} exited ${code}: ${stderr.trim().split('\n').slice(-5).join('\n')}`));
+      if (code !== 0) reject(new Error(`session trial for ${name} exited ${code}: ${stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('    at ')).slice(-4).join('\n')}`));
       else resolve(JSON.parse(stdout.trim().split('\n').at(-1) as string) as SessionTrialResult);
     });
   });
