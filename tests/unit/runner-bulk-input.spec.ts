@@ -43,11 +43,11 @@ function echoReserved(pointer: string): string {
 }
 
 async function compile(source: string) {
-  const prepared = prepareModule(await compileWatSource(source, 'bulk-input.wat'), { memoryMb: 16, clock: false, env: false, source: 'bulk-input.wat' });
+  const prepared = prepareModule(await compileWatSource(source, 'bulk-input.wat'), { memoryMb: 16, source: 'bulk-input.wat' });
   return {
     prepared,
     guest: await wasmApi.compile(prepared.bytes),
-    wrapper: await wasmApi.compile(buildRcWrapper(['pre_tool'], prepared.exportsMemory, prepared.inputReserve)),
+    wrapper: await wasmApi.compile(buildRcWrapper(['pre_tool'], prepared.exportsMemory, prepared.init, prepared.inputReserve)),
   };
 }
 
@@ -57,10 +57,6 @@ async function callWith(source: string, input: Uint8Array) {
   const created = await ExtismInstance.create({
     guest,
     wrapper,
-    useWasi: false,
-    needsOverride: false,
-    allowedPaths: {},
-    env: {},
     config: {},
     memoryMb: 16,
     memoryMaxPages: prepared.memory?.max,
@@ -119,7 +115,7 @@ describe('the hookbox JS engine reads a big input either way', () => {
 
   it('through the runner (bulk delivery) and on a plain Extism host (kernel reads), the same redaction', async () => {
     const bytes = new Uint8Array(await readFile((await buildExample('secret-redactor', () => {})).wasmPath));
-    expect(prepareModule(bytes, { memoryMb: 64, clock: false, env: false, source: 'secret-redactor.wasm' }).inputReserve).toBe(true);
+    expect(prepareModule(bytes, { memoryMb: 64, source: 'secret-redactor.wasm' }).inputReserve).toBe(true);
 
     const runner = await HookRunner.start({ workers: 1, spareWorker: false });
     let viaRunner: unknown;
@@ -133,17 +129,9 @@ describe('the hookbox JS engine reads a big input either way', () => {
     expect(JSON.stringify(viaRunner)).toContain('[REDACTED:github-token]');
     expect(JSON.stringify(viaRunner)).not.toContain(token);
 
-    // No reserve export in the wrapper: the engine must fall back to the kernel's 8-byte reads.
-    const prepared = prepareModule(bytes, { memoryMb: 64, clock: true, env: false, source: 'secret-redactor.wasm' });
-    const plugin = await createPlugin(
-      {
-        wasm: [
-          { module: await wasmApi.compile(prepared.bytes), name: GUEST_MODULE_NAME },
-          { module: await wasmApi.compile(buildRcWrapper(['post_tool'], prepared.exportsMemory, false)), name: 'main' },
-        ],
-      },
-      { useWasi: prepared.needsWasi, runInWorker: false, logLevel: 'silent' },
-    );
+    // The module as built, on the Extism SDK with its own WASI: nobody calls the reservation, so the
+    // engine must fall back to the kernel's 8-byte reads.
+    const plugin = await createPlugin({ wasm: [{ module: await wasmApi.compile(bytes) }] }, { useWasi: true, runInWorker: false, logLevel: 'silent' });
     try {
       const output = await plugin.call('post_tool', encodeEnvelope('tools/post-execute', session, payload, { action: 'accept' }));
       const plain = decodeDecision('tools/post-execute', output?.bytes() ?? null);
