@@ -47,7 +47,7 @@ async function compile(source: string) {
   return {
     prepared,
     guest: await wasmApi.compile(prepared.bytes),
-    wrapper: await wasmApi.compile(buildRcWrapper(['pre_tool'], prepared.exportsMemory, prepared.init, prepared.inputReserve)),
+    wrapper: await wasmApi.compile(buildRcWrapper(['pre_tool'], prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve)),
   };
 }
 
