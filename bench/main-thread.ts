@@ -28,7 +28,7 @@ export async function compileForMainThread(bytes: Uint8Array, source: string): P
   const prepared = prepareModule(bytes, { memoryMb: MEMORY_MB, source });
   const [guest, wrapper] = await Promise.all([
     wasmApi.compile(prepared.bytes),
-    wasmApi.compile(buildRcWrapper(prepared.seamExports.map((seam) => SEAMS[seam].exportName), prepared.exportsMemory, prepared.init)),
+    wasmApi.compile(buildRcWrapper(prepared.seamExports.map((seam) => SEAMS[seam].exportName), prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve && prepared.exportsMemory)),
   ]);
   return { prepared, guest, wrapper };
 }

@@ -9,6 +9,9 @@ import type { ColdStartRow, MemoryRow } from './instances.ts';
 import type { LatencyRow, LatencyRowId } from './latency.ts';
 import type { LimitCase } from './runner.ts';
 import type { ThroughputRow } from './throughput.ts';
+import type { CliRow } from './cli.ts';
+import type { PayloadRow } from './payload.ts';
+import type { SessionRow } from './session.ts';
 
 export interface Ratio {
   readonly id: string;
@@ -53,6 +56,8 @@ export interface BenchResult {
     readonly workerSpinUs: number;
     readonly timeoutMs: number;
     readonly runawayTimeoutMs: number;
+    readonly gapMs: number;
+    readonly sessionCalls: number;
   };
   readonly payload: { readonly jsonBytes: number; readonly envelopeBytes: number; readonly decision: string };
   readonly latency: readonly (Omit<LatencyRow, 'summary'> & Summary)[];
@@ -63,6 +68,10 @@ export interface BenchResult {
   readonly throughput: readonly (Omit<ThroughputRow, 'dispatch'> & { readonly dispatchP50Us: number; readonly dispatchP99Us: number })[];
   readonly build: readonly Omit<BuildFigure, 'bytes'>[];
   readonly engineColdBuild: EngineFigure | null;
+  /** The session shape: fresh process, new session, spaced calls (see session.ts). */
+  readonly session: readonly SessionRow[];
+  readonly payloadScaling: readonly (Omit<PayloadRow, 'summary'> & Summary)[];
+  readonly cli: readonly (Omit<CliRow, 'summary'> & Summary)[];
   readonly targets: readonly Target[];
 }
 
@@ -122,6 +131,9 @@ export interface TargetInputs {
   readonly limits: readonly LimitCase[];
   readonly throughput: readonly ThroughputRow[];
   readonly build: readonly Omit<BuildFigure, 'bytes'>[];
+  readonly session: readonly SessionRow[];
+  readonly payload: readonly PayloadRow[];
+  readonly cli: readonly CliRow[];
 }
 
 /** The issues' targets, each evaluated on the row named in `on`. */
@@ -188,6 +200,30 @@ export function evaluateTargets(inputs: TargetInputs): Target[] {
       { id: `build-time:${figure.when}`, source: 'issue 4', label: 'build of one hook, warm engine', target: '≤ 1.5 s', value: fmtMs(figure.durationMs), on: `${figure.hook}, ${figure.when}` },
       figure.durationMs <= 1500,
     );
+  }
+  for (const s of inputs.session.filter((r) => r.variant === 'tuned')) {
+    const on = `${s.hook}, ${s.trials} fresh process${s.trials === 1 ? '' : 'es'}, calls ${s.gapMs} ms apart`;
+    push({ id: `session-ratio:${s.hook}`, source: 'issue 14', label: 'session calls after the first, p50 ÷ hot p50', target: '≤ 3×', value: `${fmtRatio(s.ratio)} (${fmtUs(s.rest.p50Us)} ÷ ${fmtUs(s.hot.p50Us)})`, on }, s.ratio <= 3);
+    if (s.hook === 'wat-allow') {
+      push({ id: 'session-floor', source: 'issue 14', label: 'session calls after the first, p50, WAT floor', target: '≤ 1 ms', value: fmtUs(s.rest.p50Us), on }, s.rest.p50Us <= 1000);
+    }
+    if (s.hook === 'guard-bash') {
+      push({ id: 'session-first', source: 'issue 14', label: 'first call of a new session (p50 of trials)', target: '≤ 5 ms', value: fmtUs(s.firstP50Us), on }, s.firstP50Us <= 5000);
+    }
+  }
+  const noPolicy = (bytes: number) => inputs.payload.find((p) => p.hook === 'js-allow' && p.bytes === bytes);
+  const mb1 = noPolicy(1024 * 1024);
+  const mb4 = noPolicy(4 * 1024 * 1024);
+  push({ id: 'payload-1mb', source: 'issue 14', label: 'post-tool call with 1 MiB output, no-policy hook, p50', target: '≤ 3 ms', value: fmtUs(mb1?.summary.p50Us ?? NaN), on: 'js-allow through HookRunner' }, mb1 && mb1.summary.p50Us <= 3000);
+  if (mb1 && mb4) {
+    const r = mb4.summary.p50Us / mb1.summary.p50Us;
+    push({ id: 'payload-4mb-ratio', source: 'issue 14', label: 'post-tool 4 MiB ÷ 1 MiB, no-policy hook, p50', target: '≤ 4.5×', value: fmtRatio(r), on: 'js-allow through HookRunner' }, r <= 4.5);
+  }
+  const wasmMain = row('wasm-main');
+  push({ id: 'guard-bash-main', source: 'issue 14', label: 'guard-bash main-thread hot p50 (2× faster than 168 µs)', target: '≤ 84 µs', value: fmtUs(wasmMain?.p50Us ?? NaN), on: 'wasm main-thread' }, wasmMain && wasmMain.p50Us <= 84);
+  for (const c of inputs.cli) {
+    const limit = c.id === 'help' ? 150 : 300;
+    push({ id: `cli:${c.id}`, source: 'issue 14', label: `\`${c.command.split(' ').slice(0, 2).join(' ')}\` wall time, p50 (fresh process)`, target: `≤ ${limit} ms`, value: fmtUs(c.summary.p50Us), on: c.command }, c.summary.p50Us <= limit * 1000);
   }
   const jsMain = row('js-main');
   push({ id: 'pdk-call-p50', source: 'issue 4', label: 'built hook call on the main thread p50', target: '≤ 25 µs', value: fmtUs(jsMain?.p50Us ?? NaN), on: 'js engine main (PDK allow hook)' }, jsMain && jsMain.p50Us <= 25);
@@ -298,6 +334,38 @@ export function formatReport(result: BenchResult): string {
       ]),
       [2, 3, 4],
     ),
+  );
+  section('Session shape (fresh process per trial, a new session, spaced calls; cpu = process CPU time per call, all threads)', result.session.length, () =>
+    table(
+      ['hook', 'runner', 'first', 'first max', 'rest p50', 'rest max', 'hot p50', 'rest ÷ hot', 'cpu first', 'cpu rest p50', 'trials × calls'],
+      result.session.map((s) => [
+        s.hook,
+        s.variant === 'tuned' ? 'now' : 'before',
+        fmtUs(s.firstP50Us),
+        fmtUs(s.firstMaxUs),
+        fmtUs(s.rest.p50Us),
+        fmtUs(s.rest.maxUs),
+        fmtUs(s.hot.p50Us),
+        fmtRatio(s.ratio),
+        fmtUs(s.firstCpuP50Us),
+        fmtUs(s.restCpuP50Us),
+        `${s.trials} × ${s.calls} @ ${s.gapMs} ms`,
+      ]),
+      [2, 3, 4, 5, 6, 7, 8, 9],
+    ),
+  );
+  section('Payload scaling (post-tool output through HookRunner; cpu = process CPU time per call)', result.payloadScaling.length, () =>
+    table(
+      ['hook', 'output', 'p50', 'max', 'ns/byte', 'cpu p50', 'n', '÷ previous size'],
+      result.payloadScaling.map((p, i, all) => {
+        const prev = all[i - 1];
+        return [p.hook, fmtBytes(p.bytes), fmtUs(p.p50Us), fmtUs(p.maxUs), p.nsPerByte.toFixed(1), fmtUs(p.cpuP50Us), String(p.samples), prev && prev.hook === p.hook ? fmtRatio(p.p50Us / prev.p50Us) : '-'];
+      }),
+      [1, 2, 3, 4, 5, 6, 7],
+    ),
+  );
+  section('CLI start (fresh process each, wall time)', result.cli.length, () =>
+    table(['command', 'p50', 'max', 'n'], result.cli.map((c) => [c.command, fmtUs(c.p50Us), fmtUs(c.maxUs), String(c.samples)]), [1, 2, 3]),
   );
   if (result.engineColdBuild !== null) {
     out.push(`engine cold build: ${fmtMs(result.engineColdBuild.durationMs)}, engine.wasm ${fmtBytes(result.engineColdBuild.sizeBytes)}`);

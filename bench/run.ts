@@ -30,6 +30,11 @@ import { type BenchResult, computeRatios, evaluateTargets, formatReport } from '
 import { type LimitCase, measureLimits } from './runner.ts';
 import { measureThroughput, type ThroughputRow } from './throughput.ts';
 import { formatServe, measureServe } from './serve.ts';
+import { type CliRow, measureCli } from './cli.ts';
+import { type PayloadRow, measurePayloads } from './payload.ts';
+import { type SessionRow, type SessionVariant, measureSessions } from './session.ts';
+import { buildExample } from '../examples-hooks/build.ts';
+import { readFile } from 'node:fs/promises';
 
 interface Args {
   json: { file: string | undefined } | undefined;
@@ -44,11 +49,14 @@ interface Args {
   engineCold: boolean;
   only: ReadonlySet<Section>;
   throughputWorkers: number[];
-  /** The serve section's call spacing in its session pattern (ms). */
-  serveGapMs: number;
+  gapMs: number;
+  sessionCalls: number;
+  sessionTrials: number | undefined;
+  /** Also run the session trials on the runner as it was before (no warm-up, no preparation, lazy wasm). */
+  sessionBefore: boolean;
 }
 
-const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'serve'] as const;
+const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): Args {
@@ -65,7 +73,10 @@ function parseArgs(argv: readonly string[]): Args {
     engineCold: false,
     only: new Set(SECTIONS),
     throughputWorkers: [],
-    serveGapMs: 1000,
+    gapMs: 1000,
+    sessionCalls: 20,
+    sessionTrials: undefined,
+    sessionBefore: true,
   };
   const numeric: Record<string, keyof Args> = {
     '--rounds': 'rounds',
@@ -75,7 +86,9 @@ function parseArgs(argv: readonly string[]): Args {
     '--worker-queued-spin-us': 'workerQueuedSpinUs',
     '--timeout-ms': 'timeoutMs',
     '--runaway-timeout-ms': 'runawayTimeoutMs',
-    '--serve-gap-ms': 'serveGapMs',
+    '--gap-ms': 'gapMs',
+    '--session-calls': 'sessionCalls',
+    '--session-trials': 'sessionTrials',
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -89,6 +102,7 @@ function parseArgs(argv: readonly string[]): Args {
       args.json = { file: next !== undefined && !next.startsWith('--') ? (i++, next) : undefined };
     } else if (arg === '--quick') args.quick = true;
     else if (arg === '--engine-cold') args.engineCold = true;
+    else if (arg === '--no-session-before') args.sessionBefore = false;
     else if (arg === '--throughput-workers') {
       const counts = (argv[++i] ?? '').split(',').map(Number);
       if (counts.length === 0 || counts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--throughput-workers takes a comma-separated list of worker counts');
@@ -100,7 +114,7 @@ function parseArgs(argv: readonly string[]): Args {
       args.only = new Set(names as Section[]);
     }
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--worker-queued-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only build,instances,latency,throughput,limits,serve] [--serve-gap-ms N] [--engine-cold]\n');
+      process.stdout.write(`usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--worker-queued-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only ${SECTIONS.join(',')}] [--engine-cold] [--gap-ms N] [--session-calls N] [--session-trials N] [--no-session-before]\n`);
       process.exit(0);
     } else throw new Error(`unknown argument: ${arg} (see --help)`);
   }
@@ -142,6 +156,9 @@ async function main(): Promise<void> {
   const coldStart: ColdStartRow[] = [];
   const memory: MemoryRow[] = [];
   const throughput: ThroughputRow[] = [];
+  let session: SessionRow[] = [];
+  let payloadRows: PayloadRow[] = [];
+  let cli: CliRow[] = [];
   try {
     // First, while the process heap is quiet: RSS deltas are the noisiest figure.
     if (args.only.has('instances')) {
@@ -187,6 +204,11 @@ async function main(): Promise<void> {
         }
       }
     }
+    if (args.only.has('payload')) {
+      const redactor = await buildExample('secret-redactor', progress);
+      const secretRedactor = { name: 'secret-redactor', bytes: new Uint8Array(await readFile(redactor.wasmPath)), path: redactor.wasmPath };
+      payloadRows = await measurePayloads(runner, [allowHook, secretRedactor], { quick: args.quick, timeoutMs: args.timeoutMs, onProgress: progress });
+    }
     // Last: every runaway terminates a worker.
     if (args.only.has('limits')) {
       limits = await measureLimits(runner, {
@@ -199,10 +221,23 @@ async function main(): Promise<void> {
   } finally {
     await runner.close();
   }
+  // Fresh processes, after this process's runner is closed (its workers would compete for the cores).
+  if (args.only.has('session')) {
+    const variants: SessionVariant[] = args.sessionBefore ? ['tuned', 'cold'] : ['tuned'];
+    session = await measureSessions([watAllow, allowHook, guardBash], {
+      gapMs: args.gapMs,
+      calls: args.sessionCalls,
+      trials: args.sessionTrials ?? (args.quick ? 1 : 2),
+      hot: args.quick ? 100 : 300,
+      variants,
+      onProgress: progress,
+    });
+  }
+  if (args.only.has('cli')) cli = await measureCli(guardBash, { runs: args.quick ? 3 : 7, onProgress: progress });
   // Its own processes (hookbox serve, spawned clients): after the runner is closed.
   const serve = args.only.has('serve')
     ? await measureServe({
-        gapMs: args.serveGapMs,
+        gapMs: args.gapMs,
         sessionCalls: args.quick ? 4 : 12,
         tightCalls: args.quick ? 200 : 1000,
         spawns: args.quick ? 5 : 20,
@@ -211,7 +246,7 @@ async function main(): Promise<void> {
     : undefined;
 
   const ratios = computeRatios(latency);
-  const targets = evaluateTargets({ latency, ratios, coldStart, limits, throughput, build });
+  const targets = evaluateTargets({ latency, ratios, coldStart, limits, throughput, build, session, payload: payloadRows, cli });
   const cpuList = cpus();
   const result: BenchResult = {
     schema: 'hookbox-bench/1',
@@ -233,6 +268,8 @@ async function main(): Promise<void> {
       workerSpinUs: args.workerSpinUs,
       timeoutMs: args.timeoutMs,
       runawayTimeoutMs: args.runawayTimeoutMs,
+      gapMs: args.gapMs,
+      sessionCalls: args.sessionCalls,
     },
     payload: {
       jsonBytes: Buffer.byteLength(JSON.stringify(PAYLOAD)),
@@ -246,6 +283,9 @@ async function main(): Promise<void> {
     limits,
     throughput: throughput.map(({ dispatch, ...row }) => ({ ...row, dispatchP50Us: dispatch.p50Us, dispatchP99Us: dispatch.p99Us })),
     build: build.map(({ bytes: _bytes, ...figure }) => figure),
+    session,
+    payloadScaling: payloadRows.map(({ summary, ...row }) => ({ ...row, ...summary })),
+    cli: cli.map(({ summary, ...row }) => ({ ...row, ...summary })),
     engineColdBuild,
     targets,
   };

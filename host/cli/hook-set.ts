@@ -12,7 +12,8 @@ export interface HookSet {
 export async function openHookSet(configPath: string | undefined, onLog?: (entry: HookLogEntry) => void): Promise<HookSet> {
   if (configPath === undefined) return { listeners: [], close: async () => {} };
   const config = loadOperatorConfig(configPath);
-  const runner = await HookRunner.start({ ...config.runner, ...(onLog !== undefined && { onLog }) });
+  // A session follows: warm each hook's path in the background while the session opens.
+  const runner = await HookRunner.start({ ...config.runner, warmUp: true, ...(onLog !== undefined && { onLog }) });
   try {
     const listeners = await loadHooks(config, runner);
     return { listeners, close: () => runner.close() };

@@ -3,46 +3,161 @@ import pc from 'picocolors';
 import { HostError } from '../errors.ts';
 import { printableLines } from '../text/index.ts';
 import { HOOKBOX_VERSION } from '../package.ts';
-import { registerAcpCommand } from './commands/acp.ts';
-import { registerBuildCommand } from './commands/build.ts';
-import { registerCallCommand } from './commands/call.ts';
-import { registerDemoCommand } from './commands/demo.ts';
-import { registerDoctorCommand } from './commands/doctor.ts';
-import { registerHookCommand } from './commands/hook.ts';
-import { registerImportCommands } from './commands/import-hooks.ts';
-import { registerInitCommand } from './commands/init.ts';
-import { registerInspectCommand } from './commands/inspect.ts';
-import { registerReplayCommand } from './commands/replay.ts';
-import { registerRunCommand } from './commands/run.ts';
-import { registerServeCommand } from './commands/serve.ts';
-import { registerSetupCommand } from './commands/setup.ts';
 
-/** Builds the `hookbox` program with every command registered. */
-export function buildProgram(): Command {
-  const program = new Command('hookbox')
+/**
+ * Every command, by name, with what the top-level help lists for it and the
+ * module that registers it. Only the command being run is imported: each
+ * module pulls in its own dependencies (the runner, the compiler, zod, an
+ * agent SDK…), and importing all of them made `hookbox --help` load the whole
+ * host. `tests/unit/cli-catalog.spec.ts` checks this table against what the
+ * modules register.
+ */
+export interface CatalogEntry {
+  readonly name: string;
+  /** The command's term in the top-level help: name, `[options]`, arguments. */
+  readonly term: string;
+  readonly description: string;
+  readonly register: () => Promise<(program: Command) => void>;
+}
+
+export const COMMAND_CATALOG: readonly CatalogEntry[] = [
+  {
+    name: 'run',
+    term: 'run [options] [prompt...]',
+    description: 'run a session through the agent loop: prompts from arguments, or stdin one per line',
+    register: async () => (await import('./commands/run.ts')).registerRunCommand,
+  },
+  {
+    name: 'demo',
+    term: 'demo [options]',
+    description: 'run the demo session: six example wasm hooks on a scripted session in a temporary workspace',
+    register: async () => (await import('./commands/demo.ts')).registerDemoCommand,
+  },
+  {
+    name: 'call',
+    term: 'call [options] <hook>',
+    description: 'invoke one hook on one payload, through the sandbox and the seam fault policy',
+    register: async () => (await import('./commands/call.ts')).registerCallCommand,
+  },
+  {
+    name: 'inspect',
+    term: 'inspect [options] <file>',
+    description: 'show a hook module: exports, handled seams, imports, memory limits, sha256, size',
+    register: async () => (await import('./commands/inspect.ts')).registerInspectCommand,
+  },
+  {
+    name: 'build',
+    term: 'build [options] <entry>',
+    description: 'compile a TypeScript/JavaScript hook to an Extism wasm plugin and its hook.json',
+    register: async () => (await import('./commands/build.ts')).registerBuildCommand,
+  },
+  {
+    name: 'init',
+    term: 'init [options] <dir>',
+    description: 'scaffold a hook project (package.json, hook.ts, tsconfig.json, a test)',
+    register: async () => (await import('./commands/init.ts')).registerInitCommand,
+  },
+  {
+    name: 'replay',
+    term: 'replay [options] <session.jsonl>',
+    description: 're-decide every recorded prompt and tool call of a session log against another hook set (no tool runs); exit 1 when anything changes',
+    register: async () => (await import('./commands/replay.ts')).registerReplayCommand,
+  },
+  {
+    name: 'import-claude',
+    term: 'import-claude [options] <settings.json>',
+    description: "convert the hooks of a Claude Code settings file into a hookbox config of shell hooks (unsandboxed, Claude Code's timeout, failing closed)",
+    register: async () => only('import-claude', (await import('./commands/import-hooks.ts')).registerImportCommands),
+  },
+  {
+    name: 'import-codex',
+    term: 'import-codex [options] <hooks.json|config.toml>',
+    description: "convert the hooks of a Codex hooks.json or config.toml into a hookbox config of shell hooks (unsandboxed, Codex's timeout, failing closed)",
+    register: async () => only('import-codex', (await import('./commands/import-hooks.ts')).registerImportCommands),
+  },
+  {
+    name: 'acp',
+    term: 'acp [options]',
+    description: 'serve the agent loop to an editor over the Agent Client Protocol (JSON-RPC on stdin/stdout)',
+    register: async () => (await import('./commands/acp.ts')).registerAcpCommand,
+  },
+  {
+    name: 'serve',
+    term: 'serve [options]',
+    description: "decision server for agents' hooks (POST /hooks/<agent>): loopback HTTP with a bearer token and/or a unix socket",
+    register: async () => (await import('./commands/serve.ts')).registerServeCommand,
+  },
+  {
+    name: 'hook',
+    term: 'hook [options] <agent>',
+    description: "the command hook an agent runs per event: stdin → hookbox serve's socket → the agent's answer; with no server, decides in-process; fails closed (exit 2)",
+    register: async () => (await import('./commands/hook.ts')).registerHookCommand,
+  },
+  {
+    name: 'setup',
+    term: 'setup [options] <agent>',
+    description: "merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out",
+    register: async () => (await import('./commands/setup.ts')).registerSetupCommand,
+  },
+  {
+    name: 'doctor',
+    term: 'doctor [options] [agent]',
+    description: "check that an agent will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not",
+    register: async () => (await import('./commands/doctor.ts')).registerDoctorCommand,
+  },
+];
+
+/** A module that registers several commands, narrowed to the one asked for. */
+function only(name: string, register: (program: Command) => void): (program: Command) => void {
+  return (program) => {
+    const scratch = new Command();
+    register(scratch);
+    const command = scratch.commands.find((c) => c.name() === name);
+    if (command === undefined) throw new Error(`the module for "${name}" does not register it`);
+    program.addCommand(command);
+  };
+}
+
+function rootProgram(): Command {
+  return new Command('hookbox')
     .description('sandboxed WebAssembly hooks for AI coding-agent loops')
     .version(HOOKBOX_VERSION)
     .showHelpAfterError()
     .exitOverride();
-  registerRunCommand(program);
-  registerDemoCommand(program);
-  registerCallCommand(program);
-  registerInspectCommand(program);
-  registerBuildCommand(program);
-  registerInitCommand(program);
-  registerReplayCommand(program);
-  registerImportCommands(program);
-  registerAcpCommand(program);
-  registerServeCommand(program);
-  registerHookCommand(program);
-  registerSetupCommand(program);
-  registerDoctorCommand(program);
+}
+
+/**
+ * The program with the commands `argv` runs registered for real, and every
+ * other command as a catalog entry (its help line; unknown-command
+ * suggestions still see it). `argv` absent: every command for real.
+ */
+export async function buildProgram(argv?: readonly string[]): Promise<Command> {
+  const program = rootProgram();
+  const wanted = argv === undefined ? undefined : commandNames(argv);
+  const terms = new Map<Command, string>();
+  for (const entry of COMMAND_CATALOG) {
+    if (wanted === undefined || wanted.has(entry.name)) {
+      (await entry.register())(program);
+    } else {
+      terms.set(program.command(entry.name).description(entry.description), entry.term);
+    }
+  }
+  if (terms.size > 0) {
+    const help = program.createHelp();
+    program.configureHelp({ subcommandTerm: (command) => terms.get(command) ?? help.subcommandTerm(command) });
+  }
   return program;
+}
+
+/** The command (and, for `help <command>`, the command asked about) an argv names. */
+function commandNames(argv: readonly string[]): Set<string> {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  return new Set(words[0] === 'help' ? words.slice(0, 2) : words.slice(0, 1));
 }
 
 /** Runs the CLI; returns the exit code. Bad input and configuration print a clear message, not a stack. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

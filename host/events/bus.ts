@@ -42,6 +42,22 @@ export class SeamBus {
     };
   }
 
+  /**
+   * Tells every listener that a session started (the loop calls it as it
+   * opens a session, before the first model call), so per-session work such
+   * as instantiating a wasm hook runs in parallel with the model, not on the
+   * first hook call. A hint: nothing is decided here and nothing throws.
+   */
+  sessionStarted(session: SessionInfo): void {
+    for (const { listener } of this.#registered) {
+      try {
+        listener.prepareSession?.(session);
+      } catch {
+        // A hint only: the session's first call reports whatever is wrong.
+      }
+    }
+  }
+
   /** The listeners that would run for this seam and payload, in order. */
   listenersFor<S extends SeamId>(seam: S, payload: PayloadOf<S>): SeamListener[] {
     const toolName = seamDefinition(seam).toolScoped ? (payload as { toolName: string }).toolName : undefined;

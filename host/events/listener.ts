@@ -46,6 +46,12 @@ export interface SeamListener {
    */
   readonly checksDecisions?: boolean;
   invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>>;
+  /**
+   * A hint that a session has started and will call soon: a listener with
+   * per-session state (a wasm instance) may create it now, off the critical
+   * path of the session's first call. Never throws; failures surface at the call.
+   */
+  prepareSession?(session: SessionInfo): void;
 }
 
 /** One listener invocation, as the audit log records it (`hook/invoke`). */

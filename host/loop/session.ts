@@ -133,6 +133,8 @@ export class Session {
 
   async #begin(source: SessionStartSource): Promise<void> {
     this.#log.append({ type: 'session/start', sessionId: this.id, cwd: this.cwd, source, at: new Date().toISOString() });
+    // Hooks with per-session state (wasm instances) make it now, not on the session's first tool call.
+    this.#bus.sessionStarted(this.info());
     const { decision } = await this.#bus.dispatch('agent/session-start', { source }, this.info());
     if (decision.additionalContext !== undefined) {
       this.#pendingContext.push({ content: decision.additionalContext, source: 'session-start' });

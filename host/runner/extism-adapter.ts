@@ -7,7 +7,7 @@ import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/ext
 import type { HookFault, HookFaultKind } from '../seams/fault.ts';
 import { type LogCap, type LogLine, LogSink } from './log-sink.ts';
 import { GROW_FAILED_GLOBAL } from './grow-probe.ts';
-import { GUEST_MODULE_NAME, RC_GLOBAL } from './rc-wrapper.ts';
+import { GUEST_MODULE_NAME, INPUT_RESERVE_EXPORT, RC_GLOBAL } from './rc-wrapper.ts';
 import { INIT_EXPORT, WASI_HOST_MODULE, type WasiGrant, WasiExit, WasiHost } from './wasi/index.ts';
 import { type WasmGlobal, type WasmInstance, type WasmMemory, wasmApi } from './wasm-api.ts';
 import { WASM_PAGE_BYTES } from './wasm-binary.ts';
@@ -162,6 +162,7 @@ export class ExtismInstance {
     this.#budget.refused = false;
     let output: Uint8Array | null;
     try {
+      this.#preload(input, memory);
       const result = await this.#plugin.call(exportName, input);
       const bytes = result === null ? null : result.bytes();
       output = bytes === null || bytes.byteLength === 0 ? null : bytes;
@@ -201,6 +202,23 @@ export class ExtismInstance {
   async close(): Promise<void> {
     this.#wasi?.close();
     await this.#plugin.close().catch(() => undefined);
+  }
+
+  /**
+   * Bulk input delivery for guests that offer it (`INPUT_RESERVE_EXPORT`, the
+   * hookbox JS engine): one copy into the buffer the guest reserved, instead
+   * of the guest pulling the input through 8-byte kernel calls. A pointer
+   * outside the guest's memory is ignored (the guest then reads the input
+   * through the kernel as usual); a trap in the export is the call's trap.
+   */
+  #preload(input: Uint8Array, memory: WasmMemory | undefined): void {
+    const reserve = this.#wrapper.exports[INPUT_RESERVE_EXPORT];
+    if (typeof reserve !== 'function' || memory === undefined) return;
+    const pointer = (reserve as (len: number) => number)(input.byteLength) >>> 0;
+    // Read the buffer after the call: the reservation may have grown the memory.
+    const buffer = memory.buffer;
+    if (pointer === 0 || pointer + input.byteLength > buffer.byteLength) return;
+    new Uint8Array(buffer, pointer, input.byteLength).set(input);
   }
 
   #fault(kind: HookFaultKind, message: string, discard: boolean): Extract<CallOutcome, { type: 'fault' }> {

@@ -11,6 +11,7 @@ import {
   parseWasm,
   replaceSection,
 } from './wasm-binary.ts';
+import { INPUT_RESERVE_EXPORT } from './rc-wrapper.ts';
 import { INIT_EXPORT, START_EXPORT, WASI_HOST_MODULE, WASI_MODULE } from './wasi/index.ts';
 import { instrumentMemoryGrow } from './grow-probe.ts';
 
@@ -34,6 +35,8 @@ export interface PreparedModule {
   /** Whether `_initialize` was renamed to `INIT_EXPORT` (the adapter runs it once the memory is reachable). */
   readonly init: boolean;
   readonly exportsMemory: boolean;
+  /** Whether the guest exports `hookbox_input_reserve` (bulk input delivery, see rc-wrapper.ts). */
+  readonly inputReserve: boolean;
   /** The memory limits after capping, in pages. */
   readonly memory: { readonly min: number; readonly max: number } | undefined;
   /** Whether every `memory.grow` reports a refusal through the `hookbox_grow_failed` global (grow-probe.ts). */
@@ -118,6 +121,7 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
     wasi,
     init,
     exportsMemory: layout.exports.some((entry) => entry.kind === 'memory' && entry.name === 'memory'),
+    inputReserve: layout.exports.some((entry) => entry.kind === 'function' && entry.name === INPUT_RESERVE_EXPORT),
     memory,
     growProbe: probed !== undefined,
   };

@@ -55,6 +55,11 @@ export class WorkerPool {
     return best;
   }
 
+  /** The worker slots that are alive now (the spare excluded). */
+  live(): WorkerHandle[] {
+    return this.#slots.filter((handle) => !handle.dead);
+  }
+
   /** The live worker a session is bound to, if any. */
   affinity(session: string): WorkerHandle | undefined {
     const handle = this.#affinity.get(session);

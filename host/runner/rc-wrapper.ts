@@ -6,6 +6,14 @@ import { SectionId, WASM_HEADER, encodeName, encodeSection, leb } from './wasm-b
 export const GUEST_MODULE_NAME = 'hookbox:guest';
 /** The wrapper's exported mutable global holding the last export's i32 return code. */
 export const RC_GLOBAL = 'hookbox_rc';
+/**
+ * A guest export `(len: i32) -> i32` returning a buffer of `len` bytes in its
+ * memory, which the adapter fills with the call input before the call (the
+ * hookbox JS engine exports it; see `pdk/engine/src/input.c`). The wrapper
+ * re-exports it unchanged with `inputReserve`. The name is reserved: a guest
+ * exporting it with another type fails to load.
+ */
+export const INPUT_RESERVE_EXPORT = 'hookbox_input_reserve';
 
 /**
  * Builds the tiny "main" module linked in front of a guest. `Plugin.call` in
@@ -14,25 +22,30 @@ export const RC_GLOBAL = 'hookbox_rc';
  * global the adapter reads after the call. It also re-exports the guest's
  * memory so the adapter can see its size, and with `reexportInit` the
  * guest's renamed `_initialize` (`INIT_EXPORT`, `() -> ()`), which the
- * adapter runs once that memory is reachable. Only public SDK features are
- * used (manifest linking by module name).
+ * adapter runs once that memory is reachable, and with `inputReserve` the
+ * guest's `INPUT_RESERVE_EXPORT`. Only public SDK features are used
+ * (manifest linking by module name).
  */
 export function buildRcWrapper(
   exportNames: readonly string[],
   reexportMemory: boolean,
   reexportInit = false,
   reexportGrowProbe = false,
+  inputReserve = false,
 ): Uint8Array {
   // An imported global comes first in the global index space: the wrapper's own rc global follows it.
   const rcIndex = reexportGrowProbe ? 1 : 0;
   const sections: Uint8Array[] = [];
-  // type 0: () -> i32, type 1: () -> ()
-  sections.push(encodeSection(SectionId.type, [2, 0x60, 0, 1, 0x7f, 0x60, 0, 0]));
+  // type 0: () -> i32, type 1: () -> (), type 2: (i32) -> i32
+  sections.push(encodeSection(SectionId.type, [3, 0x60, 0, 1, 0x7f, 0x60, 0, 0, 0x60, 1, 0x7f, 1, 0x7f]));
 
-  const imported = exportNames.length + (reexportInit ? 1 : 0);
+  // Imported functions come first in the index space: seam exports, then init, then the reservation.
+  const init = reexportInit ? 1 : 0;
+  const imported = exportNames.length + init + (inputReserve ? 1 : 0);
   const imports: number[] = [...leb(imported + (reexportMemory ? 1 : 0) + (reexportGrowProbe ? 1 : 0))];
   for (const name of exportNames) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(name), 0x00, 0x00);
   if (reexportInit) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(INIT_EXPORT), 0x00, 0x01);
+  if (inputReserve) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName(INPUT_RESERVE_EXPORT), 0x00, 0x02);
   // Import the guest memory with limits {min 0, no max}: it matches any 32-bit memory.
   if (reexportMemory) imports.push(...encodeName(GUEST_MODULE_NAME), ...encodeName('memory'), 0x02, 0x00, 0x00);
   // The guest's "a memory.grow was refused" flag (grow-probe.ts): mut i32.
@@ -43,11 +56,12 @@ export function buildRcWrapper(
   // global 0: mut i32 = 0
   sections.push(encodeSection(SectionId.global, [1, 0x7f, 0x01, 0x41, 0x00, 0x0b]));
 
-  const exportCount = exportNames.length + 1 + (reexportMemory ? 1 : 0) + (reexportInit ? 1 : 0) + (reexportGrowProbe ? 1 : 0);
+  const exportCount = exportNames.length + 1 + (reexportMemory ? 1 : 0) + init + (reexportGrowProbe ? 1 : 0) + (inputReserve ? 1 : 0);
   const exports: number[] = [...leb(exportCount)];
   exportNames.forEach((name, i) => exports.push(...encodeName(name), 0x00, ...leb(imported + i)));
   exports.push(...encodeName(RC_GLOBAL), 0x03, rcIndex);
   if (reexportInit) exports.push(...encodeName(INIT_EXPORT), 0x00, ...leb(exportNames.length));
+  if (inputReserve) exports.push(...encodeName(INPUT_RESERVE_EXPORT), 0x00, ...leb(exportNames.length + init));
   if (reexportMemory) exports.push(...encodeName('memory'), 0x02, 0x00);
   if (reexportGrowProbe) exports.push(...encodeName(GROW_FAILED_GLOBAL), 0x03, 0x00);
   sections.push(encodeSection(SectionId.export, exports));

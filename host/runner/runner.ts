@@ -22,6 +22,7 @@ import {
   type WasmHookSpec,
 } from './types.ts';
 import type { WasiPreopen } from './wasi/index.ts';
+import { enableEagerWasmCompilation } from './warm-up.ts';
 import { type CompiledHookModule, WasmHookImpl } from './wasm-hook.ts';
 
 /**
@@ -63,6 +64,13 @@ export interface HookRunnerOptions {
    */
   readonly memoryBudgetMb?: number;
   readonly logCap?: LogCap;
+  /**
+   * After loading a hook, run synthetic calls of its seams through a throwaway,
+   * capability-free instance on each worker, in the background, so a session's
+   * first calls find V8's host path and the guest's code warm (default false:
+   * an embedder opts in to running a hook on synthetic input; the CLI does).
+   */
+  readonly warmUp?: boolean;
 }
 
 /**
@@ -84,6 +92,7 @@ export class HookRunner {
   readonly #modules = new Map<string, Promise<CompiledHookModule & { prepared: ReturnType<typeof prepareModule> }>>();
   readonly #hooks = new Set<WasmHook>();
   readonly #budget: MemoryBudget;
+  readonly #warming = new Set<Promise<void>>();
   #nextInstanceId = 1;
 
   private constructor(pool: WorkerPool, options: HookRunnerOptions) {
@@ -101,6 +110,7 @@ export class HookRunner {
   }
 
   static async start(options: HookRunnerOptions = {}): Promise<HookRunner> {
+    enableEagerWasmCompilation();
     const pool = await WorkerPool.start(options.workers ?? RUNNER_DEFAULTS.workers, {
       dataBytes: options.channelBytes ?? DEFAULT_DATA_BYTES,
       mainSpinUs: options.mainSpinUs ?? RUNNER_DEFAULTS.mainSpinUs,
@@ -190,7 +200,19 @@ export class HookRunner {
       throw new HookLoadError(`${source}: ${fault.message}`);
     }
     this.#hooks.add(hook);
+    if (this.#options.warmUp === true) {
+      const warming = hook.warmUp().catch((error: unknown) => {
+        this.#options.onLog?.({ hook: spec.name, level: 'debug', message: `warm-up stopped: ${error instanceof Error ? error.message : String(error)}`, session: '' });
+      });
+      this.#warming.add(warming);
+      void warming.finally(() => this.#warming.delete(warming));
+    }
     return hook;
+  }
+
+  /** Settles when the background warm-up of every hook loaded so far has finished. */
+  async warmedUp(): Promise<void> {
+    await Promise.all([...this.#warming]);
   }
 
   async close(): Promise<void> {
@@ -209,7 +231,13 @@ export class HookRunner {
           const [guest, wrapper] = await Promise.all([
             wasmApi.compile(prepared.bytes),
             wasmApi.compile(
-              buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init, prepared.growProbe),
+              buildRcWrapper(
+                prepared.seamExports.map((s) => SEAMS[s].exportName),
+                prepared.exportsMemory,
+                prepared.init,
+                prepared.growProbe,
+                prepared.inputReserve && prepared.exportsMemory,
+              ),
             ),
           ]);
           return { key, guest, wrapper, prepared };

@@ -1,5 +1,15 @@
 import type { ListenerOutcome, SeamCall } from '../events/index.ts';
-import { type DecisionOf, type FailPolicy, type HookFault, type SeamId, exportForSeam, hookFault } from '../seams/index.ts';
+import { performance } from 'node:perf_hooks';
+import {
+  type DecisionOf,
+  type FailPolicy,
+  type HookFault,
+  type SeamId,
+  type SessionInfo,
+  exportForSeam,
+  hookFault,
+  seamDefinition,
+} from '../seams/index.ts';
 import { type CallReply, EXPORT_NAMES } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
@@ -8,6 +18,7 @@ import type { WorkerPool } from './pool.ts';
 import { Quarantine } from './quarantine.ts';
 import type { HookLogEntry, WasmHook } from './types.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
+import { WARM_UP_CALLS, WARM_UP_PAYLOADS, WARM_UP_SESSION } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
 
 /** A compiled module, shared by every instance of a hook on every worker. */
@@ -54,6 +65,9 @@ interface InstanceRecord {
   /** Instantiation did not run: the memory budget could not fit it (a `memory` fault that is not the hook's). */
   refused: boolean;
 }
+
+/** A synthetic warm-up call slower than this stops the warm-up of that hook (it would cost more than it saves). */
+const WARM_UP_SLOW_MS = 20;
 
 type Attempt =
   | { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> }
@@ -132,6 +146,64 @@ export class WasmHookImpl implements WasmHook {
     if ('budget' in attempt) return { type: 'fault', fault: attempt.fault };
     if ('fault' in attempt) return this.#record(session, { type: 'fault', fault: attempt.fault });
     return this.#record(session, this.#wire.decode(call.seam, attempt.reply));
+  }
+
+  /** Creates the session's instance now (in parallel with the session's first model call), not at its first hook call. */
+  prepareSession(session: SessionInfo): void {
+    if (this.#closed || this.quarantined) return;
+    try {
+      this.#instanceFor(session.id);
+    } catch {
+      // No worker to place it on (the pool is closing): the first call reports it.
+    }
+  }
+
+  /**
+   * Runs synthetic calls of every configured seam through a throwaway,
+   * capability-free instance on each worker (see `warm-up.ts`), then disposes
+   * it. Outcomes are dropped and never count towards quarantine. A hook whose
+   * synthetic call is slow (over {@link WARM_UP_SLOW_MS}) is not called again.
+   */
+  async warmUp(): Promise<void> {
+    const { instanceOptions, module, loadTimeoutMs, timeoutMs, pool, budget, capBytes } = this.#init;
+    // No capabilities: no preopened paths, no environment variables (the clock is only read, never written).
+    const { wasi, ...rest } = instanceOptions;
+    const options = { ...rest, ...(wasi !== undefined && { wasi: { ...wasi, preopens: [], env: {} } }) };
+    for (const handle of pool.live()) {
+      if (this.#closed) return;
+      const id = this.#init.nextInstanceId();
+      handle.instanceCount++;
+      // Counted in the runner's memory budget like any instance, pinned (never evicted) until disposed;
+      // a refusal ends the warm-up (it is never worth a real session's room).
+      const entry: BudgetEntry = { bytes: 0, capBytes, pinned: 0, running: false, gone: () => handle.dead, evict: () => {} };
+      budget.pin(entry);
+      const gate = () => budget.run(entry) === undefined;
+      try {
+        const created = await handle.create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, options, loadTimeoutMs, gate);
+        if ('refused' in created) return;
+        if ('timedOut' in created || created.fault !== undefined) continue;
+        calls: for (const seam of this.seams) {
+          const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(seam));
+          const definition = seamDefinition(seam);
+          const payload = WARM_UP_PAYLOADS[seam];
+          const call = { seam, payload, next: definition.kind === 'notify' ? null : definition.defaultDecision(payload as never), session: WARM_UP_SESSION };
+          for (let i = 0; i < WARM_UP_CALLS && !this.#closed; i++) {
+            const started = performance.now();
+            const result = await handle.call(id, exportIndex, this.#wire.encode(call as never), timeoutMs, gate);
+            if ('refused' in result) return;
+            if ('timedOut' in result || result.discard === true) break calls;
+            this.#wire.decode(seam, result);
+            if (performance.now() - started > WARM_UP_SLOW_MS) break calls;
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof WorkerGoneError)) throw error;
+      } finally {
+        budget.release(entry);
+        handle.instanceCount--;
+        if (!handle.dead) handle.dispose(id);
+      }
+    }
   }
 
   async reload(): Promise<void> {

@@ -16,7 +16,19 @@ import type { CallReply } from './channel.ts';
 const packr = new Packr({ useRecords: false, encodeUndefinedAsNil: true, variableMapSize: true });
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
-/** The msgpack input of one export call: `{v, seam, session, payload, next}`. */
+/**
+ * The buffer envelopes are packed into, reused. msgpackr reserves 3 bytes per
+ * character of a string before writing it and, when its buffer is short,
+ * allocates four times the need and copies: a 4 MiB tool output meant a fresh
+ * ~48 MiB buffer every few calls (most of a big post-tool call's cost). Packing
+ * into one retained buffer pays that once; the envelope is copied out of it
+ * (a Buffer: msgpackr writes strings with its `utf8Write`).
+ */
+let scratch: Buffer = Buffer.allocUnsafeSlow(1 << 16);
+/** A scratch buffer grown beyond this is not kept (one huge payload does not pin its memory). */
+const MAX_RETAINED_SCRATCH = 64 << 20;
+
+/** The msgpack input of one export call: `{v, seam, session, payload, next}`. A fresh, exact-size copy. */
 export function encodeEnvelope<S extends SeamId>(
   seam: S,
   session: SessionInfo,
@@ -24,7 +36,16 @@ export function encodeEnvelope<S extends SeamId>(
   next: DecisionOf<S> | null,
 ): Uint8Array {
   const envelope: Envelope<PayloadOf<S>, DecisionOf<S>> = { v: PROTOCOL_VERSION, seam, session, payload, next };
-  return packr.pack(envelope);
+  packr.useBuffer(scratch);
+  const packed = packr.pack(envelope);
+  // msgpackr moved to a bigger buffer of its own: keep that one for the next big envelope.
+  if (packed.buffer !== scratch.buffer) {
+    scratch = packed.buffer.byteLength <= MAX_RETAINED_SCRATCH ? Buffer.from(packed.buffer) : Buffer.allocUnsafeSlow(1 << 16);
+  }
+  // A copy (Buffer#slice would be a view into the scratch that the next envelope overwrites).
+  const out = new Uint8Array(packed.byteLength);
+  out.set(packed);
+  return out;
 }
 
 /**

@@ -12,8 +12,8 @@ describe('one parser for integer flags', () => {
     for (const bad of ['0', '-1', '2.5', 'ten', '', ' ']) expect(() => integerOption(1)(bad), bad).toThrow('expected an integer >= 1');
   });
 
-  it('run and acp share the loop defaults in their flags and help', () => {
-    const program = buildProgram();
+  it('run and acp share the loop defaults in their flags and help', async () => {
+    const program = await buildProgram();
     for (const name of ['run', 'acp']) {
       const command = program.commands.find((c) => c.name() === name)!;
       const defaults = Object.fromEntries(command.options.map((option) => [option.long, option.defaultValue]));
@@ -26,9 +26,9 @@ describe('one parser for integer flags', () => {
 });
 
 describe('the version', () => {
-  it('is package.json\'s, wherever it is shown', () => {
+  it('is package.json\'s, wherever it is shown', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(HOOKBOX_VERSION).toBe(pkg.version);
-    expect(buildProgram().version()).toBe(pkg.version);
+    expect((await buildProgram()).version()).toBe(pkg.version);
   });
 });

@@ -14,7 +14,7 @@ import { writeCorpusWasm } from '../helpers/wat.ts';
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
 // The lead's `host/cli/main.ts` registers the commands; the child-process tests run once `call` is wired in.
-const binHasCall = buildProgram().commands.some((command) => command.name() === 'call');
+const binHasCall = (await buildProgram()).commands.some((command) => command.name() === 'call');
 
 let dir: string;
 let payload: string;

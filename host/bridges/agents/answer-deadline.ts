@@ -1,4 +1,10 @@
-import type { ResolvedConfig } from '../../config/index.ts';
+/**
+ * What the deadline needs of each configured hook (a resolved operator config
+ * fits it; the bridges sit below host/config, so they name only these fields).
+ */
+export interface DeadlineHooks {
+  readonly hooks: readonly { readonly limits: { readonly timeoutMs?: number }; readonly command?: unknown }[];
+}
 
 /** A wasm hook's deadline when neither the config nor its manifest sets one (the runner's default). */
 const WASM_DEFAULT_TIMEOUT_MS = 1_000;
@@ -18,7 +24,7 @@ const MARGIN_MS = 5_000;
  * which fails closed, always answers before the agent gives up (Gemini CLI
  * and Codex treat a timed-out hook as a non-blocking error: fail open).
  */
-export function agentAnswerTimeoutMs(config: ResolvedConfig): number {
+export function agentAnswerTimeoutMs(config: DeadlineHooks): number {
   const hooks = config.hooks.reduce(
     (sum, hook) => sum + (hook.limits.timeoutMs ?? (hook.command !== undefined ? SHELL_DEFAULT_TIMEOUT_MS : WASM_DEFAULT_TIMEOUT_MS)),
     0,

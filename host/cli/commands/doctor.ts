@@ -37,7 +37,7 @@ export async function doctorCommand(agent: string | undefined, flags: DoctorFlag
 export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
-    .description(`check that an agent (${agentNames().join(', ')}) will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not`)
+    .description("check that an agent will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not")
     .argument('[agent]', 'the agent (default: every agent)')
     .option('--project <dir>', "the project's settings (default: the current folder)")
     .option('--user', "the user's settings")

@@ -65,7 +65,7 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
-    .description(`decision server for agents' hooks (POST /hooks/<agent>): loopback HTTP with a bearer token and/or a unix socket; default both, port ${DEFAULT_SERVE_PORT} and ~/.hookbox/serve.sock`)
+    .description("decision server for agents' hooks (POST /hooks/<agent>): loopback HTTP with a bearer token and/or a unix socket")
     .requiredOption('-c, --config <file>', 'operator config (hookbox.config.json) with the hooks')
     .option('--port <n>', `loopback TCP port (0 = any free one; default ${DEFAULT_SERVE_PORT} when no --socket)`)
     .option('--socket <path>', 'unix socket, created 0600 in a folder only you can enter (default ~/.hookbox/serve.sock when no --port)')

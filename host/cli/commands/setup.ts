@@ -117,7 +117,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
 export function registerSetupCommand(program: Command): void {
   program
     .command('setup')
-    .description(`merge hookbox's hooks into an agent's settings (${agentNames().join(', ')}), keeping everything else; --remove takes exactly them out`)
+    .description("merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out")
     .argument('<agent>', `the agent: ${agentNames().join(', ')}`)
     .option('--project <dir>', "the project's settings (default: the current folder)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")

@@ -31,6 +31,9 @@ EXTISM_IMPORT("log_warn") void extism_log_warn(uint64_t offs);
 EXTISM_IMPORT("log_error") void extism_log_error(uint64_t offs);
 EXTISM_IMPORT("log_debug") void extism_log_debug(uint64_t offs);
 
+/* The buffer the host filled through `hookbox_input_reserve` for an input of `len` bytes, or NULL (input.c). */
+uint8_t *hb_take_reserved_input(size_t len);
+
 /* Reads the whole call input into a malloc'd buffer (NULL on allocation failure). */
 uint8_t *hb_read_input(size_t *len_out);
 

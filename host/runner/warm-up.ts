@@ -1,0 +1,54 @@
+/**
+ * Warming a loaded hook off the critical path. A real session makes a
+ * handful of calls per hook, seconds apart, so without this every one of
+ * them runs host code V8 has not optimised yet (the worker's serve path, the
+ * SDK's kernel functions, msgpack, zod) and guest code still in its baseline
+ * tier. At load, after the probe, each worker runs a few synthetic calls
+ * through a throwaway instance of the hook, so the first real session finds
+ * the path warm.
+ *
+ * The throwaway instance has no capabilities (no preopened paths, no
+ * environment variables), so whatever the hook does with a synthetic call
+ * stays inside it: its output, faults and logs are dropped, and it is
+ * disposed afterwards. The session instances are never the throwaway one,
+ * so no session's Var state ever saw a synthetic call.
+ */
+import { setFlagsFromString } from 'node:v8';
+import type { PayloadOf, SeamId, SessionInfo } from '../seams/index.ts';
+
+/** What a warm-up call carries, per seam: small, valid payloads (tests check them against the seam schemas). */
+export const WARM_UP_PAYLOADS: { readonly [S in SeamId]: PayloadOf<S> } = {
+  'agent/session-start': { source: 'startup' },
+  'agent/prompt-submit': { content: 'list the files in this directory', source: 'cli' },
+  'tools/pre-execute': { toolCallId: 'hookbox-warm-up', toolName: 'bash', arguments: { command: 'ls -la && git status --short' } },
+  'tools/post-execute': {
+    toolCallId: 'hookbox-warm-up',
+    toolName: 'bash',
+    arguments: { command: 'ls -la' },
+    result: { content: 'total 0\n', isError: false },
+  },
+  'agent/turn-continuation': { continuations: 0, lastAssistantText: 'Done.' },
+};
+
+/** The session a warm-up call names (never a real session id: real ones are UUIDs or operator-chosen). */
+export const WARM_UP_SESSION: SessionInfo = { id: 'hookbox-warm-up', turn: 1, step: 1, cwd: '/' };
+
+/** Calls per seam per worker: enough for V8's baseline tiers and inline caches, small enough to cost a few ms. */
+export const WARM_UP_CALLS = 12;
+
+let eagerCompilation = false;
+
+/**
+ * Makes V8 compile every function of a wasm module when the module is
+ * compiled (at load, off the critical path) instead of at its first call:
+ * a QuickJS engine module otherwise compiles hundreds of functions lazily
+ * inside a session's first hook call (~60 ms of CPU for guard-bash's first
+ * call, measured in the session bench). Process-wide, set once, before the
+ * runner compiles its first module. `node --wasm-lazy-compilation` opts out.
+ */
+export function enableEagerWasmCompilation(): void {
+  // `node --wasm-lazy-compilation` on the command line keeps V8's default (the bench's before/after does).
+  if (eagerCompilation || process.execArgv.includes('--wasm-lazy-compilation')) return;
+  eagerCompilation = true;
+  setFlagsFromString('--no-wasm-lazy-compilation');
+}

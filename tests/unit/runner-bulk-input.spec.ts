@@ -1,0 +1,143 @@
+/**
+ * Bulk input delivery (`hookbox_input_reserve`, rc-wrapper.ts): a guest that
+ * exports it gets the whole call input copied into the buffer it reserved,
+ * before its export runs; a pointer outside its memory is ignored, never a
+ * host error; a guest without it (plain Extism) is untouched.
+ */
+import createPlugin from '@extism/extism';
+import { describe, expect, it } from 'vitest';
+import { ExtismInstance } from '../../host/runner/extism-adapter.ts';
+import { prepareModule } from '../../host/runner/module-prep.ts';
+import { GUEST_MODULE_NAME, buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
+import { wasmApi } from '../../host/runner/wasm-api.ts';
+import { readFile } from 'node:fs/promises';
+import { buildExample } from '../../examples-hooks/build.ts';
+import { HookRunner } from '../../host/runner/index.ts';
+import { decodeDecision, encodeEnvelope } from '../../host/runner/wire.ts';
+import type { PostToolPayload } from '../../host/seams/index.ts';
+import { compileWatSource } from '../helpers/wat.ts';
+
+/**
+ * Reserves its buffer at `pointer` whatever the length, and echoes the
+ * reserved buffer's first input_length bytes back as its output: the output
+ * equals the input only if the host filled the buffer.
+ */
+function echoReserved(pointer: string): string {
+  return `(module
+  (import "extism:host/env" "input_length" (func $input_length (result i64)))
+  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+  (memory (export "memory") 2 4)
+  (func (export "hookbox_input_reserve") (param $len i32) (result i32) (i32.const ${pointer}))
+  (func (export "pre_tool") (result i32) (local $n i32) (local $b i64) (local $i i32)
+    (local.set $n (i32.wrap_i64 (call $input_length)))
+    (local.set $b (call $alloc (i64.extend_i32_u (local.get $n))))
+    (block $end (loop $copy
+      (br_if $end (i32.ge_u (local.get $i) (local.get $n)))
+      (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (i32.add (i32.const 1024) (local.get $i))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $copy)))
+    (call $output_set (local.get $b) (i64.extend_i32_u (local.get $n)))
+    (i32.const 0)))`;
+}
+
+async function compile(source: string) {
+  const prepared = prepareModule(await compileWatSource(source, 'bulk-input.wat'), { memoryMb: 16, source: 'bulk-input.wat' });
+  return {
+    prepared,
+    guest: await wasmApi.compile(prepared.bytes),
+    wrapper: await wasmApi.compile(buildRcWrapper(['pre_tool'], prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve)),
+  };
+}
+
+async function callWith(source: string, input: Uint8Array) {
+  const { prepared, guest, wrapper } = await compile(source);
+  expect(prepared.inputReserve).toBe(true);
+  const created = await ExtismInstance.create({
+    guest,
+    wrapper,
+    config: {},
+    memoryMb: 16,
+    memoryMaxPages: prepared.memory?.max,
+    maxOutputBytes: 1_048_576,
+  });
+  if (!created.ok) throw new Error(created.fault.message);
+  try {
+    return await created.instance.call('pre_tool', input);
+  } finally {
+    await created.instance.close();
+  }
+}
+
+const INPUT = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 31 + 7) & 0xff);
+
+describe('bulk input delivery', () => {
+  it('copies the whole input into the buffer the guest reserved, before the export runs', async () => {
+    const outcome = await callWith(echoReserved('1024'), INPUT);
+    expect(outcome.type).toBe('output');
+    if (outcome.type === 'output') expect(outcome.bytes).toEqual(INPUT);
+  });
+
+  it('ignores a reservation outside the guest memory: the call runs, the buffer stays as it was', async () => {
+    for (const pointer of ['0xfffffff0', '131000']) {
+      const outcome = await callWith(echoReserved(pointer), INPUT);
+      expect(outcome.type).toBe('output');
+      if (outcome.type === 'output') expect(outcome.bytes?.some((b) => b !== 0)).toBe(false);
+    }
+  });
+
+  it('a plain Extism host never calls the export: the guest reads zeros, not an error', async () => {
+    const { guest, wrapper } = await compile(echoReserved('1024'));
+    const plugin = await createPlugin(
+      { wasm: [{ module: guest, name: GUEST_MODULE_NAME }, { module: wrapper, name: 'main' }] },
+      { useWasi: false, runInWorker: false, logLevel: 'silent' },
+    );
+    try {
+      const output = await plugin.call('pre_tool', INPUT);
+      expect(output?.bytes().some((b) => b !== 0)).toBe(false);
+    } finally {
+      await plugin.close();
+    }
+  });
+});
+
+describe('the hookbox JS engine reads a big input either way', () => {
+  // A fake token, assembled at run time so this file does not trip secret scanners.
+  const token = ['ghp_', '0123456789abcdefghijABCDEFGHIJ012345'].join('');
+  const payload: PostToolPayload = {
+    toolCallId: 'c1',
+    toolName: 'bash',
+    arguments: { command: 'cat build.log' },
+    result: { content: `${'build step ok\n'.repeat(25_000)}export GITHUB_TOKEN=${token}\n`, isError: false },
+  };
+  const session = { id: 'bulk', turn: 1, step: 1, cwd: '/' };
+
+  it('through the runner (bulk delivery) and on a plain Extism host (kernel reads), the same redaction', async () => {
+    const bytes = new Uint8Array(await readFile((await buildExample('secret-redactor', () => {})).wasmPath));
+    expect(prepareModule(bytes, { memoryMb: 64, source: 'secret-redactor.wasm' }).inputReserve).toBe(true);
+
+    const runner = await HookRunner.start({ workers: 1, spareWorker: false });
+    let viaRunner: unknown;
+    try {
+      const hook = await runner.load({ name: 'secret-redactor', wasm: bytes, limits: { timeoutMs: 20_000 } });
+      const { invokeListener } = await import('../../host/events/invoke.ts');
+      viaRunner = (await invokeListener(hook, 'tools/post-execute', payload, { action: 'accept' }, session)).decision;
+    } finally {
+      await runner.close();
+    }
+    expect(JSON.stringify(viaRunner)).toContain('[REDACTED:github-token]');
+    expect(JSON.stringify(viaRunner)).not.toContain(token);
+
+    // The module as built, on the Extism SDK with its own WASI: nobody calls the reservation, so the
+    // engine must fall back to the kernel's 8-byte reads.
+    const plugin = await createPlugin({ wasm: [{ module: await wasmApi.compile(bytes) }] }, { useWasi: true, runInWorker: false, logLevel: 'silent' });
+    try {
+      const output = await plugin.call('post_tool', encodeEnvelope('tools/post-execute', session, payload, { action: 'accept' }));
+      const plain = decodeDecision('tools/post-execute', output?.bytes() ?? null);
+      expect(plain).toEqual({ type: 'decision', decision: viaRunner });
+    } finally {
+      await plugin.close();
+    }
+  });
+});
