@@ -16,6 +16,7 @@ const EXPECTED: Record<string, { decision: unknown; fault: string | null }> = {
   'deep-nesting': deny('decode'),
   deny: { decision: { action: 'deny', reason: 'corpus deny' }, fault: null },
   'echo-next': { decision: { action: 'allow', reason: expect.stringMatching(/^[0-9a-f]+$/) }, fault: null },
+  'env-dump': { decision: { action: 'allow' }, fault: null },
   'error-set': deny('plugin-error'),
   // Granted nothing: closing its own stdio only edits its own fd table; no fd 3 to escape from.
   'fd-hijack': { decision: { action: 'allow' }, fault: null },

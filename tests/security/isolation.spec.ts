@@ -102,6 +102,26 @@ describe('capabilities (wasi-attempts)', () => {
     }
   });
 
+  it('env-dump: the plugin reads exactly the granted variables, never the rest of the host environment', async () => {
+    process.env.HOOKBOX_SECURITY_GRANTED = 'yes';
+    process.env.HOOKBOX_SECURITY_SECRET = 'hunter2';
+    const granted = await loadCorpus(fx.runner, 'env-dump', { capabilities: { env: ['HOOKBOX_SECURITY_GRANTED', 'HOOKBOX_SECURITY_UNSET'] } });
+    const none = await loadCorpus(fx.runner, 'env-dump');
+    try {
+      // What the guest read, verbatim: the one granted variable that is set.
+      expect((await callSeam(granted, 'tools/pre-execute')).decision).toEqual({
+        action: 'deny',
+        reason: 'HOOKBOX_SECURITY_GRANTED=yes',
+      });
+      expect((await callSeam(none, 'tools/pre-execute')).decision).toEqual({ action: 'allow' });
+    } finally {
+      await granted.close();
+      await none.close();
+      delete process.env.HOOKBOX_SECURITY_GRANTED;
+      delete process.env.HOOKBOX_SECURITY_SECRET;
+    }
+  });
+
   it('granted env, filesystem and clock reach the plugin, and only those', async () => {
     const granted = path.join(dir, 'granted');
     await writeFile(path.join(dir, 'marker'), 'x');
