@@ -77,7 +77,9 @@ describe('plugins that answer badly', () => {
   it('kernel misuse on every seam is a fault, never a decision, and the host survives', async () => {
     const hook = await loadCorpus(fx.runner, 'kernel-misuse');
     try {
-      for (const seam of ['tools/pre-execute', 'agent/prompt-submit', 'tools/post-execute', 'agent/turn-continuation'] as const) {
+      const seams = ['agent/session-start', 'agent/prompt-submit', 'tools/pre-execute', 'tools/post-execute', 'agent/turn-continuation'] as const;
+      expect([...hook.exports].sort()).toEqual([...seams].sort());
+      for (const seam of seams) {
         const result = await callSeam(hook, seam);
         expect(result.invocation.outcome, seam).toBe('fault');
         expect(['trap', 'memory'], seam).toContain(result.fault?.kind);
@@ -105,6 +107,14 @@ describe('healthy plugins', () => {
   it('no-opinion: empty output passes next through on every seam', async () => {
     const hook = await loadCorpus(fx.runner, 'no-opinion');
     try {
+      // Pinned, so an empty export list cannot make the loop below check nothing.
+      expect([...hook.exports].sort()).toEqual([
+        'agent/prompt-submit',
+        'agent/session-start',
+        'agent/turn-continuation',
+        'tools/post-execute',
+        'tools/pre-execute',
+      ]);
       for (const seam of hook.exports) {
         const result = await callSeam(hook, seam);
         expect(result.invocation.outcome, seam).toBe('no-opinion');
