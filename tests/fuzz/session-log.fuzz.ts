@@ -15,7 +15,7 @@ import { SessionLogError } from '../../host/errors.ts';
 import { type SessionEvent, SessionEventSchema, readSessionLog } from '../../host/log/index.ts';
 import { fuzzParams, fuzzTimeout } from './settings.ts';
 
-const SMALL = 250;
+const SMALL = 150;
 const TIMEOUT = fuzzTimeout(SMALL, 20);
 const dir = mkdtempSync(join(tmpdir(), 'hookbox-fuzz-log-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
