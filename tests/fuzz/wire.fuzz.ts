@@ -3,12 +3,13 @@
  * decoding yields a decision the seam's schema accepts, no opinion (empty
  * output only), or a `decode`/`schema` fault — never a throw. Inputs:
  * arbitrary bytes, valid msgpack of arbitrary values, near-valid decisions,
- * and the same through the Claude Code / Codex wire codecs.
+ * and the same through hookbox's codec and the Claude Code / Codex ones.
  */
 import fc from 'fast-check';
 import { Packr, pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { decodeDecision, wireCodec } from '../../host/runner/wire.ts';
+import { protocolCodec } from '../../host/bridges/index.ts';
+import { type HookCodec, decodeDecision, hookboxCodec } from '../../host/runner/wire.ts';
 import type { HookFaultKind } from '../../host/seams/index.ts';
 import { nearValidDecision, seamArb, validDecision } from './decisions.ts';
 import { expectOutcome } from './outcome.ts';
@@ -99,15 +100,16 @@ describe('wire decoder: bytes → decision or typed fault', () => {
   }, TIMEOUT);
 });
 
-describe('tool-protocol wire codecs: output bytes, exit code, error text → decision or typed fault', () => {
+describe('hook codecs: output bytes, exit code, error text → decision or typed fault', () => {
   const reply = fc.record({
     output: fc.oneof(fc.constant(null), fc.uint8Array({ maxLength: 256 }), fc.string({ maxLength: 200 }).map((s) => new TextEncoder().encode(s))),
     fault: fc.option(fc.record({ kind: fc.constantFrom('trap', 'plugin-error', 'timeout', 'memory' as const), message: fc.string({ minLength: 1 }) }), { nil: undefined }),
     exit: fc.option(fc.record({ code: fc.integer({ min: -1, max: 300 }), errorText: fc.option(fc.string(), { nil: undefined }) }), { nil: undefined }),
   });
 
-  it.each(['hookbox', 'claude-code', 'codex'] as const)('%s', (protocol) => {
-    const codec = wireCodec(protocol);
+  const codecs: Record<string, HookCodec> = { hookbox: hookboxCodec, 'claude-code': protocolCodec('claude-code'), codex: protocolCodec('codex') };
+  it.each(Object.keys(codecs))('%s', (protocol) => {
+    const codec = codecs[protocol]!;
     fc.assert(
       fc.property(seamArb, reply, (seam, r) => {
         const clean = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as Parameters<typeof codec.decode>[1];
