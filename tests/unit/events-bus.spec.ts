@@ -95,7 +95,13 @@ describe('SeamBus', () => {
 });
 
 describe('invokeListener records exactly what happened', () => {
-  const listener = (over: Partial<SeamListener>, invoke: SeamListener['invoke']): SeamListener => ({ name: 'h', seams: ['tools/pre-execute'], invoke, ...over });
+  // Listeners answering fixed outcomes (typed loosely: the point is what the bus does with them).
+  const listener = (over: Partial<SeamListener>, invoke: () => Promise<unknown>): SeamListener => ({
+    name: 'h',
+    seams: ['tools/pre-execute'],
+    invoke: invoke as SeamListener['invoke'],
+    ...over,
+  });
   const call = (l: SeamListener) => invokeListener(l, 'tools/pre-execute', pre('bash'), { action: 'allow' }, session);
 
   it('a decision: digest and sandbox copied, duration in whole microseconds', async () => {
