@@ -28,7 +28,8 @@ describe('plugins that answer badly', () => {
     ['out-of-bounds', 'trap'],
     ['recursion', 'trap'],
   ] as const)('%s: pre-tool gets deny, fault %s', async (name, kind) => {
-    const hook = await loadCorpus(fx.runner, name);
+    // None of these is a timeout: a deadline no loaded machine reaches keeps it that way.
+    const hook = await loadCorpus(fx.runner, name, { limits: { timeoutMs: 20_000 } });
     try {
       const result = await callSeam(hook, 'tools/pre-execute');
       expect(result.fault?.kind).toBe(kind);
