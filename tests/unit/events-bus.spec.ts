@@ -77,7 +77,7 @@ describe('SeamBus', () => {
     const bus = new SeamBus();
     bus.use(allow('a'));
     const result = await bus.dispatch('tools/pre-execute', pre('bash'), session, { action: 'deny', reason: 'already' });
-    expect(result).toEqual({ decision: { action: 'deny', reason: 'already' }, invocations: [] });
+    expect(result).toEqual({ decision: { action: 'deny', reason: 'already' }, invocations: [], decided: [] });
   });
 
   it('a notify seam tells every listener, accumulating, with no next', async () => {
