@@ -120,6 +120,15 @@ describe('invokeListener records exactly what happened', () => {
     expect(Number.isInteger(invocation.durationUs) && invocation.durationUs >= 0).toBe(true);
   });
 
+  it('durationUs is the call\'s own duration in microseconds (bounded by a 20 ms timer below and the outer clock above)', async () => {
+    const before = performance.now();
+    const { invocation } = await call(listener({}, () => new Promise((resolve) => setTimeout(() => resolve({ type: 'no-opinion' }), 20))));
+    const outerUs = (performance.now() - before) * 1000;
+    // Timers never fire early, so ≥ 19 ms; and never more than the time measured around the call.
+    expect(invocation.durationUs).toBeGreaterThanOrEqual(19_000);
+    expect(invocation.durationUs).toBeLessThanOrEqual(Math.ceil(outerUs) + 1);
+  });
+
   it('no opinion: nothing applied, no decision or fault keys', async () => {
     const { decision, invocation } = await call(listener({}, async () => ({ type: 'no-opinion' })));
     expect(decision).toBeNull();
