@@ -150,26 +150,26 @@ describe('composition edges', () => {
 
   it('session-start accumulates context and never short-circuits', () => {
     const s = SEAMS['agent/session-start'];
-    expect(s.defaultDecision({ source: 'startup' })).toEqual({});
-    expect(s.compose({}, {})).toEqual({});
-    expect(s.compose({ additionalContext: 'a' }, {})).toEqual({ additionalContext: 'a' });
-    expect(s.compose({}, { additionalContext: 'b' })).toEqual({ additionalContext: 'b' });
+    expect(s.defaultDecision({ source: 'startup' })).toStrictEqual({});
+    expect(s.compose({}, {})).toStrictEqual({});
+    expect(s.compose({ additionalContext: 'a' }, {})).toStrictEqual({ additionalContext: 'a' });
+    expect(s.compose({}, { additionalContext: 'b' })).toStrictEqual({ additionalContext: 'b' });
     expect(s.shortCircuits({ additionalContext: 'x' })).toBe(false);
-    expect(s.threadPayload({ source: 'resume' }, { additionalContext: 'x' })).toEqual({ source: 'resume' });
+    expect(s.threadPayload({ source: 'resume' }, { additionalContext: 'x' })).toStrictEqual({ source: 'resume' });
   });
 
   it('prompt-submit: block wins either way and short-circuits; rewrites thread into the payload', () => {
     const s = SEAMS['agent/prompt-submit'];
     const block = { action: 'block', reason: 'no' } as const;
-    expect(s.compose({ action: 'allow', content: 'x' }, block)).toEqual(block);
-    expect(s.compose(block, { action: 'allow', content: 'x' })).toEqual(block);
-    expect(s.compose({ action: 'allow', content: 'x', additionalContext: 'a' }, { action: 'allow', content: 'y' })).toEqual({ action: 'allow', content: 'y', additionalContext: 'a' });
-    expect(s.compose({ action: 'allow' }, { action: 'allow' })).toEqual({ action: 'allow' });
+    expect(s.compose({ action: 'allow', content: 'x' }, block)).toStrictEqual(block);
+    expect(s.compose(block, { action: 'allow', content: 'x' })).toStrictEqual(block);
+    expect(s.compose({ action: 'allow', content: 'x', additionalContext: 'a' }, { action: 'allow', content: 'y' })).toStrictEqual({ action: 'allow', content: 'y', additionalContext: 'a' });
+    expect(s.compose({ action: 'allow' }, { action: 'allow' })).toStrictEqual({ action: 'allow' });
     expect(s.shortCircuits(block)).toBe(true);
     expect(s.shortCircuits({ action: 'allow' })).toBe(false);
-    expect(s.threadPayload({ content: 'a', source: 'cli' }, { action: 'allow', content: 'b' })).toEqual({ content: 'b', source: 'cli' });
-    expect(s.threadPayload({ content: 'a', source: 'cli' }, { action: 'allow' })).toEqual({ content: 'a', source: 'cli' });
-    expect(s.threadPayload({ content: 'a', source: 'cli' }, block)).toEqual({ content: 'a', source: 'cli' });
+    expect(s.threadPayload({ content: 'a', source: 'cli' }, { action: 'allow', content: 'b' })).toStrictEqual({ content: 'b', source: 'cli' });
+    expect(s.threadPayload({ content: 'a', source: 'cli' }, { action: 'allow' })).toStrictEqual({ content: 'a', source: 'cli' });
+    expect(s.threadPayload({ content: 'a', source: 'cli' }, block)).toStrictEqual({ content: 'a', source: 'cli' });
   });
 
   it('pre-tool: deny > ask > allow; at equal rank the first reason stands; only deny short-circuits', () => {
@@ -177,44 +177,44 @@ describe('composition edges', () => {
     const allow = { action: 'allow' } as const;
     const ask = { action: 'ask', reason: 'a' } as const;
     const deny = { action: 'deny', reason: 'd' } as const;
-    expect(s.compose(allow, ask)).toEqual(ask);
-    expect(s.compose(ask, allow)).toEqual(ask);
-    expect(s.compose(ask, deny)).toEqual(deny);
-    expect(s.compose(deny, ask)).toEqual(deny);
-    expect(s.compose(allow, deny)).toEqual(deny);
-    expect(s.compose({ action: 'ask', reason: 'first' }, { action: 'ask', reason: 'second' })).toEqual({ action: 'ask', reason: 'first' });
-    expect(s.compose({ action: 'ask' }, { action: 'ask', reason: 'second' })).toEqual({ action: 'ask', reason: 'second' });
+    expect(s.compose(allow, ask)).toStrictEqual(ask);
+    expect(s.compose(ask, allow)).toStrictEqual(ask);
+    expect(s.compose(ask, deny)).toStrictEqual(deny);
+    expect(s.compose(deny, ask)).toStrictEqual(deny);
+    expect(s.compose(allow, deny)).toStrictEqual(deny);
+    expect(s.compose({ action: 'ask', reason: 'first' }, { action: 'ask', reason: 'second' })).toStrictEqual({ action: 'ask', reason: 'first' });
+    expect(s.compose({ action: 'ask' }, { action: 'ask', reason: 'second' })).toStrictEqual({ action: 'ask', reason: 'second' });
     expect(s.shortCircuits(deny)).toBe(true);
     expect(s.shortCircuits(ask)).toBe(false);
     expect(s.shortCircuits(allow)).toBe(false);
     const payload = { toolCallId: 'c', toolName: 'bash', arguments: { command: 'ls' } };
-    expect(s.threadPayload(payload, allow)).toEqual(payload);
+    expect(s.threadPayload(payload, allow)).toStrictEqual(payload);
   });
 
   it('post-tool: block wins and short-circuits; a replaced content threads into the result', () => {
     const s = SEAMS['tools/post-execute'];
     const payload = { toolCallId: 'c', toolName: 'bash', arguments: {}, result: { content: 'secret', isError: true } };
     const block = { action: 'block', reason: 'no' } as const;
-    expect(s.defaultDecision(payload)).toEqual({ action: 'accept' });
-    expect(s.compose({ action: 'accept', content: 'x' }, block)).toEqual(block);
-    expect(s.compose(block, { action: 'accept' })).toEqual(block);
-    expect(s.compose({ action: 'accept', additionalContext: 'a' }, { action: 'accept', content: 'y', additionalContext: 'b' })).toEqual({ action: 'accept', content: 'y', additionalContext: 'a\n\nb' });
+    expect(s.defaultDecision(payload)).toStrictEqual({ action: 'accept' });
+    expect(s.compose({ action: 'accept', content: 'x' }, block)).toStrictEqual(block);
+    expect(s.compose(block, { action: 'accept' })).toStrictEqual(block);
+    expect(s.compose({ action: 'accept', additionalContext: 'a' }, { action: 'accept', content: 'y', additionalContext: 'b' })).toStrictEqual({ action: 'accept', content: 'y', additionalContext: 'a\n\nb' });
     expect(s.shortCircuits(block)).toBe(true);
     expect(s.shortCircuits({ action: 'accept' })).toBe(false);
-    expect(s.threadPayload(payload, { action: 'accept', content: '[REDACTED]' })).toEqual({ ...payload, result: { content: '[REDACTED]', isError: true } });
-    expect(s.threadPayload(payload, { action: 'accept' })).toEqual(payload);
-    expect(s.threadPayload(payload, block)).toEqual(payload);
+    expect(s.threadPayload(payload, { action: 'accept', content: '[REDACTED]' })).toStrictEqual({ ...payload, result: { content: '[REDACTED]', isError: true } });
+    expect(s.threadPayload(payload, { action: 'accept' })).toStrictEqual(payload);
+    expect(s.threadPayload(payload, block)).toStrictEqual(payload);
   });
 
   it('turn-continuation: continue beats stop, reasons accumulate, nothing short-circuits', () => {
     const s = SEAMS['agent/turn-continuation'];
-    expect(s.compose({ action: 'stop' }, { action: 'stop' })).toEqual({ action: 'stop' });
-    expect(s.compose({ action: 'continue', reason: 'a' }, { action: 'stop' })).toEqual({ action: 'continue', reason: 'a' });
-    expect(s.compose({ action: 'stop' }, { action: 'continue' })).toEqual({ action: 'continue' });
-    expect(s.compose({ action: 'continue' }, { action: 'continue' })).toEqual({ action: 'continue' });
-    expect(s.compose({ action: 'continue', reason: 'a' }, { action: 'continue', reason: 'b' })).toEqual({ action: 'continue', reason: 'a\n\nb' });
+    expect(s.compose({ action: 'stop' }, { action: 'stop' })).toStrictEqual({ action: 'stop' });
+    expect(s.compose({ action: 'continue', reason: 'a' }, { action: 'stop' })).toStrictEqual({ action: 'continue', reason: 'a' });
+    expect(s.compose({ action: 'stop' }, { action: 'continue' })).toStrictEqual({ action: 'continue' });
+    expect(s.compose({ action: 'continue' }, { action: 'continue' })).toStrictEqual({ action: 'continue' });
+    expect(s.compose({ action: 'continue', reason: 'a' }, { action: 'continue', reason: 'b' })).toStrictEqual({ action: 'continue', reason: 'a\n\nb' });
     expect(s.shortCircuits({ action: 'continue', reason: 'x' })).toBe(false);
-    expect(s.threadPayload({ continuations: 2 }, { action: 'continue' })).toEqual({ continuations: 2 });
+    expect(s.threadPayload({ continuations: 2 }, { action: 'continue' })).toStrictEqual({ continuations: 2 });
   });
 });
 
