@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.spec.ts'],
+    // Fuzz properties run at a small size here; `npm run fuzz` runs them at full size.
+    include: ['tests/**/*.spec.ts', 'tests/fuzz/**/*.fuzz.ts'],
     globalSetup: ['tests/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 600_000,

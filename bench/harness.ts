@@ -96,12 +96,25 @@ export async function timeEach(n: number, fn: (i: number) => Promise<void>): Pro
   return summarize(samples);
 }
 
-/** Event-loop delay while `work` runs: max and p99 in ms (1 ms sampling resolution). */
+const LAG_RESOLUTION_MS = 1;
+
+/**
+ * Event-loop delay while `work` runs: max and p99 in ms (1 ms sampling
+ * resolution). The monitor samples on a timer, and a block is recorded only
+ * when that timer fires late — after the block. `work` resolving is a
+ * microtask, which runs before the next timers phase, so the monitor is kept
+ * on until a timer due after its own has fired: otherwise a block at the very
+ * end of the work (a 50 ms one read as 1.2 ms) is never seen. Likewise its
+ * first tick only sets a baseline, so the work starts after that tick: a
+ * block right at the start would otherwise be taken for the baseline.
+ */
 export async function withLagMonitor<T>(work: () => Promise<T>): Promise<{ value: T; lagMaxMs: number; lagP99Ms: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  const histogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   histogram.enable();
   try {
+    await new Promise((resolve) => setTimeout(resolve, LAG_RESOLUTION_MS + 1));
     const value = await work();
+    await new Promise((resolve) => setTimeout(resolve, LAG_RESOLUTION_MS + 1));
     histogram.disable();
     return { value, lagMaxMs: histogram.max / 1e6, lagP99Ms: histogram.percentile(99) / 1e6 };
   } finally {

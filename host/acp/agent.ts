@@ -34,6 +34,13 @@ export interface AcpAgentOptions {
   /** How long a permission request waits for the client before the ask degrades to deny. */
   readonly askTimeoutMs?: number;
   readonly fsync?: boolean;
+  /**
+   * Called once a `session/cancel` notification has been applied (the turn's
+   * signal is aborted), with the session id; unknown ids are not reported.
+   * Notifications have no reply, so this is how an embedder (or a test)
+   * knows the cancel has landed.
+   */
+  readonly onCancelled?: (sessionId: string) => void;
 }
 
 /** Session ids name log files: nothing that could leave the sessions directory. */
@@ -88,7 +95,10 @@ export class AcpAgent {
         return this.#session(params.sessionId).prompt(params.prompt, client, signal);
       })
       .onNotification('session/cancel', ({ params }) => {
-        this.#sessions.get(params.sessionId)?.cancel();
+        const session = this.#sessions.get(params.sessionId);
+        if (session === undefined) return;
+        session.cancel();
+        this.#options.onCancelled?.(params.sessionId);
       })
       .onRequest('session/close', async ({ params }) => {
         const session = this.#session(params.sessionId);

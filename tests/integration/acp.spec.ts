@@ -62,7 +62,12 @@ interface Harness {
 /** Runs `op` against a fresh agent with `script`, through a client app `setup` may extend. */
 async function withAgent(
   script: Script,
-  options: { askTimeoutMs?: number; maxSteps?: number; setup?: (app: ClientApp) => ClientApp },
+  options: {
+    askTimeoutMs?: number;
+    maxSteps?: number;
+    onCancelled?: (sessionId: string) => void;
+    setup?: (app: ClientApp) => ClientApp;
+  },
   op: (harness: Harness) => Promise<void>,
 ): Promise<void> {
   const current = new AcpAgent({
@@ -71,6 +76,7 @@ async function withAgent(
     createTools: builtinTools,
     ...(options.askTimeoutMs !== undefined && { askTimeoutMs: options.askTimeoutMs }),
     ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
+    ...(options.onCancelled !== undefined && { onCancelled: options.onCancelled }),
   });
   agent = current;
   const updates: SessionUpdate[] = [];
@@ -166,12 +172,14 @@ describe('cancellation wins over a late allow', () => {
       }));
     const marker = join(workspace.dir, 'pushed');
     const script = { steps: [{ toolCalls: [bash('p1', `GIT_DIR=/nonexistent git push origin main 2>/dev/null; touch ${marker}`)] }, { text: 'never reached' }] };
-    await withAgent(script, { setup }, async ({ acp, sessionId, prompt, updates }) => {
+    let cancelLanded!: (sessionId: string) => void;
+    const cancelled = new Promise<string>((resolve) => (cancelLanded = resolve));
+    await withAgent(script, { setup, onCancelled: (id) => cancelLanded(id) }, async ({ acp, sessionId, prompt, updates }) => {
       const pending = prompt('push');
       while (allowLate === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
       await acp.notify('session/cancel', { sessionId });
-      // Let the cancel reach the agent before the (racy) allow does.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The allow is sent only once the agent has applied the cancel.
+      expect(await cancelled).toBe(sessionId);
       allowLate();
       expect(await pending).toMatchObject({ stopReason: 'cancelled' });
       expect(failedResult(updates, 'p1')).toContain('bash was not run: the turn was cancelled');

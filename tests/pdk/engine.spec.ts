@@ -30,12 +30,22 @@ describe('engine cache', () => {
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target.replace(/\.wasm$/, '.lock'), '99999');
     const progress: string[] = [];
-    const waiting = ensureEngine({ cacheDir: dir, onProgress: (m) => progress.push(m) });
-    await new Promise((r) => setTimeout(r, 300));
+    let firstMessage!: (message: string) => void;
+    const first = new Promise<string>((resolve) => (firstMessage = resolve));
+    const waiting = ensureEngine({
+      cacheDir: dir,
+      onProgress: (m) => {
+        progress.push(m);
+        firstMessage(m);
+      },
+    });
+    // The other builder finishes only once this one has said it waits on the
+    // lock, so the test always takes the waiting path (never a cache hit).
+    expect(await first).toBe('waiting for another process building the JS engine');
     await copyFile(builtEngine, `${target}.tmp`);
     await rename(`${target}.tmp`, target); // what the other builder does when it finishes
     expect(await waiting).toBe(target);
     expect(progress).toEqual(['waiting for another process building the JS engine']);
     expect(join(dir, 'engine', basename(target))).toBe(target);
-  });
+  }, 30_000);
 });

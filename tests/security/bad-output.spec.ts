@@ -28,7 +28,8 @@ describe('plugins that answer badly', () => {
     ['out-of-bounds', 'trap'],
     ['recursion', 'trap'],
   ] as const)('%s: pre-tool gets deny, fault %s', async (name, kind) => {
-    const hook = await loadCorpus(fx.runner, name);
+    // None of these is a timeout: a deadline no loaded machine reaches keeps it that way.
+    const hook = await loadCorpus(fx.runner, name, { limits: { timeoutMs: 20_000 } });
     try {
       const result = await callSeam(hook, 'tools/pre-execute');
       expect(result.fault?.kind).toBe(kind);
@@ -77,7 +78,9 @@ describe('plugins that answer badly', () => {
   it('kernel misuse on every seam is a fault, never a decision, and the host survives', async () => {
     const hook = await loadCorpus(fx.runner, 'kernel-misuse');
     try {
-      for (const seam of ['tools/pre-execute', 'agent/prompt-submit', 'tools/post-execute', 'agent/turn-continuation'] as const) {
+      const seams = ['agent/session-start', 'agent/prompt-submit', 'tools/pre-execute', 'tools/post-execute', 'agent/turn-continuation'] as const;
+      expect([...hook.exports].sort()).toEqual([...seams].sort());
+      for (const seam of seams) {
         const result = await callSeam(hook, seam);
         expect(result.invocation.outcome, seam).toBe('fault');
         expect(['trap', 'memory'], seam).toContain(result.fault?.kind);
@@ -105,6 +108,14 @@ describe('healthy plugins', () => {
   it('no-opinion: empty output passes next through on every seam', async () => {
     const hook = await loadCorpus(fx.runner, 'no-opinion');
     try {
+      // Pinned, so an empty export list cannot make the loop below check nothing.
+      expect([...hook.exports].sort()).toEqual([
+        'agent/prompt-submit',
+        'agent/session-start',
+        'agent/turn-continuation',
+        'tools/post-execute',
+        'tools/pre-execute',
+      ]);
       for (const seam of hook.exports) {
         const result = await callSeam(hook, seam);
         expect(result.invocation.outcome, seam).toBe('no-opinion');

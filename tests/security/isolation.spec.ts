@@ -66,13 +66,15 @@ describe('quarantine', () => {
   });
 
   it('infinite-loop: a quarantined runaway hook answers at once instead of paying the timeout again', async () => {
-    const hook = await loadCorpus(fx.runner, 'infinite-loop', { quarantineAfter: 1, limits: { timeoutMs: 100 } });
+    const hook = await loadCorpus(fx.runner, 'infinite-loop', { quarantineAfter: 1, limits: { timeoutMs: 1000 } });
     try {
       expect((await callSeam(hook, 'tools/pre-execute')).fault?.kind).toBe('timeout');
       const started = performance.now();
       const result = await callSeam(hook, 'tools/pre-execute');
       expect(result.fault?.message).toContain('quarantined');
-      expect(performance.now() - started).toBeLessThan(100);
+      // Not called: well under the 1 s it would take to time out again (a
+      // 100 ms deadline here failed on a loaded machine).
+      expect(performance.now() - started).toBeLessThan(1000);
       expect(await healthyDecision(fx)).toEqual({ action: 'allow' });
     } finally {
       await hook.close();
@@ -99,6 +101,26 @@ describe('capabilities (wasi-attempts)', () => {
       expect(result.decision).toEqual({ action: 'deny', reason: 'wasi leaked: stdout,stderr,random' });
     } finally {
       await hook.close();
+    }
+  });
+
+  it('env-dump: the plugin reads exactly the granted variables, never the rest of the host environment', async () => {
+    process.env.HOOKBOX_SECURITY_GRANTED = 'yes';
+    process.env.HOOKBOX_SECURITY_SECRET = 'hunter2';
+    const granted = await loadCorpus(fx.runner, 'env-dump', { capabilities: { env: ['HOOKBOX_SECURITY_GRANTED', 'HOOKBOX_SECURITY_UNSET'] } });
+    const none = await loadCorpus(fx.runner, 'env-dump');
+    try {
+      // What the guest read, verbatim: the one granted variable that is set.
+      expect((await callSeam(granted, 'tools/pre-execute')).decision).toEqual({
+        action: 'deny',
+        reason: 'HOOKBOX_SECURITY_GRANTED=yes',
+      });
+      expect((await callSeam(none, 'tools/pre-execute')).decision).toEqual({ action: 'allow' });
+    } finally {
+      await granted.close();
+      await none.close();
+      delete process.env.HOOKBOX_SECURITY_GRANTED;
+      delete process.env.HOOKBOX_SECURITY_SECRET;
     }
   });
 

@@ -21,13 +21,22 @@ function pre(command: string, options: { timeoutMs?: number; maxOutputBytes?: nu
   return invokeListener(hook, 'tools/pre-execute', preTool, { action: 'allow' }, session);
 }
 
-/** Whether a process still runs (a zombie waiting for its reaper counts as gone). */
+/**
+ * Whether a process still exists: `kill(pid, 0)` works everywhere (no /proc
+ * needed) and fails with ESRCH once it is gone. A zombie waiting for its
+ * reaper still answers signal 0, so where /proc exists a zombie counts as gone.
+ */
 function running(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
-    return false;
+    return true;
   }
 }
 
@@ -55,6 +64,7 @@ describe('shellHook', () => {
     expect(invocation.fault).toEqual({ kind: 'timeout', message: expect.stringContaining('no answer within 300 ms') });
     expect(decision).toMatchObject({ action: 'ask' });
     const pid = Number(readFileSync(join(workspace.dir, 'bg.pid'), 'utf8'));
+    expect(pid).toBeGreaterThan(0);
     const deadline = Date.now() + 3000;
     while (running(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(running(pid)).toBe(false);

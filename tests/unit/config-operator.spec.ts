@@ -35,6 +35,18 @@ function errorOf(fn: () => unknown): Error {
 }
 
 describe('operator config errors name the file, the JSON path and what was expected', () => {
+  // Found by tests/fuzz/config.fuzz.ts: "__proto__" became the parsed object's
+  // prototype, so its contents were read as config and the key was never refused.
+  it('a "__proto__" key is an unknown key like any other, never the config\'s prototype', async () => {
+    const hidden = await configFile('{"__proto__": {"hooks": [{"name": "a", "wasm": "allow.wasm"}]}, "hooks": []}');
+    expect(errorOf(() => loadOperatorConfig(hidden)).message).toBe(`${hidden}: (root): Unrecognized key: "__proto__"`);
+    const nested = await configFile('{"hooks": [{"name": "a", "wasm": "allow.wasm", "__proto__": {"timeoutMs": 5}}]}');
+    const error = errorOf(() => loadOperatorConfig(nested));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`${nested}: hooks[0]: Unrecognized key: "__proto__"`);
+  });
+
+
   it('invalid JSON: line and column', async () => {
     const file = await configFile('{\n  "hooks": [\n    {"name": "a",}\n  ]\n}');
     const error = errorOf(() => loadOperatorConfig(file));

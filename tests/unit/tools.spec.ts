@@ -9,6 +9,24 @@ beforeEach(() => {
   workspace = makeWorkspace();
 });
 afterEach(() => workspace.dispose());
+/**
+ * Whether `pid` no longer exists (`kill(pid, 0)` fails with ESRCH), waiting
+ * up to `waitMs` for the reaper: a killed process whose parent died is a
+ * zombie until init collects it, and a zombie still answers signal 0.
+ */
+async function gone(pid: number, waitMs = 5_000): Promise<boolean> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      throw error;
+    }
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 const context = () => ({ cwd: workspace.dir, signal: new AbortController().signal });
 
 describe('bash tool', () => {
@@ -18,9 +36,19 @@ describe('bash tool', () => {
   });
 
   it('kills the whole process group at the timeout', async () => {
-    const result = await bashTool().run({ command: '(sleep 30; touch late) & sleep 30', timeoutMs: 200 }, context());
-    expect(result.isError).toBe(true);
-    expect(result.content).toBe('timed out after 200 ms\nexit code: 124');
+    // A grandchild in the group, detached from the output pipes so that only
+    // the group kill (not the pipes closing) can end it; it prints its pid.
+    const command = 'sleep 300 </dev/null >/dev/null 2>&1 & echo "grandchild $!"; sleep 300';
+    const result = await bashTool().run({ command, timeoutMs: 200 }, context());
+    const pid = Number(/^grandchild (\d+)\n/.exec(result.content)?.[1]);
+    try {
+      expect(pid).toBeGreaterThan(0);
+      expect(result.isError).toBe(true);
+      expect(result.content).toBe(`grandchild ${pid}\ntimed out after 200 ms\nexit code: 124`);
+      expect(await gone(pid)).toBe(true);
+    } finally {
+      if (pid > 0 && !(await gone(pid, 0))) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('caps its output and says how much was dropped', async () => {
