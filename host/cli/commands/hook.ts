@@ -1,4 +1,8 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { LOOP_DEFAULTS } from '../../loop/defaults.ts';
+import { PACKAGE_ROOT } from '../../package.ts';
 
 /**
  * `hookbox hook <agent>`: listed here for `--help`; the `hookbox` bin runs it
@@ -12,10 +16,10 @@ export function registerHookCommand(program: Command): void {
     .argument('<agent>', 'the agent (claude-code, …)')
     .option('--socket <path>', 'the server socket (default $HOOKBOX_SOCKET or ~/.hookbox/serve.sock)')
     .option('-c, --config <file>', 'operator config for the in-process fallback (default $HOOKBOX_CONFIG)')
-    .option('--max-continuations <n>', 'loop guard for the in-process fallback', '3')
+    .option('--max-continuations <n>', 'loop guard for the in-process fallback', String(LOOP_DEFAULTS.maxContinuations))
     .allowUnknownOption(false)
     .action(async (_agent: string, _flags: unknown, command: Command) => {
-      const { default: client } = (await import(new URL('../hookbox-hook.cjs', import.meta.url).href)) as { default: { runHookClient(argv: string[]): Promise<void> } };
+      const { default: client } = (await import(pathToFileURL(join(PACKAGE_ROOT, 'host', 'cli', 'hookbox-hook.cjs')).href)) as { default: { runHookClient(argv: string[]): Promise<void> } };
       await client.runHookClient(command.args.concat(flagsOf(command)));
     });
 }

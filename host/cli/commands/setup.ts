@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { type AgentBridge, type SetupEdit, type SetupScope, type SetupTransport, agentAnswerTimeoutMs, agentBridge, agentNames } from '../../bridges/agents/index.ts';
 import { loadOperatorConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
+import { PACKAGE_ROOT } from '../../package.ts';
 import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultSocketPath, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 
@@ -21,7 +21,8 @@ interface SetupFlags {
 }
 
 /** `hookbox hook` as a file node runs directly (CommonJS, no loader): what the agent's command hook calls. */
-const HOOK_CLIENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'hookbox-hook.cjs');
+// From the package root, not this module: the client ships as source, and this module may run from dist/.
+const HOOK_CLIENT = join(PACKAGE_ROOT, 'host', 'cli', 'hookbox-hook.cjs');
 
 /** POSIX single-quoting for one word of the command line the agent runs through `sh`. */
 function shellQuote(word: string): string {
