@@ -78,6 +78,16 @@ export function readAgentEvent(input: unknown, schemas: Readonly<Record<string, 
   return { kind: 'read', event, sessionId, cwd, data: parsed.data as Record<string, unknown> };
 }
 
+/** The one seam call a read event maps to. */
+export function oneSeam<S extends SeamId>(
+  read: ReadAgentEvent,
+  seam: S,
+  payload: PayloadOf<S>,
+  extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued'>> = {},
+): ParsedAgentEvent {
+  return { kind: 'seam', event: seamEvent(read.event, read.sessionId, read.cwd, seam, payload, extra) };
+}
+
 const SESSION_SOURCES = ['startup', 'resume', 'clear', 'compact'] as const;
 
 /** An agent's session source in hookbox's names; one hookbox has no name for starts a session like startup does. */

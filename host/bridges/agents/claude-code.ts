@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { PayloadOf, SeamId } from '../../seams/index.ts';
+import type { PayloadOf } from '../../seams/index.ts';
 import { fromProtocolToolInput, fromProtocolToolResponse } from '../tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';
-import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, readAgentEvent, seamEvent } from './bridge-parts.ts';
+import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent } from './bridge-parts.ts';
 import { claudeCodeSetup } from './claude-code-setup.ts';
 import { safeText } from './event-input.ts';
 
@@ -55,15 +55,14 @@ function toSeam(input: unknown): ParsedAgentEvent {
   const read = readAgentEvent(input, EventSchemas);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
-  const seam = <S extends SeamId>(id: S, payload: PayloadOf<S>, extra = {}): ParsedAgentEvent => ({ kind: 'seam', event: seamEvent(event, sessionId, cwd, id, payload, extra) });
   switch (event as EventName) {
     case 'SessionStart':
-      return seam('agent/session-start', { source: data.source as PayloadOf<'agent/session-start'>['source'] });
+      return oneSeam(read, 'agent/session-start', { source: data.source as PayloadOf<'agent/session-start'>['source'] });
     case 'UserPromptSubmit':
-      return seam('agent/prompt-submit', { content: data.prompt as string, source: 'api' });
+      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'PreToolUse': {
       const call = fromProtocolToolInput('claude-code', data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      return seam('tools/pre-execute', { toolCallId: data.tool_use_id as string, ...call });
+      return oneSeam(read, 'tools/pre-execute', { toolCallId: data.tool_use_id as string, ...call });
     }
     case 'PostToolUse':
     case 'PostToolUseFailure': {
@@ -71,10 +70,10 @@ function toSeam(input: unknown): ParsedAgentEvent {
       const call = fromProtocolToolInput('claude-code', theirs, data.tool_input as Record<string, unknown>, cwd);
       const result =
         event === 'PostToolUse' ? fromProtocolToolResponse('claude-code', theirs, data.tool_response) : { content: data.error as string, isError: true };
-      return seam('tools/post-execute', { toolCallId: data.tool_use_id as string, ...call, result });
+      return oneSeam(read, 'tools/post-execute', { toolCallId: data.tool_use_id as string, ...call, result });
     }
     case 'Stop':
-      return seam('agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });
+      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });
   }
   return { kind: 'pass', event, sessionId, answer: NO_OPINION };
 }

@@ -11,6 +11,7 @@ import {
   contextAnswer,
   failClosedBy,
   jsonAnswer,
+  oneSeam,
   readAgentEvent,
   seamEvent,
   sessionSource,
@@ -72,9 +73,9 @@ function toSeam(input: unknown): ParsedAgentEvent {
   const { event, sessionId, cwd, data } = read;
   switch (event as EventName) {
     case 'SessionStart':
-      return { kind: 'seam', event: seamEvent(event, sessionId, cwd, 'agent/session-start', { source: sessionSource(data.source) }) };
+      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
     case 'UserPromptSubmit':
-      return { kind: 'seam', event: seamEvent(event, sessionId, cwd, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' }) };
+      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'PreToolUse': {
       const calls = fromCodexTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
       return toolEvents(calls, data.tool_use_id as string, (call, id) =>
@@ -89,10 +90,8 @@ function toSeam(input: unknown): ParsedAgentEvent {
         seamEvent(event, sessionId, cwd, 'tools/post-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments, result }),
       );
     }
-    case 'Stop': {
-      const payload = continuationPayload(data.last_assistant_message);
-      return { kind: 'seam', event: seamEvent(event, sessionId, cwd, 'agent/turn-continuation', payload, { alreadyContinued: data.stop_hook_active === true }) };
-    }
+    case 'Stop':
+      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });
   }
   return { kind: 'pass', event, sessionId, answer: NO_OPINION };
 }

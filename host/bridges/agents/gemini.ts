@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { PayloadOf, SeamId } from '../../seams/index.ts';
 import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';
 import {
   CONTINUE_REASON,
@@ -11,8 +10,8 @@ import {
   contextAnswer,
   failClosedBy,
   jsonAnswer,
+  oneSeam,
   readAgentEvent,
-  seamEvent,
   sessionSource,
 } from './bridge-parts.ts';
 import { safeContext, safeText } from './event-input.ts';
@@ -65,23 +64,22 @@ function toSeam(input: unknown): ParsedAgentEvent {
   const read = readAgentEvent(input, EventSchemas);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
-  const seam = <S extends SeamId>(id: S, payload: PayloadOf<S>, extra = {}): ParsedAgentEvent => ({ kind: 'seam', event: seamEvent(event, sessionId, cwd, id, payload, extra) });
   switch (event as EventName) {
     case 'SessionStart':
-      return seam('agent/session-start', { source: sessionSource(data.source) });
+      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
     case 'BeforeAgent':
-      return seam('agent/prompt-submit', { content: data.prompt as string, source: 'api' });
+      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'BeforeTool': {
       const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      return seam('tools/pre-execute', { toolCallId: geminiToolCallId(data.tool_name as string, data.tool_input), ...call });
+      return oneSeam(read, 'tools/pre-execute', { toolCallId: geminiToolCallId(data.tool_name as string, data.tool_input), ...call });
     }
     case 'AfterTool': {
       const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
       const result = fromGeminiToolResponse(data.tool_name as string, data.tool_response);
-      return seam('tools/post-execute', { toolCallId: geminiToolCallId(data.tool_name as string, data.tool_input), ...call, result });
+      return oneSeam(read, 'tools/post-execute', { toolCallId: geminiToolCallId(data.tool_name as string, data.tool_input), ...call, result });
     }
     case 'AfterAgent':
-      return seam('agent/turn-continuation', continuationPayload(data.prompt_response), { alreadyContinued: data.stop_hook_active === true });
+      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.prompt_response), { alreadyContinued: data.stop_hook_active === true });
   }
   return { kind: 'pass', event, sessionId, answer: NO_OPINION };
 }
