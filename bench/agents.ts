@@ -11,21 +11,16 @@
  * Rows are interleaved call by call so load from other processes lands on
  * all of them alike. Run alone: `npx tsx bench/agents.ts [--calls N]`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLES_DIR } from '../examples-hooks/build.ts';
 import { PAYLOAD, SESSION } from './fixtures.ts';
+import { HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
 import { type Summary, summarize } from './harness.ts';
 import { NODE_POLICY, SH_POLICY } from './shell.ts';
 
-const HOOKBOX = fileURLToPath(new URL('../host/cli/hookbox.mjs', import.meta.url));
-/** What `hookbox setup codex|gemini` writes into the command hook: node runs the CommonJS client directly. */
-const HOOK_CLIENT = fileURLToPath(new URL('../host/cli/hookbox-hook.cjs', import.meta.url));
-const CHILD_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C' };
 
 /** The stdin each agent gives a pre-tool command hook for the bench payload (shapes measured on the real binaries). */
 const INPUTS: Readonly<Record<'codex' | 'gemini', string>> = {
@@ -61,37 +56,6 @@ export interface AgentRow {
   readonly answer: string;
 }
 
-function spawnOnce(command: string, args: readonly string[], input: string): Promise<{ ms: number; stdout: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: CHILD_ENV });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - started, stdout, code }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-  });
-}
-
-async function startServer(config: string, socket: string): Promise<() => Promise<void>> {
-  const child = spawn(process.execPath, [HOOKBOX, 'serve', '--config', config, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'], env: CHILD_ENV });
-  await new Promise<void>((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString('utf8');
-      if (err.includes('listening on')) resolve();
-    });
-    child.on('close', (code) => reject(new Error(`hookbox serve exited ${String(code)}: ${err}`)));
-  });
-  return () =>
-    new Promise<void>((resolve) => {
-      child.removeAllListeners('close');
-      child.once('close', () => resolve());
-      child.kill('SIGTERM');
-    });
-}
-
 /** Measures the rows: `calls` spawns per fast row, `slowCalls` for the in-process (no server) row. */
 export async function measureAgentRows(options: { calls: number; slowCalls: number; onProgress?: (message: string) => void }): Promise<AgentRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'hookbox-bench-agents-'));
@@ -99,7 +63,7 @@ export async function measureAgentRows(options: { calls: number; slowCalls: numb
   await writeFile(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: join(EXAMPLES_DIR, 'guard-bash', 'dist', 'hook.json'), tools: ['bash'] }] }));
   const socket = join(dir, 'serve.sock');
   const downSocket = join(dir, 'nobody-listens.sock');
-  const stop = await startServer(config, socket);
+  const stop = await startServe(config, ['--socket', socket]);
   const rows: AgentRow[] = [];
   try {
     for (const agent of ['codex', 'gemini'] as const) {
@@ -115,7 +79,7 @@ export async function measureAgentRows(options: { calls: number; slowCalls: numb
       for (let i = 0; i < options.calls; i++) {
         for (const kind of kinds) {
           if (kind.id === 'hook-server-down' && i >= options.slowCalls) continue;
-          const run = await spawnOnce(kind.cmd, kind.args, input);
+          const run = await spawnTimed(kind.cmd, kind.args, input);
           if (run.code !== 0) throw new Error(`${kind.label} exited ${String(run.code)}`);
           samples.get(kind.id)!.push(run.ms);
           answers.set(kind.id, run.stdout.trim() === '' ? 'no objection' : run.stdout.trim().slice(0, 60));

@@ -8,24 +8,19 @@
  * session pattern (calls spaced `gapMs`), ≤ the hot in-process hook p50 +
  * 0.5 ms in a tight loop; the command client ≤ 1.5× a bare node spawn.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { EXAMPLES_DIR } from '../examples-hooks/build.ts';
 import { HookRunner } from '../host/runner/index.ts';
 import { PAYLOAD, SESSION } from './fixtures.ts';
+import { HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
 import { type Summary, sleep, summarize } from './harness.ts';
 import { nodeHook, shHook } from './shell.ts';
 
-const HOOKBOX = fileURLToPath(new URL('../host/cli/hookbox.mjs', import.meta.url));
-/** What `hookbox setup claude-code` writes into the command hook: node runs the CommonJS client directly. */
-const HOOK_CLIENT = fileURLToPath(new URL('../host/cli/hookbox-hook.cjs', import.meta.url));
-const CHILD_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C' };
 
 export interface ServeRow {
   readonly id: string;
@@ -96,47 +91,6 @@ function request(target: { port: number; token: string } | { socket: string }, b
   });
 }
 
-function spawnTimed(command: string, args: readonly string[], input: string): Promise<{ ms: number; stdout: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: CHILD_ENV });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - started, stdout, code }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-  });
-}
-
-/** `hookbox serve` in its own process; resolves once it listens. */
-async function startServer(config: string, socket: string, port: number, tokenFile: string): Promise<() => Promise<void>> {
-  const child = spawn(process.execPath, [HOOKBOX, 'serve', '--config', config, '--socket', socket, '--port', String(port), '--token-file', tokenFile], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: CHILD_ENV,
-  });
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hookbox serve did not start: ${log}`)), 60_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-      if (log.includes('listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`hookbox serve exited ${code}: ${log}`)));
-  });
-  child.stderr.removeAllListeners('data');
-  child.stderr.resume();
-  return () =>
-    new Promise<void>((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-}
-
 function expectAllow(text: string, row: string): void {
   // guard-bash allows the bench payload; hookbox answers allow with no output (Claude Code's own rules apply).
   if (text.trim() !== '') throw new Error(`${row}: expected an allow (empty answer), got ${text.slice(0, 200)}`);
@@ -175,7 +129,7 @@ export async function measureServe(options: ServeOptions): Promise<{ rows: Serve
     }
 
     progress('serve: starting hookbox serve');
-    const stop = await startServer(config, socket, port, tokenFile);
+    const stop = await startServe(config, ['--socket', socket, '--port', String(port), '--token-file', tokenFile]);
     try {
       const token = (await import('node:fs')).readFileSync(tokenFile, 'utf8').trim();
       const httpTarget = { port, token };

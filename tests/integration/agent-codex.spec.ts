@@ -5,47 +5,29 @@
  * trust (no `--dangerously-bypass-hook-trust`), decided by `hookbox serve`
  * through `hookbox hook codex`.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeAgentSuiteConfig, writeTestScript, writeTrapConfig } from '../helpers/agent-project.ts';
+import { describe, expect, it } from 'vitest';
+import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
+import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
-import type { MockModel, StepSource } from '../helpers/mock-model/script.ts';
-import { CODEX_BIN, type RunningServer, agentUnavailable, hookbox, runCodex, startHookboxServer, writeCodexHome } from '../helpers/real-agents.ts';
+import type { StepSource } from '../helpers/mock-model/script.ts';
+import { CODEX_BIN, agentUnavailable, hookbox, runCodex, writeCodexHome } from '../helpers/real-agents.ts';
 
 const unavailable = agentUnavailable(CODEX_BIN, '0.169.0');
 const RUN_TIMEOUT = 300_000;
 
 describe.skipIf(unavailable !== undefined)(`hookbox inside the real Codex CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
-  const suite = agentWorkspace('hookbox-codex-suite-');
-  let config: string;
-  let trapConfig: string;
-  let server: RunningServer;
-  let trapServer: RunningServer;
-  const mocks: MockModel[] = [];
-
-  beforeAll(async () => {
-    config = writeAgentSuiteConfig(suite.root);
-    trapConfig = await writeTrapConfig(suite.root);
-    server = await startHookboxServer(config, suite.hookboxDir);
-    const trapDir = join(suite.root, 'trap-serve');
-    mkdirSync(trapDir, { mode: 0o700 });
-    trapServer = await startHookboxServer(trapConfig, trapDir);
-  }, 300_000);
-
-  afterAll(async () => {
-    await Promise.all([server?.stop(), trapServer?.stop(), ...mocks.map((mock) => mock.close())]);
-    rmSync(suite.root, { recursive: true, force: true });
-  });
+  const suite = useRealAgentSuite('hookbox-codex-suite-');
 
   /** A project set up by `hookbox setup codex`, trusted (the one step setup leaves to the user), with its own mock model. */
   async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string } = {}) {
     const ws = agentWorkspace('hookbox-codex-');
     const mock = await startResponsesMock(typeof script === 'function' ? script(ws.project) : script);
-    mocks.push(mock);
+    suite.mocks.push(mock);
     writeCodexHome(ws.home, mock.url);
     const env = { CODEX_HOME: ws.home, HOME: ws.home };
-    const setup = await hookbox(['setup', 'codex', '--project', ws.project, '--config', options.config ?? config, '--socket', options.socket ?? server.socket], env);
+    const setup = await hookbox(['setup', 'codex', '--project', ws.project, '--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket], env);
     expect(setup.status, setup.stderr).toBe(0);
     expect(setup.stdout).toContain('trusted_hash sha256:');
     expect(setup.stdout).toContain('trust_level = "trusted"');
@@ -68,7 +50,7 @@ describe.skipIf(unavailable !== undefined)(`hookbox inside the real Codex CLI${u
     const outputs = functionCallOutputs(p.mock.turns.at(-1)!);
     expect(outputs[0]).toMatch(/^Command blocked by PreToolUse hook: guard-bash: recursive-delete/);
     expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: no-env: writes to \.env files are not allowed/);
-    expect(server.log()).toMatch(/codex .*PreToolUse.*deny/);
+    expect(suite.server.log()).toMatch(/codex .*PreToolUse.*deny/);
   });
 
   it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {
@@ -109,8 +91,8 @@ describe.skipIf(unavailable !== undefined)(`hookbox inside the real Codex CLI${u
 
   it('a hook that traps fails closed: the command is denied and never runs', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project([{ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch ran.txt' } }] }, { text: 'ok' }], {
-      config: trapConfig,
-      socket: trapServer.socket,
+      config: suite.trapConfig,
+      socket: suite.trapServer.socket,
     });
     const run = await runCodex(p.home, p.project, 'touch a file');
     expect(run.status, run.stderr).toBe(0);

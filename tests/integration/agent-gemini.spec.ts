@@ -4,47 +4,29 @@
  * loopback: set up by `hookbox setup gemini --project`, decided by
  * `hookbox serve` through `hookbox hook gemini`.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeAgentSuiteConfig, writeTestScript, writeTrapConfig } from '../helpers/agent-project.ts';
+import { describe, expect, it } from 'vitest';
+import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
+import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
-import type { MockModel, StepSource } from '../helpers/mock-model/script.ts';
-import { GEMINI_BIN, type RunningServer, agentUnavailable, hookbox, runGemini, startHookboxServer, writeGeminiHome } from '../helpers/real-agents.ts';
+import type { StepSource } from '../helpers/mock-model/script.ts';
+import { GEMINI_BIN, agentUnavailable, hookbox, runGemini, writeGeminiHome } from '../helpers/real-agents.ts';
 
 const unavailable = agentUnavailable(GEMINI_BIN, '0.61.0');
 const RUN_TIMEOUT = 300_000;
 
 describe.skipIf(unavailable !== undefined)(`hookbox inside the real Gemini CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
-  const suite = agentWorkspace('hookbox-gemini-suite-');
-  let config: string;
-  let trapConfig: string;
-  let server: RunningServer;
-  let trapServer: RunningServer;
-  const mocks: MockModel[] = [];
-
-  beforeAll(async () => {
-    config = writeAgentSuiteConfig(suite.root);
-    trapConfig = await writeTrapConfig(suite.root);
-    server = await startHookboxServer(config, suite.hookboxDir);
-    const trapDir = join(suite.root, 'trap-serve');
-    mkdirSync(trapDir, { mode: 0o700 });
-    trapServer = await startHookboxServer(trapConfig, trapDir);
-  }, 300_000);
-
-  afterAll(async () => {
-    await Promise.all([server?.stop(), trapServer?.stop(), ...mocks.map((mock) => mock.close())]);
-    rmSync(suite.root, { recursive: true, force: true });
-  });
+  const suite = useRealAgentSuite('hookbox-gemini-suite-');
 
   /** A project set up by `hookbox setup gemini`, its folder trusted (the one step setup leaves to the user), with its own mock model. */
   async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string } = {}) {
     const ws = agentWorkspace('hookbox-gemini-');
     const mock = await startGeminiMock(typeof script === 'function' ? script(ws.project) : script);
-    mocks.push(mock);
+    suite.mocks.push(mock);
     writeGeminiHome(ws.home);
     const env = { GEMINI_CLI_HOME: ws.home, HOME: ws.home };
-    const setup = await hookbox(['setup', 'gemini', '--project', ws.project, '--config', options.config ?? config, '--socket', options.socket ?? server.socket], env);
+    const setup = await hookbox(['setup', 'gemini', '--project', ws.project, '--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket], env);
     expect(setup.status, setup.stderr).toBe(0);
     expect(setup.stdout).toMatch(/added hooks\.BeforeTool\[0\]: .*\(timeout \d+ ms\)/);
     expect(setup.stdout).toContain('TRUST_FOLDER');
@@ -106,8 +88,8 @@ describe.skipIf(unavailable !== undefined)(`hookbox inside the real Gemini CLI${
 
   it('a hook that traps fails closed: the command is denied and never runs', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project([{ toolCalls: [{ name: 'run_shell_command', arguments: { command: 'touch ran.txt' } }] }, { text: 'ok' }], {
-      config: trapConfig,
-      socket: trapServer.socket,
+      config: suite.trapConfig,
+      socket: suite.trapServer.socket,
     });
     const result = await run(p, 'touch a file');
     expect(result.status, result.stderr).toBe(0);

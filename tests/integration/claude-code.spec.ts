@@ -66,6 +66,27 @@ function sessionLog(project: string, sessionId: unknown): string {
   return join(project, '.hookbox', 'sessions', `claude-code-${String(sessionId)}.jsonl`);
 }
 
+/**
+ * One run's frame: a fresh project with the example files, prepared by
+ * `prepare` (hookbox setup, files), and a mock Anthropic server that is
+ * closed however `body` ends.
+ */
+async function inClaudeProject(
+  prepare: (project: string) => void,
+  body: (run: { project: string; home: string; mock: MockAnthropic }) => Promise<void>,
+): Promise<void> {
+  const { project, home } = claudeWorkspace();
+  writeProject(project);
+  prepare(project);
+  const mock = new MockAnthropic();
+  await mock.start();
+  try {
+    await body({ project, home, mock });
+  } finally {
+    await mock.close();
+  }
+}
+
 describe.skipIf(!probe.ok)(TITLE, () => {
   let demo: Served;
   let faulty: Served;
@@ -96,50 +117,46 @@ describe.skipIf(!probe.ok)(TITLE, () => {
     it(
       `${transport}: guard-bash denies rm -rf, git push asks (headless: not run), session-context reaches the model, test-gate continues until the tests pass, replay reports 0 changes`,
       async () => {
-        const { project, home } = claudeWorkspace();
-        writeProject(project);
-        setup(project, demo, transport);
-        const mock = new MockAnthropic();
-        await mock.start();
-        try {
-          mock.script([
-            bash('rm -rf .'),
-            bash('git push origin main'),
-            bash('npm test --silent'),
-            { text: 'All done.' },
-            bash("echo 'module.exports = (a, b) => a + b;' > add.js && npm test --silent"),
-            { text: 'Fixed, the tests pass.' },
-          ]);
-          const run = await runClaude({ project, home, mock, prompt: 'Clean up and fix the tests.' });
-          expect(run.result, run.stderr).toBeDefined();
-          // guard-bash: the wipe never ran.
-          expect(existsSync(join(project, 'keep-me.txt'))).toBe(true);
-          const shown = mock.shown();
-          expect(shown.includes('guard-bash: recursive-delete'), 'the deny reason reached the model').toBe(true);
-          // git push → ask; headless Claude Code has nobody to ask: the call is refused and listed as a denial.
-          const denials = JSON.stringify(run.result?.permission_denials);
-          expect(denials).toContain('git push origin main');
-          expect(shown.includes('guard-bash: git-push'), 'the ask reason reached the model').toBe(true);
-          // session-context's team rules reached the model (over http, with the first prompt: Claude Code sends SessionStart to command hooks only).
-          expect(shown.includes('Team rules: small commits'), 'session-context reached the model').toBe(true);
-          // test-gate: the first Stop was turned into "keep working" (the model was told why), the second let it stop.
-          expect(shown.includes('test-gate: the last test run in this turn failed'), 'the continuation reason reached the model').toBe(true);
-          expect(mock.requests.filter((request) => request.withTools).length).toBe(6);
-          expect(readFileSync(join(project, 'add.js'), 'utf8')).toContain('a + b');
-          expect(run.result?.result).toBe('Fixed, the tests pass.');
+        await inClaudeProject(
+          (project) => setup(project, demo, transport),
+          async ({ project, home, mock }) => {
+            mock.script([
+              bash('rm -rf .'),
+              bash('git push origin main'),
+              bash('npm test --silent'),
+              { text: 'All done.' },
+              bash("echo 'module.exports = (a, b) => a + b;' > add.js && npm test --silent"),
+              { text: 'Fixed, the tests pass.' },
+            ]);
+            const run = await runClaude({ project, home, mock, prompt: 'Clean up and fix the tests.' });
+            expect(run.result, run.stderr).toBeDefined();
+            // guard-bash: the wipe never ran.
+            expect(existsSync(join(project, 'keep-me.txt'))).toBe(true);
+            const shown = mock.shown();
+            expect(shown.includes('guard-bash: recursive-delete'), 'the deny reason reached the model').toBe(true);
+            // git push → ask; headless Claude Code has nobody to ask: the call is refused and listed as a denial.
+            const denials = JSON.stringify(run.result?.permission_denials);
+            expect(denials).toContain('git push origin main');
+            expect(shown.includes('guard-bash: git-push'), 'the ask reason reached the model').toBe(true);
+            // session-context's team rules reached the model (over http, with the first prompt: Claude Code sends SessionStart to command hooks only).
+            expect(shown.includes('Team rules: small commits'), 'session-context reached the model').toBe(true);
+            // test-gate: the first Stop was turned into "keep working" (the model was told why), the second let it stop.
+            expect(shown.includes('test-gate: the last test run in this turn failed'), 'the continuation reason reached the model').toBe(true);
+            expect(mock.requests.filter((request) => request.withTools).length).toBe(6);
+            expect(readFileSync(join(project, 'add.js'), 'utf8')).toContain('a + b');
+            expect(run.result?.result).toBe('Fixed, the tests pass.');
 
-          const log = sessionLog(project, run.result?.session_id);
-          const { events } = readSessionLog(log);
-          const types = events.map((event) => event.type);
-          expect(types[0]).toBe('session/start');
-          expect(types).toEqual(expect.arrayContaining(['turn/start', 'user/message', 'tool/call', 'tool/result', 'hook/invoke', 'steering/message', 'turn/end']));
-          expect(events.filter((event) => event.type === 'tool/result' && event.hookEffect === 'denied')).toHaveLength(1);
-          const replay = spawnSync(process.execPath, [HOOKBOX, 'replay', log, '--config', demo.config], { encoding: 'utf8', timeout: 120_000 });
-          expect(replay.stdout).toMatch(/re-decided [1-9]\d* decision\(s\): 0 would change/);
-          expect(replay.status).toBe(0);
-        } finally {
-          await mock.close();
-        }
+            const log = sessionLog(project, run.result?.session_id);
+            const { events } = readSessionLog(log);
+            const types = events.map((event) => event.type);
+            expect(types[0]).toBe('session/start');
+            expect(types).toEqual(expect.arrayContaining(['turn/start', 'user/message', 'tool/call', 'tool/result', 'hook/invoke', 'steering/message', 'turn/end']));
+            expect(events.filter((event) => event.type === 'tool/result' && event.hookEffect === 'denied')).toHaveLength(1);
+            const replay = spawnSync(process.execPath, [HOOKBOX, 'replay', log, '--config', demo.config], { encoding: 'utf8', timeout: 120_000 });
+            expect(replay.stdout).toMatch(/re-decided [1-9]\d* decision\(s\): 0 would change/);
+            expect(replay.status).toBe(0);
+          },
+        );
       },
       RUN_TIMEOUT,
     );
@@ -147,22 +164,18 @@ describe.skipIf(!probe.ok)(TITLE, () => {
     it(
       `${transport}: prompt-guard blocks a prompt holding an AWS key and the model never receives it`,
       async () => {
-        const { project, home } = claudeWorkspace();
-        writeProject(project);
-        setup(project, demo, transport);
-        const mock = new MockAnthropic();
-        await mock.start();
-        try {
-          mock.script([{ text: 'Deploying.' }]);
-          const run = await runClaude({ project, home, mock, prompt: `Deploy it with this key: ${AWS_KEY}` });
-          expect(run.result, run.stderr).toBeDefined();
-          expect(mock.everything()).not.toContain(AWS_KEY);
-          expect(mock.requests.filter((request) => request.withTools)).toHaveLength(0);
-          const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
-          expect(events.some((event) => event.type === 'prompt/blocked' && event.reason.startsWith('prompt-guard'))).toBe(true);
-        } finally {
-          await mock.close();
-        }
+        await inClaudeProject(
+          (project) => setup(project, demo, transport),
+          async ({ project, home, mock }) => {
+            mock.script([{ text: 'Deploying.' }]);
+            const run = await runClaude({ project, home, mock, prompt: `Deploy it with this key: ${AWS_KEY}` });
+            expect(run.result, run.stderr).toBeDefined();
+            expect(mock.everything()).not.toContain(AWS_KEY);
+            expect(mock.requests.filter((request) => request.withTools)).toHaveLength(0);
+            const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
+            expect(events.some((event) => event.type === 'prompt/blocked' && event.reason.startsWith('prompt-guard'))).toBe(true);
+          },
+        );
       },
       RUN_TIMEOUT,
     );
@@ -171,25 +184,23 @@ describe.skipIf(!probe.ok)(TITLE, () => {
   it(
     'secret-redactor: Claude Code cannot take redacted output, so hookbox ends the turn and the secret never reaches the model',
     async () => {
-      const { project, home } = claudeWorkspace();
-      writeProject(project);
-      writeFileSync(join(project, '.env'), `AWS_ACCESS_KEY_ID=${AWS_KEY}\n`);
-      setup(project, demo, 'command');
-      const mock = new MockAnthropic();
-      await mock.start();
-      try {
-        mock.script([bash('cat .env'), { text: 'I read it.' }]);
-        const run = await runClaude({ project, home, mock, prompt: 'Show me the config.' });
-        expect(run.result, run.stderr).toBeDefined();
-        // The command ran (PostToolUse fired), but the model was never called again with its output.
-        expect(mock.everything().includes(`AWS_ACCESS_KEY_ID=${AWS_KEY}`), 'the secret reached the model').toBe(false);
-        expect(mock.requests.filter((request) => request.withTools)).toHaveLength(1);
-        expect(run.result?.terminal_reason).toBe('hook_stopped');
-        const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
-        expect(events.some((event) => event.type === 'tool/result' && event.hookEffect === 'blocked')).toBe(true);
-      } finally {
-        await mock.close();
-      }
+      await inClaudeProject(
+        (project) => {
+          writeFileSync(join(project, '.env'), `AWS_ACCESS_KEY_ID=${AWS_KEY}\n`);
+          setup(project, demo, 'command');
+        },
+        async ({ project, home, mock }) => {
+          mock.script([bash('cat .env'), { text: 'I read it.' }]);
+          const run = await runClaude({ project, home, mock, prompt: 'Show me the config.' });
+          expect(run.result, run.stderr).toBeDefined();
+          // The command ran (PostToolUse fired), but the model was never called again with its output.
+          expect(mock.everything().includes(`AWS_ACCESS_KEY_ID=${AWS_KEY}`), 'the secret reached the model').toBe(false);
+          expect(mock.requests.filter((request) => request.withTools)).toHaveLength(1);
+          expect(run.result?.terminal_reason).toBe('hook_stopped');
+          const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
+          expect(events.some((event) => event.type === 'tool/result' && event.hookEffect === 'blocked')).toBe(true);
+        },
+      );
     },
     RUN_TIMEOUT,
   );
@@ -197,27 +208,23 @@ describe.skipIf(!probe.ok)(TITLE, () => {
   it(
     'a wasm hook that traps or times out fails closed: neither tool runs',
     async () => {
-      const { project, home } = claudeWorkspace();
-      writeProject(project);
-      setup(project, faulty, 'command');
-      const mock = new MockAnthropic();
-      await mock.start();
-      try {
-        mock.script([
-          bash('touch trapped.txt'),
-          { text: 'Writing.', toolUses: [{ name: 'Write', input: { file_path: join(project, 'spun.txt'), content: 'x' } }] },
-          { text: 'Giving up.' },
-        ]);
-        const run = await runClaude({ project, home, mock, prompt: 'Make two files.', allowedTools: 'Bash Write' });
-        expect(run.result, run.stderr).toBeDefined();
-        expect(existsSync(join(project, 'trapped.txt'))).toBe(false);
-        expect(existsSync(join(project, 'spun.txt'))).toBe(false);
-        const shown = mock.shown();
-        expect(shown).toContain('failed (trap)');
-        expect(shown).toContain('failed (timeout)');
-      } finally {
-        await mock.close();
-      }
+      await inClaudeProject(
+        (project) => setup(project, faulty, 'command'),
+        async ({ project, home, mock }) => {
+          mock.script([
+            bash('touch trapped.txt'),
+            { text: 'Writing.', toolUses: [{ name: 'Write', input: { file_path: join(project, 'spun.txt'), content: 'x' } }] },
+            { text: 'Giving up.' },
+          ]);
+          const run = await runClaude({ project, home, mock, prompt: 'Make two files.', allowedTools: 'Bash Write' });
+          expect(run.result, run.stderr).toBeDefined();
+          expect(existsSync(join(project, 'trapped.txt'))).toBe(false);
+          expect(existsSync(join(project, 'spun.txt'))).toBe(false);
+          const shown = mock.shown();
+          expect(shown).toContain('failed (trap)');
+          expect(shown).toContain('failed (timeout)');
+        },
+      );
     },
     RUN_TIMEOUT,
   );
@@ -225,23 +232,21 @@ describe.skipIf(!probe.ok)(TITLE, () => {
   it(
     'http transport with the server down: Claude Code fails OPEN (the documented trade-off) — a command guard-bash denies runs',
     async () => {
-      const { project, home } = claudeWorkspace();
-      writeProject(project);
-      mkdirSync(join(project, 'scratch'));
-      writeFileSync(join(project, 'scratch', 'junk.txt'), 'x');
-      // Port 1 on loopback: nothing listens there.
-      setupCommand('claude-code', { project, config: demo.config, transport: 'http', port: '1', tokenFile: demo.tokenFile }, () => {});
-      const mock = new MockAnthropic();
-      await mock.start();
-      try {
-        mock.script([bash('chmod -R 777 scratch'), { text: 'Done.' }]);
-        const run = await runClaude({ project, home, mock, prompt: 'Open up scratch.' });
-        expect(run.result, run.stderr).toBeDefined();
-        // With the server up, guard-bash denies this (chmod-777); unreachable, Claude Code runs it anyway.
-        expect(statSync(join(project, 'scratch')).mode & 0o777).toBe(0o777);
-      } finally {
-        await mock.close();
-      }
+      await inClaudeProject(
+        (project) => {
+          mkdirSync(join(project, 'scratch'));
+          writeFileSync(join(project, 'scratch', 'junk.txt'), 'x');
+          // Port 1 on loopback: nothing listens there.
+          setupCommand('claude-code', { project, config: demo.config, transport: 'http', port: '1', tokenFile: demo.tokenFile }, () => {});
+        },
+        async ({ project, home, mock }) => {
+          mock.script([bash('chmod -R 777 scratch'), { text: 'Done.' }]);
+          const run = await runClaude({ project, home, mock, prompt: 'Open up scratch.' });
+          expect(run.result, run.stderr).toBeDefined();
+          // With the server up, guard-bash denies this (chmod-777); unreachable, Claude Code runs it anyway.
+          expect(statSync(join(project, 'scratch')).mode & 0o777).toBe(0o777);
+        },
+      );
     },
     RUN_TIMEOUT,
   );

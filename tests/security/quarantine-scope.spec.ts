@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeListener } from '../../host/events/invoke.ts';
 import { HookRunner, type WasmHook } from '../../host/runner/index.ts';
 import type { PayloadOf, SessionInfo } from '../../host/seams/index.ts';
+import { ALLOW_ANSWER_DATA, ALLOW_ANSWER_LENGTH, outputFromOffsetZero } from '../helpers/wat-answer.ts';
 import { compileWatSource } from '../helpers/wat.ts';
 
 /** Answers pre_tool `allow`, but traps when the envelope is longer than 300 bytes (a long command). */
@@ -16,19 +17,11 @@ const INPUT_TRAP = `
   (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
   (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
   (memory (export "memory") 1 16)
-  (data (i32.const 0) "\\81\\a6action\\a5allow")
+  ${ALLOW_ANSWER_DATA}
   (func (export "pre_tool") (result i32)
     (local $block i64) (local $i i32)
     (if (i64.gt_u (call $input_length) (i64.const 300)) (then unreachable))
-    (local.set $block (call $alloc (i64.const 14)))
-    (block $done
-      (loop $copy
-        (br_if $done (i32.ge_u (local.get $i) (i32.const 14)))
-        (call $store_u8 (i64.add (local.get $block) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $copy)))
-    (call $output_set (local.get $block) (i64.const 14))
-    (i32.const 0)))`;
+    ${outputFromOffsetZero(ALLOW_ANSWER_LENGTH)}))`;
 
 const session = (id: string): SessionInfo => ({ id, turn: 1, step: 1, cwd: '/workspace' });
 const bash = (command: string): PayloadOf<'tools/pre-execute'> => ({ toolCallId: 'c1', toolName: 'bash', arguments: { command } });

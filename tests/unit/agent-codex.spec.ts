@@ -10,6 +10,7 @@ import { patchFileChanges } from '../../host/bridges/agents/codex-patch.ts';
 import { fromCodexTool } from '../../host/bridges/agents/codex-tools.ts';
 import { canonicalJson, codexHookHash, codexHookKey } from '../../host/bridges/agents/codex-trust.ts';
 import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
+import { answerJsonOf, seamCall } from '../helpers/agent-bridge-calls.ts';
 
 const CWD = '/work/project';
 const base = {
@@ -21,17 +22,8 @@ const base = {
 };
 const turn = { ...base, turn_id: '01a23041-b98b-75b2-9b42-a196958d454a' };
 
-function seam(input: unknown) {
-  const parsed = codexBridge.toSeam(input);
-  if (parsed.kind !== 'seam') throw new Error(`expected a seam call, got ${JSON.stringify(parsed)}`);
-  return parsed;
-}
-
-function answerJson<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): unknown {
-  const answer = codexBridge.answer(event, decision);
-  expect(answer.exitCode).toBe(0);
-  return answer.stdout === '' ? undefined : JSON.parse(answer.stdout);
-}
+const seam = (input: unknown) => seamCall(codexBridge, input);
+const answerJson = <S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): unknown => answerJsonOf(codexBridge, event, decision);
 
 describe('apply_patch envelope → the files it touches', () => {
   it('lists added, updated, deleted and moved paths with what is written to each', () => {

@@ -8,21 +8,13 @@ import type { AgentSeamEvent } from '../../host/bridges/agents/agent-bridge.ts';
 import { geminiBridge } from '../../host/bridges/agents/gemini.ts';
 import { fromGeminiTool, fromGeminiToolResponse } from '../../host/bridges/agents/gemini-tools.ts';
 import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
+import { answerJsonOf, seamCall } from '../helpers/agent-bridge-calls.ts';
 
 const CWD = '/tmp/agx/gemproj-rHjSSP';
 const base = { session_id: '9cfeda0f-0d63-4946-bf94-2f71c365f07d', transcript_path: '/h/.gemini/tmp/x/chats/session.json', cwd: CWD, timestamp: '2026-12-01T06:32:53.469Z' };
 
-function seam(input: unknown) {
-  const parsed = geminiBridge.toSeam(input);
-  if (parsed.kind !== 'seam') throw new Error(`expected a seam call, got ${JSON.stringify(parsed)}`);
-  return parsed.event;
-}
-
-function answerJson<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): unknown {
-  const answer = geminiBridge.answer(event, decision);
-  expect(answer.exitCode).toBe(0);
-  return answer.stdout === '' ? undefined : JSON.parse(answer.stdout);
-}
+const seam = (input: unknown) => seamCall(geminiBridge, input).event;
+const answerJson = <S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): unknown => answerJsonOf(geminiBridge, event, decision);
 
 describe('Gemini CLI tools → hookbox tools', () => {
   it('maps the shell and the file tools (replace is a write to its file)', () => {

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { PayloadOf, SeamId } from '../../seams/index.ts';
+import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
 import type { OurToolCall } from '../tool-names.ts';
-import type { AgentAnswer, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
-import { SESSION_ID_PATTERN } from './event-input.ts';
+import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
+import { SESSION_ID_PATTERN, invalidEvent, safeContext, safeText } from './event-input.ts';
 
-/** Fields every Codex and Gemini CLI hook event carries (both take Claude Code's names). */
+/** Fields every Claude Code, Codex and Gemini CLI hook event carries (the latter two take Claude Code's names). */
 export const CommonEventSchema = z.looseObject({
   hook_event_name: z.string(),
   session_id: z.string().regex(SESSION_ID_PATTERN, 'a session id of letters, digits, ".", "_" or "-" (at most 128)'),
@@ -51,4 +51,100 @@ export function toolEvents<S extends 'tools/pre-execute' | 'tools/post-execute'>
   const events = calls.map((call, index) => build(call, index === 0 ? toolCallId : `${toolCallId}#${index + 1}`));
   const [first, ...more] = events;
   return { kind: 'seam', event: first!, ...(more.length > 0 && { more }) };
+}
+
+/** An agent event read as far as its common fields and its own schema. */
+export interface ReadAgentEvent {
+  readonly kind: 'read';
+  readonly event: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+  /** The event's fields, checked against the schema of `schemas[event]`. */
+  readonly data: Record<string, unknown>;
+}
+
+/**
+ * The first step of every bridge's `toSeam`: the common fields, then the
+ * event's own schema from the agent's table. An event the table does not name
+ * passes with no opinion; a malformed one is `invalid` (and fails closed).
+ */
+export function readAgentEvent(input: unknown, schemas: Readonly<Record<string, z.ZodType>>): ReadAgentEvent | ParsedAgentEvent {
+  const common = CommonEventSchema.safeParse(input);
+  if (!common.success) return invalidEvent(common.error, eventNameOf(input));
+  const { hook_event_name: event, session_id: sessionId, cwd } = common.data;
+  if (!Object.hasOwn(schemas, event)) return { kind: 'pass', event, sessionId, answer: NO_OPINION };
+  const parsed = schemas[event]!.safeParse(input);
+  if (!parsed.success) return invalidEvent(parsed.error, event);
+  return { kind: 'read', event, sessionId, cwd, data: parsed.data as Record<string, unknown> };
+}
+
+/** The one seam call a read event maps to. */
+export function oneSeam<S extends SeamId>(
+  read: ReadAgentEvent,
+  seam: S,
+  payload: PayloadOf<S>,
+  extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued'>> = {},
+): ParsedAgentEvent {
+  return { kind: 'seam', event: seamEvent(read.event, read.sessionId, read.cwd, seam, payload, extra) };
+}
+
+const SESSION_SOURCES = ['startup', 'resume', 'clear', 'compact'] as const;
+
+/** An agent's session source in hookbox's names; one hookbox has no name for starts a session like startup does. */
+export function sessionSource(source: unknown): PayloadOf<'agent/session-start'>['source'] {
+  return (SESSION_SOURCES as readonly unknown[]).includes(source) ? (source as (typeof SESSION_SOURCES)[number]) : 'startup';
+}
+
+/** The turn-continuation payload of a stop event: the agent's last message, when it sent a non-empty one. */
+export function continuationPayload(lastMessage: unknown): PayloadOf<'agent/turn-continuation'> {
+  return { continuations: 0, ...(typeof lastMessage === 'string' && lastMessage !== '' && { lastAssistantText: lastMessage }) };
+}
+
+/** Extra context as the agent's `hookSpecificOutput` for `event`; no context is no opinion. */
+export function contextAnswer(event: string, additionalContext: string | undefined): AgentAnswer {
+  return additionalContext === undefined ? NO_OPINION : jsonAnswer({ hookSpecificOutput: { hookEventName: event, additionalContext: safeContext(additionalContext) } });
+}
+
+/** The reason given for a continued turn when the hook gave none. */
+export const CONTINUE_REASON = 'a hookbox hook asked to keep working';
+
+/** What an agent reads in place of a tool's output a hook replaced with nothing. */
+export const WITHHELD_OUTPUT = '(output withheld by a hookbox hook)';
+
+/** The deny reason for a hook's "ask" on an agent whose hooks cannot ask (`cannot` names who cannot). */
+export function askAsDeny(cannot: string, reason: string | undefined): string {
+  return `a hookbox hook asks for confirmation, which ${cannot} cannot request, so the call is denied${reason === undefined ? '' : `: ${reason}`}`;
+}
+
+/** The seams every agent bridge answers. */
+export type AgentSeam = 'agent/session-start' | 'agent/prompt-submit' | 'tools/pre-execute' | 'tools/post-execute' | 'agent/turn-continuation';
+
+/** One agent's wording of each seam's decision: the part of `answer` that differs between agents. */
+export type SeamAnswers = { readonly [S in AgentSeam]: (decision: DecisionOf<S>, event: AgentSeamEvent<S>) => AgentAnswer };
+
+/** A bridge's `answer`, dispatching on the seam to the agent's table; a seam outside it gets no opinion. */
+export function answerBySeam(answers: SeamAnswers): AgentBridge['answer'] {
+  return (event, decision) => {
+    if (!Object.hasOwn(answers, event.seam)) return NO_OPINION;
+    const wording = answers[event.seam as AgentSeam] as (decision: unknown, event: unknown) => AgentAnswer;
+    return wording(decision, event);
+  };
+}
+
+/**
+ * One agent's fail-closed answer per event: a function of the text
+ * (`hookbox: <reason>`) that blocks or denies, or `'let-through'` where
+ * blocking is not a safe default (forcing a turn on, failing start-up).
+ */
+export type FailClosedTable = Readonly<Record<string, ((text: string) => AgentAnswer) | 'let-through'>>;
+
+/** A bridge's `failClosed` from the agent's table; an event it does not name (or cannot read) gets exit 2 + stderr. */
+export function failClosedBy(table: FailClosedTable): AgentBridge['failClosed'] {
+  return (event, reason) => {
+    const text = `hookbox: ${safeText(reason)}`;
+    const entry = event !== undefined && Object.hasOwn(table, event) ? table[event] : undefined;
+    if (entry === 'let-through') return NO_OPINION;
+    if (entry !== undefined) return entry(text);
+    return { exitCode: 2, stdout: '', stderr: `${text}\n` };
+  };
 }

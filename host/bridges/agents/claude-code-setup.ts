@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { AgentSetup, SetupChange, SetupEdit, SetupScope, SetupTransport } from './agent-bridge.ts';
+import type { AgentSetup, SetupScope, SetupTransport } from './agent-bridge.ts';
+import { type HookGroupsLayout, applyHookGroups, removeHookGroups } from './hook-groups.ts';
 
 /**
  * The events hookbox registers in Claude Code, with a tool matcher where the
@@ -21,7 +22,6 @@ const REGISTERED: readonly { readonly event: string; readonly matcher?: string; 
 const HANDLER_TIMEOUT_S = 30;
 
 type Handler = Record<string, unknown>;
-type Group = { matcher?: unknown; hooks?: unknown } & Record<string, unknown>;
 
 /**
  * hookbox's own handlers: a command running `hookbox hook claude-code` (or
@@ -46,91 +46,18 @@ function handlerFor(transport: SetupTransport): Handler {
     : { type: 'http', url: transport.url, headers: { ...transport.headers }, timeout: HANDLER_TIMEOUT_S };
 }
 
-function clone(settings: Record<string, unknown>): Record<string, unknown> {
-  return structuredClone(settings);
-}
-
-function hooksOf(settings: Record<string, unknown>): Record<string, unknown> {
-  const hooks = settings.hooks;
-  if (hooks === undefined) return {};
-  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) {
-    throw new TypeError('settings.hooks: expected an object of event → matcher groups');
-  }
-  return hooks as Record<string, unknown>;
-}
-
-/** Strips hookbox's handlers from one event's groups; drops groups left empty by it. */
-function stripEvent(groups: unknown, event: string, changes: SetupChange[]): unknown[] {
-  if (!Array.isArray(groups)) throw new TypeError(`settings.hooks.${event}: expected an array of matcher groups`);
-  const kept: unknown[] = [];
-  groups.forEach((group: unknown, index) => {
-    const handlers = (group as Group | null)?.hooks;
-    if (!Array.isArray(handlers)) {
-      kept.push(group);
-      return;
-    }
-    const remaining = handlers.filter((handler) => !isHookboxHandler(handler));
-    if (remaining.length === handlers.length) {
-      kept.push(group);
-      return;
-    }
-    for (const handler of handlers.filter(isHookboxHandler)) {
-      changes.push({ action: 'removed', where: `hooks.${event}[${index}]`, what: describe(handler as Handler) });
-    }
-    if (remaining.length > 0) kept.push({ ...(group as Group), hooks: remaining });
-  });
-  return kept;
-}
-
 function describe(handler: Handler): string {
   return handler.type === 'command' ? `command ${String(handler.command)}` : `http ${String(handler.url)}`;
 }
 
-function apply(settings: Record<string, unknown>, transport: SetupTransport): SetupEdit {
-  const next = clone(settings);
-  const hooks = { ...hooksOf(next) };
-  const changes: SetupChange[] = [];
-  const handler = handlerFor(transport);
-  for (const { event, matcher, commandOnly } of REGISTERED) {
-    if (commandOnly === true && transport.kind !== 'command') {
-      const removed: SetupChange[] = [];
-      if (hooks[event] === undefined) continue;
-      const groups = stripEvent(hooks[event], event, removed);
-      changes.push(...removed);
-      if (groups.length === 0) delete hooks[event];
-      else hooks[event] = groups;
-      continue;
-    }
-    const removed: SetupChange[] = [];
-    const groups = stripEvent(hooks[event] ?? [], event, removed);
-    const group = { ...(matcher !== undefined && { matcher }), hooks: [handler] };
-    const previous = JSON.stringify(hooks[event] ?? null);
-    groups.push(group);
-    hooks[event] = groups;
-    const where = `hooks.${event}[${groups.length - 1}]`;
-    if (removed.length === 0) changes.push({ action: 'added', where, what: describe(handler) });
-    else if (JSON.stringify(groups) === previous) changes.push({ action: 'unchanged', where, what: describe(handler) });
-    else changes.push({ action: 'replaced', where, what: describe(handler) });
-  }
-  next.hooks = hooks;
-  return { settings: next, changes };
-}
-
-function remove(settings: Record<string, unknown>): SetupEdit {
-  const next = clone(settings);
-  if (next.hooks === undefined) return { settings: next, changes: [] };
-  const hooks = { ...hooksOf(next) };
-  const changes: SetupChange[] = [];
-  for (const event of Object.keys(hooks)) {
-    const before = changes.length;
-    const groups = stripEvent(hooks[event], event, changes);
-    if (changes.length === before) continue;
-    if (groups.length === 0) delete hooks[event];
-    else hooks[event] = groups;
-  }
-  if (Object.keys(hooks).length === 0) delete next.hooks;
-  else next.hooks = hooks;
-  return { settings: next, changes };
+/** The layout for one transport: an http setup registers no command-only event (and takes hookbox's out of it). */
+function layoutFor(transport: SetupTransport['kind']): HookGroupsLayout {
+  return {
+    events: REGISTERED.map(({ event, matcher, commandOnly }) => ({ event, ...(matcher !== undefined && { matcher }), stripOnly: commandOnly === true && transport !== 'command' })),
+    isOurs: isHookboxHandler,
+    describe,
+    hooksPath: 'settings.hooks',
+  };
 }
 
 function settingsPath(scope: SetupScope): string {
@@ -147,7 +74,7 @@ function tradeOff(transport: SetupTransport['kind']): string {
 export const claudeCodeSetup: AgentSetup = {
   settingsPath,
   unsupported: () => undefined,
-  apply,
-  remove,
+  apply: (settings, transport) => applyHookGroups(layoutFor(transport.kind), settings, handlerFor(transport)),
+  remove: (settings) => removeHookGroups(layoutFor('command'), settings),
   tradeOff,
 };

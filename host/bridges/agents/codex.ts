@@ -1,11 +1,25 @@
 import { z } from 'zod';
-import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
-import { CommonEventSchema, NO_OPINION, eventNameOf, jsonAnswer, seamEvent, toolEvents } from './bridge-parts.ts';
+import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';
+import {
+  CONTINUE_REASON,
+  NO_OPINION,
+  WITHHELD_OUTPUT,
+  answerBySeam,
+  askAsDeny,
+  continuationPayload,
+  contextAnswer,
+  failClosedBy,
+  jsonAnswer,
+  oneSeam,
+  readAgentEvent,
+  seamEvent,
+  sessionSource,
+  toolEvents,
+} from './bridge-parts.ts';
 import { codexSetup } from './codex-setup.ts';
 import { fromCodexTool } from './codex-tools.ts';
-import { invalidEvent, safeContext, safeText } from './event-input.ts';
+import { safeContext, safeText } from './event-input.ts';
 
 /**
  * Codex's hook events hookbox answers, and what each decision becomes
@@ -53,24 +67,15 @@ const EventSchemas = {
 } as const;
 type EventName = keyof typeof EventSchemas;
 
-const SOURCES = ['startup', 'resume', 'clear', 'compact'] as const;
-
 function toSeam(input: unknown): ParsedAgentEvent {
-  const common = CommonEventSchema.safeParse(input);
-  if (!common.success) return invalidEvent(common.error, eventNameOf(input));
-  const { hook_event_name: event, session_id: sessionId, cwd } = common.data;
-  if (!Object.hasOwn(EventSchemas, event)) return { kind: 'pass', event, sessionId, answer: NO_OPINION };
-  const parsed = EventSchemas[event as EventName].safeParse(input);
-  if (!parsed.success) return invalidEvent(parsed.error, event);
-  const data = parsed.data as Record<string, unknown>;
+  const read = readAgentEvent(input, EventSchemas);
+  if (read.kind !== 'read') return read;
+  const { event, sessionId, cwd, data } = read;
   switch (event as EventName) {
-    case 'SessionStart': {
-      // Codex may add sources hookbox has no name for; they start a session like startup does.
-      const source = (SOURCES as readonly unknown[]).includes(data.source) ? (data.source as (typeof SOURCES)[number]) : 'startup';
-      return { kind: 'seam', event: seamEvent(event, sessionId, cwd, 'agent/session-start', { source }) };
-    }
+    case 'SessionStart':
+      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
     case 'UserPromptSubmit':
-      return { kind: 'seam', event: seamEvent(event, sessionId, cwd, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' }) };
+      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'PreToolUse': {
       const calls = fromCodexTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
       return toolEvents(calls, data.tool_use_id as string, (call, id) =>
@@ -85,57 +90,37 @@ function toSeam(input: unknown): ParsedAgentEvent {
         seamEvent(event, sessionId, cwd, 'tools/post-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments, result }),
       );
     }
-    case 'Stop': {
-      const last = typeof data.last_assistant_message === 'string' && data.last_assistant_message !== '' ? { lastAssistantText: data.last_assistant_message } : {};
-      const payload: PayloadOf<'agent/turn-continuation'> = { continuations: 0, ...last };
-      return { kind: 'seam', event: seamEvent(event, sessionId, cwd, 'agent/turn-continuation', payload, { alreadyContinued: data.stop_hook_active === true }) };
-    }
+    case 'Stop':
+      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });
   }
   return { kind: 'pass', event, sessionId, answer: NO_OPINION };
-}
-
-function context(event: string, additionalContext: string | undefined): AgentAnswer {
-  return additionalContext === undefined ? NO_OPINION : jsonAnswer({ hookSpecificOutput: { hookEventName: event, additionalContext: safeContext(additionalContext) } });
 }
 
 function deny(reason: string): AgentAnswer {
   return jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: safeText(reason) } });
 }
 
-function answer<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): AgentAnswer {
-  switch (event.seam) {
-    case 'agent/session-start':
-      return context('SessionStart', (decision as DecisionOf<'agent/session-start'>).additionalContext);
-    case 'agent/prompt-submit': {
-      const prompt = decision as DecisionOf<'agent/prompt-submit'>;
-      if (prompt.action === 'block') return jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) });
-      return context('UserPromptSubmit', prompt.additionalContext);
-    }
-    case 'tools/pre-execute': {
-      const pre = decision as DecisionOf<'tools/pre-execute'>;
-      // allow = "no objection": Codex's own approval policy still applies.
-      if (pre.action === 'allow') return NO_OPINION;
-      if (pre.action === 'deny') return deny(pre.reason);
-      // Codex rejects permissionDecision "ask"; nobody can be asked from a hook, so ask is a deny.
-      return deny(`a hookbox hook asks for confirmation, which Codex hooks cannot request, so the call is denied${pre.reason === undefined ? '' : `: ${pre.reason}`}`);
-    }
-    case 'tools/post-execute': {
-      const post = decision as DecisionOf<'tools/post-execute'>;
-      if (post.action === 'block') return jsonAnswer({ decision: 'block', reason: safeText(post.reason) });
-      const specific = post.additionalContext === undefined ? {} : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: safeContext(post.additionalContext) } };
-      // Codex shows a blocking PostToolUse's reason to the model in place of the tool output:
-      // that is how a replaced (e.g. redacted) output reaches it.
-      if (post.content !== undefined) return jsonAnswer({ decision: 'block', reason: safeContext(post.content === '' ? '(output withheld by a hookbox hook)' : post.content), ...specific });
-      return post.additionalContext === undefined ? NO_OPINION : jsonAnswer(specific);
-    }
-    case 'agent/turn-continuation': {
-      const next = decision as DecisionOf<'agent/turn-continuation'>;
-      if (next.action === 'stop') return NO_OPINION;
-      return jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? 'a hookbox hook asked to keep working') });
-    }
-  }
-  return NO_OPINION;
-}
+const answer = answerBySeam({
+  'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
+  'agent/prompt-submit': (prompt) =>
+    prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),
+  'tools/pre-execute': (pre) => {
+    // allow = "no objection": Codex's own approval policy still applies.
+    if (pre.action === 'allow') return NO_OPINION;
+    if (pre.action === 'deny') return deny(pre.reason);
+    // Codex rejects permissionDecision "ask"; nobody can be asked from a hook, so ask is a deny.
+    return deny(askAsDeny('Codex hooks', pre.reason));
+  },
+  'tools/post-execute': (post) => {
+    if (post.action === 'block') return jsonAnswer({ decision: 'block', reason: safeText(post.reason) });
+    const specific = post.additionalContext === undefined ? {} : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: safeContext(post.additionalContext) } };
+    // Codex shows a blocking PostToolUse's reason to the model in place of the tool output:
+    // that is how a replaced (e.g. redacted) output reaches it.
+    if (post.content !== undefined) return jsonAnswer({ decision: 'block', reason: safeContext(post.content === '' ? WITHHELD_OUTPUT : post.content), ...specific });
+    return post.additionalContext === undefined ? NO_OPINION : jsonAnswer(specific);
+  },
+  'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
+});
 
 /**
  * Fail closed in Codex's terms, as JSON on exit 0: deny a tool call, block a
@@ -143,21 +128,14 @@ function answer<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf
  * through (forcing a turn on, or failing start-up, is not a safe default).
  * An event whose name cannot be read gets exit 2 + stderr (Codex blocks on it).
  */
-function failClosed(event: string | undefined, reason: string): AgentAnswer {
-  const text = `hookbox: ${safeText(reason)}`;
-  switch (event) {
-    case 'PreToolUse':
-      return deny(text);
-    case 'UserPromptSubmit':
-    case 'PostToolUse':
-      return jsonAnswer({ decision: 'block', reason: text });
-    case 'Stop':
-    case 'SessionStart':
-      return NO_OPINION;
-    default:
-      return { exitCode: 2, stdout: '', stderr: `${text}\n` };
-  }
-}
+const block = (text: string): AgentAnswer => jsonAnswer({ decision: 'block', reason: text });
+const failClosed = failClosedBy({
+  PreToolUse: deny,
+  UserPromptSubmit: block,
+  PostToolUse: block,
+  Stop: 'let-through',
+  SessionStart: 'let-through',
+});
 
 /** OpenAI's Codex CLI (`codex`, 0.169.x): command hooks in `hooks.json`, trusted in `config.toml`. */
 export const codexBridge: AgentBridge = {

@@ -9,28 +9,34 @@ import type { SetupChange, SetupEdit } from './agent-bridge.ts';
  * groups keep their positions (Codex keys trust by position).
  */
 export interface HookGroupsLayout {
-  /** The events hookbox registers, with a tool matcher where wanted. */
-  readonly events: readonly { readonly event: string; readonly matcher?: string }[];
+  /**
+   * The events hookbox registers, with a tool matcher where wanted. A
+   * `stripOnly` event gets hookbox's handlers taken out and none added (one
+   * the chosen transport cannot serve).
+   */
+  readonly events: readonly { readonly event: string; readonly matcher?: string; readonly stripOnly?: boolean }[];
   /** Is this handler one of hookbox's? */
   isOurs(handler: unknown): boolean;
   /** One line for the setup report. */
   describe(handler: Record<string, unknown>): string;
+  /** How an error names the hooks key (default `hooks`). */
+  readonly hooksPath?: string;
 }
 
 type Group = { matcher?: unknown; hooks?: unknown } & Record<string, unknown>;
 
-export function hooksObject(settings: Record<string, unknown>): Record<string, unknown> {
+export function hooksObject(settings: Record<string, unknown>, hooksPath = 'hooks'): Record<string, unknown> {
   const hooks = settings.hooks;
   if (hooks === undefined) return {};
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) {
-    throw new TypeError('hooks: expected an object of event → matcher groups');
+    throw new TypeError(`${hooksPath}: expected an object of event → matcher groups`);
   }
   return hooks as Record<string, unknown>;
 }
 
 /** Strips hookbox's handlers from one event's groups; drops groups left empty by it. */
 function strip(layout: HookGroupsLayout, groups: unknown, event: string, changes: SetupChange[]): unknown[] {
-  if (!Array.isArray(groups)) throw new TypeError(`hooks.${event}: expected an array of matcher groups`);
+  if (!Array.isArray(groups)) throw new TypeError(`${layout.hooksPath ?? 'hooks'}.${event}: expected an array of matcher groups`);
   const kept: unknown[] = [];
   groups.forEach((group: unknown, index) => {
     const handlers = (group as Group | null)?.hooks;
@@ -54,9 +60,16 @@ function strip(layout: HookGroupsLayout, groups: unknown, event: string, changes
 /** Adds (or replaces) hookbox's handler as the last group of each registered event. Idempotent. */
 export function applyHookGroups(layout: HookGroupsLayout, settings: Record<string, unknown>, handler: Record<string, unknown>): SetupEdit {
   const next = structuredClone(settings);
-  const hooks = { ...hooksObject(next) };
+  const hooks = { ...hooksObject(next, layout.hooksPath) };
   const changes: SetupChange[] = [];
-  for (const { event, matcher } of layout.events) {
+  for (const { event, matcher, stripOnly } of layout.events) {
+    if (stripOnly === true) {
+      if (hooks[event] === undefined) continue;
+      const groups = strip(layout, hooks[event], event, changes);
+      if (groups.length === 0) delete hooks[event];
+      else hooks[event] = groups;
+      continue;
+    }
     const removed: SetupChange[] = [];
     const previous = JSON.stringify(hooks[event] ?? null);
     const groups = strip(layout, hooks[event] ?? [], event, removed);
@@ -74,7 +87,7 @@ export function applyHookGroups(layout: HookGroupsLayout, settings: Record<strin
 export function removeHookGroups(layout: HookGroupsLayout, settings: Record<string, unknown>): SetupEdit {
   const next = structuredClone(settings);
   if (next.hooks === undefined) return { settings: next, changes: [] };
-  const hooks = { ...hooksObject(next) };
+  const hooks = { ...hooksObject(next, layout.hooksPath) };
   const changes: SetupChange[] = [];
   for (const event of Object.keys(hooks)) {
     const before = changes.length;

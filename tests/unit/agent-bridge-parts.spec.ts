@@ -1,0 +1,60 @@
+/**
+ * The pieces every agent bridge shares (host/bridges/agents/bridge-parts.ts):
+ * the edges the per-agent tests do not reach on their own.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  NO_OPINION,
+  answerBySeam,
+  continuationPayload,
+  failClosedBy,
+  jsonAnswer,
+  readAgentEvent,
+  sessionSource,
+} from '../../host/bridges/agents/bridge-parts.ts';
+import { z } from 'zod';
+
+describe('bridge parts', () => {
+  it('a stop event carries the last message only when it is a non-empty string', () => {
+    expect(continuationPayload('done.')).toEqual({ continuations: 0, lastAssistantText: 'done.' });
+    expect(continuationPayload('')).toEqual({ continuations: 0 });
+    expect(continuationPayload(null)).toEqual({ continuations: 0 });
+  });
+
+  it('a session source hookbox has no name for starts a session like startup', () => {
+    expect(sessionSource('resume')).toBe('resume');
+    expect(sessionSource('something-new')).toBe('startup');
+    expect(sessionSource(undefined)).toBe('startup');
+  });
+
+  it('reads an event against the agent table: unknown names pass, inherited names are not events, malformed ones are invalid', () => {
+    const schemas = { Stop: z.looseObject({ reason: z.string() }) };
+    const common = { session_id: 's-1', cwd: '/work' };
+    expect(readAgentEvent({ ...common, hook_event_name: 'Stop', reason: 'r' }, schemas)).toMatchObject({ kind: 'read', event: 'Stop', data: { reason: 'r' } });
+    expect(readAgentEvent({ ...common, hook_event_name: 'Other' }, schemas)).toMatchObject({ kind: 'pass', answer: NO_OPINION });
+    expect(readAgentEvent({ ...common, hook_event_name: 'toString' }, schemas)).toMatchObject({ kind: 'pass' });
+    expect(readAgentEvent({ ...common, hook_event_name: 'Stop' }, schemas)).toMatchObject({ kind: 'invalid', event: 'Stop' });
+    expect(readAgentEvent({ hook_event_name: 'Stop', session_id: 's-1', cwd: 'relative' }, schemas)).toMatchObject({ kind: 'invalid', event: 'Stop' });
+  });
+
+  it('fails closed from the table: its answer, a let-through, or exit 2 for an event it does not name (inherited names included)', () => {
+    const failClosed = failClosedBy({ Pre: (text) => jsonAnswer({ reason: text }), Stop: 'let-through' });
+    // The reason reaches the table's answer already made printable (the escape shown, not sent).
+    expect(JSON.parse(failClosed('Pre', 'boom\u001b[31m').stdout)).toEqual({ reason: 'hookbox: boom\\x1b[31m' });
+    expect(failClosed('Stop', 'boom')).toEqual(NO_OPINION);
+    for (const event of [undefined, 'Other', 'constructor']) expect(failClosed(event, 'boom')).toEqual({ exitCode: 2, stdout: '', stderr: 'hookbox: boom\n' });
+  });
+
+  it('answers a seam outside the table with no opinion', () => {
+    const answer = answerBySeam({
+      'agent/session-start': () => jsonAnswer({ seen: 'start' }),
+      'agent/prompt-submit': () => jsonAnswer({}),
+      'tools/pre-execute': () => jsonAnswer({}),
+      'tools/post-execute': () => jsonAnswer({}),
+      'agent/turn-continuation': () => jsonAnswer({}),
+    });
+    const event = { event: 'SessionStart', sessionId: 's', cwd: '/w', seam: 'agent/session-start', payload: { source: 'startup' } } as const;
+    expect(JSON.parse(answer(event, {}).stdout)).toEqual({ seen: 'start' });
+    expect(answer({ ...event, seam: 'session/end' as never, payload: {} as never }, {} as never)).toEqual(NO_OPINION);
+  });
+});
