@@ -13,7 +13,7 @@
  * Decoding the code section instruction by instruction is needed because the
  * byte 0x40 is also an immediate (the empty block type).
  */
-import { SectionId, WasmFormatError, encodeSection, leb, parseWasm } from './wasm-binary.ts';
+import { Reader, SectionId, WasmFormatError, encodeSection, leb, parseWasm } from './wasm-binary.ts';
 
 /** The guest export of the "a memory.grow failed during this call" flag (a mutable i32 global). */
 export const GROW_FAILED_GLOBAL = 'hookbox_grow_failed';
@@ -21,15 +21,10 @@ export const GROW_FAILED_GLOBAL = 'hookbox_grow_failed';
 /** Position of each known section in the order the binary format requires. */
 const ORDER: Record<number, number> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13 };
 
-class Cursor {
-  constructor(
-    readonly bytes: Uint8Array,
-    public offset: number,
-  ) {}
-
-  byte(): number {
-    if (this.offset >= this.bytes.length) throw new WasmFormatError(`unexpected end of code at byte ${this.offset}`);
-    return this.bytes[this.offset++] as number;
+/** The module reader (wasm-binary.ts), plus what skipping instructions needs. */
+class Cursor extends Reader {
+  constructor(bytes: Uint8Array, offset: number) {
+    super(bytes, offset, bytes.length);
   }
 
   /** Any LEB128 (signed or unsigned): only its length matters here. */
@@ -39,15 +34,7 @@ class Cursor {
   }
 
   u32(): number {
-    let result = 0;
-    let scale = 1;
-    for (let i = 0; i < 5; i++) {
-      const b = this.byte();
-      result += (b & 0x7f) * scale;
-      if ((b & 0x80) === 0) return result;
-      scale *= 128;
-    }
-    throw new WasmFormatError(`u32 too long at byte ${this.offset}`);
+    return this.leb();
   }
 
   skip(n: number): void {

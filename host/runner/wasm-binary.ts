@@ -63,7 +63,8 @@ export class WasmFormatError extends Error {
   override name = 'WasmFormatError';
 }
 
-class Reader {
+/** A cursor over module bytes: one byte, or an unsigned LEB128, at a time, bounded by `limit`. */
+export class Reader {
   offset: number;
   constructor(
     readonly bytes: Uint8Array,
