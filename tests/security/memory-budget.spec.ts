@@ -3,6 +3,7 @@
 // × a hook sitting at its 64 MiB cap took the process past 4 GiB. The runner
 // now keeps every live instance within one memory budget, evicting idle ones
 // least-recently-used, and a call that cannot fit is a `memory` fault.
+import { createRequire } from 'node:module';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,9 @@ import { MEMORY_HOG_WAT } from './fixtures/memory-hog.ts';
 
 const run = promisify(execFile);
 const CHILD = fileURLToPath(new URL('./fixtures/memory-hog-child.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+// Resolved like an import (not a fixed node_modules path), so it also works from a copy of
+// the project whose node_modules lives further up (the mutation-testing sandbox).
+const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
 
 interface ChildReport {
   baselineMb: number;
@@ -34,7 +37,7 @@ interface ChildReport {
 describe('memory budget across sessions', () => {
   it('64 sessions × a hog at its 64 MiB cap: process RSS stays within the budget (measured in a child process)', async () => {
     const budgetMb = 384;
-    const { stdout } = await run(TSX, [CHILD, '64', String(budgetMb)], { timeout: 240_000, maxBuffer: 1 << 20 });
+    const { stdout } = await run(process.execPath, [TSX_CLI, CHILD, '64', String(budgetMb)], { timeout: 240_000, maxBuffer: 1 << 20 });
     const report = JSON.parse(stdout.trim().split('\n').at(-1) as string) as ChildReport;
     console.info(`memory budget, 64 sessions × 64 MiB hog: ${JSON.stringify(report)}`);
     // Every call got the hook's real decision: room was made by evicting idle instances, never by refusing.
