@@ -17,7 +17,10 @@ process.env.HOOKBOX_CACHE_DIR ??= fileURLToPath(new URL('.cache', import.meta.ur
  */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.stryker.config.ts' },
+  // `related: false`: run the suites the config (and HOOKBOX_MUTATE_TESTS) names, not
+  // only those vitest's import graph links to the mutated files — most suites reach the
+  // runner through host/runner/index.ts and worker threads, which that graph misses.
+  vitest: { configFile: 'vitest.stryker.config.ts', related: false },
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
