@@ -100,6 +100,12 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
     register: async () => (await import('./commands/setup.ts')).registerSetupCommand,
   },
   {
+    name: 'report',
+    term: 'report [options] <session.jsonl...>',
+    description: 'write a self-contained HTML audit report of session logs (run, acp, serve): summary, per-hook table, latency charts, denials, timeline',
+    register: async () => (await import('./commands/report.ts')).registerReportCommand,
+  },
+  {
     name: 'doctor',
     term: 'doctor [options] [agent]',
     description: "check that an agent will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not",

@@ -1,0 +1,13 @@
+export { blockedPromptText, eventAnchor, sessionFindings } from './findings.ts';
+export type { QuoteOptions } from './findings.ts';
+export { hookStats, percentile } from './hook-stats.ts';
+export { Html, escapeHtml, html, multiline } from './html.ts';
+export { chartScale, formatUs, histogram, latencyChart } from './latency-chart.ts';
+export { contentSecurityPolicy, renderPage } from './page.ts';
+export type { PageOptions } from './page.ts';
+export { readReportLogs } from './read-logs.ts';
+export { FindingSchema, HookStatsSchema, ReportDataSchema, ReportSessionSchema, ReportTotalsSchema } from './report-data.ts';
+export type { Finding, HookStats, ReportData, ReportSession, ReportTotals } from './report-data.ts';
+export { summarize } from './summarize.ts';
+export type { ReportLog } from './summarize.ts';
+export { timelineSections } from './timeline.ts';
