@@ -6,7 +6,7 @@ const BINS_PER_DECADE = 4;
 const WIDTH = 520;
 const HEIGHT = 170;
 const LEFT = 44;
-const RIGHT = 12;
+const RIGHT = 28;
 const TOP = 36;
 const BOTTOM = 34;
 
@@ -35,6 +35,14 @@ export function formatUs(us: number): string {
 }
 
 const edgeUs = (bin: number): number => 10 ** (bin / BINS_PER_DECADE);
+
+/** An axis label at a decade: 1 µs, 10 µs, 100 µs, 1 ms, 10 ms, 100 ms, 1 s… */
+function decadeLabel(us: number): string {
+  const rounded = Number(us.toPrecision(1));
+  if (rounded < 1000) return `${rounded} µs`;
+  if (rounded < 1_000_000) return `${rounded / 1000} ms`;
+  return `${rounded / 1_000_000} s`;
+}
 
 /** Calls per bin over the scale (values outside it are clamped into the end bins). */
 export function histogram(durationsUs: readonly number[], scale: ChartScale): number[] {
@@ -75,7 +83,7 @@ export function latencyChart(hook: HookStats, scale: ChartScale, id: string): Ht
   for (let bin = Math.ceil(scale.lo / BINS_PER_DECADE) * BINS_PER_DECADE; bin <= scale.hi; bin += BINS_PER_DECADE) {
     ticks.push(
       html`<line class="tick" x1="${x(bin).toFixed(1)}" y1="${TOP + plotHeight}" x2="${x(bin).toFixed(1)}" y2="${TOP + plotHeight + 5}"></line>`,
-      html`<text x="${x(bin).toFixed(1)}" y="${HEIGHT - 14}" text-anchor="middle">${formatUs(edgeUs(bin))}</text>`,
+      html`<text x="${x(bin).toFixed(1)}" y="${HEIGHT - 14}" text-anchor="middle">${decadeLabel(edgeUs(bin))}</text>`,
     );
   }
   // Each label on its own row (p50 above p99), beside its line on the side with room.

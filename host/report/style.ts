@@ -44,7 +44,7 @@ li.log { color: var(--muted); font-size: .9rem; }
 li.dispatch { border-left-style: dotted; }
 table.hooks-at { width: auto; min-width: 60%; margin: .2rem 0; font-size: .92rem; }
 table.hooks-at caption { font-weight: 500; color: var(--muted); }
-table.hooks-at th[scope=row], .nowrap, .muted { white-space: nowrap; }
+table.hooks-at th[scope=row], .nowrap, table .muted { white-space: nowrap; }
 .reason { font-style: italic; }
 .detail { color: var(--muted); }
 .chart-box { display: inline-block; vertical-align: top; margin: 0 1.5rem 1rem 0; }
