@@ -5,7 +5,7 @@
  * in-process with the same session code), with real wasm hooks; and its
  * answers to bad input.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { openHookSet } from '../../host/cli/hook-set.ts';
 import { ScriptedProvider } from '../../host/providers/scripted.ts';
 import { ReportDataSchema } from '../../host/report/index.ts';
 import { builtinTools } from '../../host/tools/index.ts';
+import { runCommandHook } from '../helpers/command-hook.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
@@ -27,18 +28,7 @@ function hookbox(args: string[], input = '') {
 }
 
 /** `hookbox hook claude-code` with one event on stdin; no server at the socket, so it decides in-process. */
-function agentHook(args: string[], event: unknown): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', 'claude-code', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(event));
-  });
-}
+const agentHook = (args: string[], event: unknown) => runCommandHook(args, JSON.stringify(event));
 
 let workspace: TestWorkspace;
 let runLog: string;

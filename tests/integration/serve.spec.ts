@@ -2,7 +2,6 @@
  * `hookbox serve` and `hookbox hook claude-code` with real wasm hooks, a
  * real loopback HTTP listener and a real unix socket.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,10 +9,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSessionLog } from '../../host/log/index.ts';
 import { DecisionServer, EXIT_HEADER, loadServedHooks } from '../../host/serve/index.ts';
+import { runCommandHook as runClient } from '../helpers/command-hook.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
 
-const HOOKBOX = new URL('../../host/cli/hookbox.mjs', import.meta.url).pathname;
 const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyz';
 
 interface Reply {
@@ -48,19 +47,6 @@ function event(cwd: string, session: string, fields: Record<string, unknown>): s
 
 const preBash = (cwd: string, session: string, command: string, id = 'toolu_1') =>
   event(cwd, session, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'x' }, tool_use_id: id });
-
-function runClient(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOOKBOX, 'hook', 'claude-code', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 describe('hookbox serve', () => {
   let dir: string;
