@@ -47,6 +47,8 @@ beforeAll(async () => {
         { name: 'guard-bash', manifest: exampleManifest('guard-bash') },
         { name: 'trap', wasm: trap, seams: ['tools/pre-execute'], tools: ['^read_file$'] },
       ],
+      // generous: a loaded machine must not turn a slow instantiation into a load error
+      defaults: { timeoutMs: 20_000 },
     }),
   );
 
