@@ -1,7 +1,7 @@
 import { printable, printableLines } from '../text/index.ts';
 
 /**
- * Markup the report built itself. Only {@link html} and {@link multiline}
+ * Markup the report built itself. Only {@link html}, {@link multiline} and {@link styleElement}
  * make one, so a string from a log can never be mistaken for markup: a value
  * that is not `Html` is always sanitised and escaped.
  */
