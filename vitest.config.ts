@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +10,11 @@ export default defineConfig({
     hookTimeout: 600_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Hermetic configuration layers: the machine's /etc/hookbox and ~/.config/hookbox never reach a test
+    // (an organisation layer with no hooks; a user config folder that does not exist).
+    env: {
+      HOOKBOX_ORG_CONFIG: fileURLToPath(new URL('tests/helpers/layers/no-org-policy.json', import.meta.url)),
+      XDG_CONFIG_HOME: fileURLToPath(new URL('tests/helpers/layers/no-user-config', import.meta.url)),
+    },
   },
 });

@@ -1,5 +1,5 @@
 import type { SeamListener } from '../events/index.ts';
-import { loadHooks, loadOperatorConfig } from '../config/index.ts';
+import { loadHooks, loadLayeredConfig } from '../config/index.ts';
 import { HookRunner, type HookLogEntry } from '../runner/index.ts';
 
 /** The hooks of an operator config, loaded into a runner, in composition order. */
@@ -8,10 +8,14 @@ export interface HookSet {
   close(): Promise<void>;
 }
 
-/** Loads `hookbox.config.json`'s hooks (none without a config). */
+/**
+ * Loads the hooks of the configuration layers: the organisation's, the
+ * user's, then the project's (`configPath`, the `--config` file). No hooks
+ * in any layer: no runner.
+ */
 export async function openHookSet(configPath: string | undefined, onLog?: (entry: HookLogEntry) => void): Promise<HookSet> {
-  if (configPath === undefined) return { listeners: [], close: async () => {} };
-  const config = loadOperatorConfig(configPath);
+  const config = loadLayeredConfig(configPath === undefined ? {} : { project: configPath });
+  if (config.hooks.length === 0) return { listeners: [], close: async () => {} };
   // A session follows: warm each hook's path in the background while the session opens.
   const runner = await HookRunner.start({ ...config.runner, warmUp: true, ...(onLog !== undefined && { onLog }) });
   try {

@@ -79,7 +79,8 @@ export function intersectCapabilities(
   return out;
 }
 
-function realpathOrNull(file: string): string | null {
+/** The realpath of `file`, or null when it does not exist or cannot be resolved. */
+export function realpathOrNull(file: string): string | null {
   try {
     return realpathSync(path.resolve(file));
   } catch {
@@ -87,7 +88,8 @@ function realpathOrNull(file: string): string | null {
   }
 }
 
-function hostCovers(grant: string, host: string): boolean {
+/** Whether the allowed-host entry `grant` (exact, or `*.suffix`) covers `host` (itself possibly a wildcard). */
+export function hostCovers(grant: string, host: string): boolean {
   if (grant === host) return true;
   if (!grant.startsWith('*.')) return false;
   const suffix = grant.slice(1); // ".example.com"
@@ -95,7 +97,8 @@ function hostCovers(grant: string, host: string): boolean {
   return bare.endsWith(suffix) && bare.length > suffix.length;
 }
 
-function isInside(child: string, parent: string): boolean {
+/** Whether `child` is `parent` or lies under it (both absolute). */
+export function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -2,7 +2,13 @@ export { loadHookFile, loadHooks, loadManifest, specForEntry } from './load-hook
 export type { HookFileOverrides, LoadedHook } from './load-hooks.ts';
 export { HookManifestSchema, HookProtocolSchema } from './manifest.ts';
 export type { HookManifest, HookProtocol } from './manifest.ts';
-export { OperatorConfigSchema, OperatorHookSchema, loadOperatorConfig, resolveGrantPaths } from './operator-config.ts';
-export type { OperatorConfig, OperatorHook, ResolvedConfig, ResolvedHookEntry } from './operator-config.ts';
+export { LOCKABLE_KEYS, OperatorConfigSchema, OperatorHookSchema, loadOperatorConfig, resolveGrantPaths } from './operator-config.ts';
+export type { LockableKey, OperatorConfig, OperatorHook, ResolvedConfig, ResolvedHookEntry } from './operator-config.ts';
+export { DEFAULT_ORG_CONFIG, LAYER_NAMES, layerFiles } from './layer-files.ts';
+export type { LayerFile, LayerFileOptions, LayerName } from './layer-files.ts';
+export { BOUND_KEYS, checkSetting } from './layer-bounds.ts';
+export type { BoundKey, Bounds, Origin } from './layer-bounds.ts';
+export { hookFileOverrides, loadLayeredConfig } from './layered-config.ts';
+export type { FlagLimits, LayeredConfig, LayeredHook } from './layered-config.ts';
 export { intersectCapabilities } from './capabilities.ts';
 export type { CapabilitySources } from './capabilities.ts';

@@ -22,11 +22,11 @@ export type LoadedHook = WasmHook | ShellHook;
  * runner, `command` entries as shell hooks. A hook that cannot load throws
  * (`HookLoadError`, `ConfigError`) after the hooks loaded so far are closed.
  */
-export async function loadHooks(config: ResolvedConfig, runner: HookRunner): Promise<LoadedHook[]> {
+export async function loadHooks(config: Pick<ResolvedConfig, 'hooks'>, runner: HookRunner): Promise<LoadedHook[]> {
   const hooks: LoadedHook[] = [];
   try {
     for (const entry of config.hooks) {
-      hooks.push(entry.command !== undefined ? shellHookForEntry(config.file, entry, entry.command) : await runner.load(specForEntry(config.file, entry)));
+      hooks.push(entry.command !== undefined ? shellHookForEntry(entry.file, entry, entry.command) : await runner.load(specForEntry(entry.file, entry)));
     }
   } catch (error) {
     await Promise.all(hooks.map((hook) => hook.close()));

@@ -85,10 +85,30 @@ export const OperatorHookSchema = z
 /** One parsed entry of `hooks`. */
 export type OperatorHook = z.infer<typeof OperatorHookSchema>;
 
+/**
+ * What a layer can lock: lower layers may then not set it at all (in their
+ * `defaults` nor on a hook), only inherit it. `hooks` forbids them to add hooks.
+ */
+export const LOCKABLE_KEYS = [
+  'hooks',
+  'defaults.timeoutMs',
+  'defaults.memoryMb',
+  'defaults.maxOutputBytes',
+  'defaults.instructionBudget',
+  'defaults.failPolicy',
+  'defaults.grant',
+  'defaults.quarantineAfter',
+  'defaults.memoryBudgetMb',
+] as const;
+/** A key a layer can lock against the layers below it. */
+export type LockableKey = (typeof LOCKABLE_KEYS)[number];
+
 /** `hookbox.config.json`. Array order of `hooks` is composition order. */
 export const OperatorConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   hooks: z.array(OperatorHookSchema),
+  /** Keys the layers below this one may not set (layered configuration: organisation › user › project). */
+  locked: z.array(z.enum(LOCKABLE_KEYS)).optional(),
   defaults: z
     .strictObject({
       ...SharedSettings,
@@ -106,6 +126,8 @@ export type OperatorConfig = z.infer<typeof OperatorConfigSchema>;
 /** One hook of a loaded config: defaults applied, paths absolute, and where it sits in the file. */
 export interface ResolvedHookEntry {
   readonly name: string;
+  /** Absolute path of the config file (the layer) that defines the hook. */
+  readonly file: string;
   /** JSON path of the entry, e.g. `hooks[1]`, for messages. */
   readonly at: string;
   readonly wasm?: string;
@@ -133,17 +155,31 @@ export interface ResolvedConfig {
   readonly runner: { readonly memoryBudgetMb?: number };
 }
 
-const LIMIT_KEYS = ['timeoutMs', 'memoryMb', 'maxOutputBytes', 'instructionBudget'] as const;
+/** The per-hook limits, in the order they are applied. */
+export const LIMIT_KEYS = ['timeoutMs', 'memoryMb', 'maxOutputBytes', 'instructionBudget'] as const;
+
+/**
+ * Defaults a file's hooks inherit from the layers above it, for what its own
+ * `defaults` leave unset (`config` is not inherited: its keys belong to each hook).
+ * Grant paths are absolute.
+ */
+export type InheritedDefaults = Omit<NonNullable<OperatorConfig['defaults']>, 'config'>;
 
 /**
  * Reads and validates `hookbox.config.json`. Errors are `ConfigError`s that
  * name the file, the JSON path (`hooks[1].timeoutMs`) and what was expected.
+ * One file alone; the commands load the layers with `loadLayeredConfig`.
  */
 export function loadOperatorConfig(file: string): ResolvedConfig {
   const absolute = path.resolve(file);
-  const config = readJsonFile(absolute, OperatorConfigSchema);
+  return resolveOperatorConfig(readJsonFile(absolute, OperatorConfigSchema), absolute);
+}
+
+/** A parsed config's hooks with its defaults, over `inherited` ones, applied; paths resolved against `file`. */
+export function resolveOperatorConfig(config: OperatorConfig, absolute: string, inherited: InheritedDefaults = {}): ResolvedConfig {
   const dir = path.dirname(absolute);
-  const defaults = config.defaults ?? {};
+  const own = config.defaults ?? {};
+  const defaults = { ...inherited, ...definedOnly(own), ...(own.grant !== undefined && { grant: resolveGrantPaths(own.grant, dir) }) };
   const seen = new Map<string, number>();
   const hooks = config.hooks.map((hook, index): ResolvedHookEntry => {
     const at = `hooks[${index}]`;
@@ -161,6 +197,7 @@ export function loadOperatorConfig(file: string): ResolvedConfig {
     const quarantineAfter = hook.quarantineAfter ?? defaults.quarantineAfter;
     return {
       name: hook.name,
+      file: absolute,
       at,
       ...(hook.wasm !== undefined && { wasm: path.resolve(dir, hook.wasm) }),
       ...(hook.manifest !== undefined && { manifest: path.resolve(dir, hook.manifest) }),
@@ -177,6 +214,10 @@ export function loadOperatorConfig(file: string): ResolvedConfig {
     };
   });
   return { file: absolute, hooks, runner: defaults.memoryBudgetMb === undefined ? {} : { memoryBudgetMb: defaults.memoryBudgetMb } };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Host paths in a grant are relative to the file that grants them. */

@@ -1,4 +1,4 @@
-import { loadHooks, loadOperatorConfig } from '../config/index.ts';
+import { loadHooks, loadLayeredConfig } from '../config/index.ts';
 import { SeamBus } from '../events/index.ts';
 import { DEFAULT_QUARANTINE_AFTER, HookRunner, type HookLogEntry } from '../runner/index.ts';
 import { type SessionQuarantined, quarantinePerSession } from './session-quarantine.ts';
@@ -12,16 +12,17 @@ export interface ServedHooks {
 }
 
 /**
- * Loads the hooks of `configPath` through one `HookRunner` (instances and Var
+ * Loads the hooks of the configuration layers (the organisation's, the
+ * user's, then `configPath`'s) through one `HookRunner` (instances and Var
  * state are per session id inside it) and registers them in configured
  * order, each wasm hook behind a per-session quarantine.
  */
 export async function loadServedHooks(configPath: string, onLog?: (entry: HookLogEntry) => void): Promise<ServedHooks> {
-  const config = loadOperatorConfig(configPath);
+  const config = loadLayeredConfig({ project: configPath });
   // The runner's per-hook quarantine would let one session switch a hook off for all: counted per session instead.
   const perHook = new Map(config.hooks.map((entry) => [entry.name, entry.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER]));
   const unquarantined = { ...config, hooks: config.hooks.map((entry) => ({ ...entry, quarantineAfter: Number.MAX_SAFE_INTEGER })) };
-  const runner = await HookRunner.start(onLog === undefined ? {} : { onLog });
+  const runner = await HookRunner.start({ ...config.runner, ...(onLog !== undefined && { onLog }) });
   try {
     const listeners = await loadHooks(unquarantined, runner);
     const bus = new SeamBus();

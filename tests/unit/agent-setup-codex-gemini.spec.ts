@@ -108,8 +108,8 @@ describe('gemini setup: settings.json', () => {
     const config: ResolvedConfig = {
       file: '/c.json',
       hooks: [
-        { name: 'a', at: 'hooks[0]', limits: { timeoutMs: 2_000 }, config: {}, grant: {} as never },
-        { name: 'b', at: 'hooks[1]', limits: {}, config: {}, grant: {} as never },
+        { name: 'a', file: '/c.json', at: 'hooks[0]', limits: { timeoutMs: 2_000 }, config: {}, grant: {} as never },
+        { name: 'b', file: '/c.json', at: 'hooks[1]', limits: {}, config: {}, grant: {} as never },
       ],
       runner: {},
     };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { loadHookFile } from '../../config/index.ts';
+import { hookFileOverrides, loadHookFile } from '../../config/index.ts';
 import { describeIssues, parseJsonText } from '../../json/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
 import { type SeamListener } from '../../events/index.ts';
@@ -67,11 +67,12 @@ export async function callHook(
   if (!isSeamId(options.seam)) throw new ConfigError(`unknown seam "${options.seam}" (expected one of ${SEAM_IDS.join(', ')})`);
   const seam: SeamId = options.seam;
   const payload = await readPayload(seam, options.payload);
-  const limits = {
-    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-    ...(options.memoryMb !== undefined && { memoryMb: options.memoryMb }),
-  };
-  const spec = loadHookFile(hookFile, { limits });
+  // The hook runs under the organisation and user layers' defaults; a flag cannot loosen them.
+  const overrides = hookFileOverrides({
+    ...(options.timeoutMs !== undefined && { timeoutMs: { value: options.timeoutMs, flag: '--timeout-ms' } }),
+    ...(options.memoryMb !== undefined && { memoryMb: { value: options.memoryMb, flag: '--memory-mb' } }),
+  });
+  const spec = loadHookFile(hookFile, overrides);
   await assertReadableWasm(spec.wasm as string);
   const session: SessionInfo = { id: options.sessionId ?? 'hookbox-call', turn: 0, step: 0, cwd: process.cwd() };
   const definition = seamDefinition(seam);

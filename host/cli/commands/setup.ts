@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type AgentBridge, type SetupEdit, type SetupScope, type SetupTransport, agentAnswerTimeoutMs, agentBridge, agentNames } from '../../bridges/agents/index.ts';
-import { loadOperatorConfig } from '../../config/index.ts';
+import { loadLayeredConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
 import { printable } from '../../text/index.ts';
@@ -82,7 +82,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   } else {
     if (flags.config === undefined) throw new ConfigError('--config FILE is required (the operator config whose hooks the agent should run)');
     const config = resolve(flags.config);
-    const loaded = loadOperatorConfig(config); // a bad config fails here, not at the agent's first event
+    const loaded = loadLayeredConfig({ project: config }); // a bad config fails here, not at the agent's first event
     const kind = flags.transport === 'http' ? 'http' : 'command';
     const unsupported = bridge.setup.unsupported(kind);
     if (unsupported !== undefined) throw new ConfigError(`--transport ${kind}: ${unsupported}`);
