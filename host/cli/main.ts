@@ -111,6 +111,12 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
     description: "check that an agent will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not",
     register: async () => (await import('./commands/doctor.ts')).registerDoctorCommand,
   },
+  {
+    name: 'config',
+    term: 'config',
+    description: 'the layered configuration (organisation, user, project): config explain shows the effective one',
+    register: async () => (await import('./commands/config.ts')).registerConfigCommand,
+  },
 ];
 
 /** A module that registers several commands, narrowed to the one asked for. */

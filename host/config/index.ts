@@ -10,5 +10,7 @@ export { BOUND_KEYS, checkSetting } from './layer-bounds.ts';
 export type { BoundKey, Bounds, Origin } from './layer-bounds.ts';
 export { hookFileOverrides, loadLayeredConfig } from './layered-config.ts';
 export type { FlagLimits, LayeredConfig, LayeredHook } from './layered-config.ts';
+export { explainConfig } from './explain.ts';
+export type { ConfigExplanation, ExplainedHook, ExplainedValue } from './explain.ts';
 export { intersectCapabilities } from './capabilities.ts';
 export type { CapabilitySources } from './capabilities.ts';
