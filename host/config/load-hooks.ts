@@ -7,7 +7,7 @@ import { type CapabilitySources, intersectCapabilities } from './capabilities.ts
 import type { Capabilities, HookCodec, HookLimits, HookRunner, WasmHook, WasmHookSpec } from '../runner/index.ts';
 import { readJsonFile } from '../json/index.ts';
 import { type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
-import { type ResolvedConfig, type ResolvedHookEntry, resolveGrantPaths } from './operator-config.ts';
+import { type ResolvedConfig, type ResolvedHookEntry, definedOnly, resolveGrantPaths } from './operator-config.ts';
 
 /** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
 export function loadManifest(file: string): HookManifest {
@@ -191,8 +191,4 @@ const GRANT_OVERRIDE_SOURCE = 'the grant given for this hook file (grant.allowed
 
 function grantSources(grant: string): CapabilitySources {
   return { request: grant, grant };
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

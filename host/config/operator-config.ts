@@ -216,7 +216,8 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
   return { file: absolute, hooks, runner: defaults.memoryBudgetMb === undefined ? {} : { memoryBudgetMb: defaults.memoryBudgetMb } };
 }
 
-function definedOnly<T extends object>(value: T): Partial<T> {
+/** `value` without its undefined properties, so a spread does not overwrite a set value with nothing. */
+export function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
