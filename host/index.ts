@@ -55,9 +55,9 @@ export type {
   SeamListener,
 } from './events/index.ts';
 
-// Configuration: hook manifests and the operator config.
-export { loadHookFile, loadHooks, loadOperatorConfig } from './config/index.ts';
-export type { HookFileOverrides, HookManifest, HookProtocol, LoadedHook, ResolvedConfig, ResolvedHookEntry } from './config/index.ts';
+// Configuration: hook manifests and the operator config, one file or its layers (organisation › user › project).
+export { explainConfig, loadHookFile, loadHooks, loadLayeredConfig, loadOperatorConfig } from './config/index.ts';
+export type { ConfigExplanation, HookFileOverrides, HookManifest, HookProtocol, LayeredConfig, LoadedHook, ResolvedConfig, ResolvedHookEntry } from './config/index.ts';
 
 // The seam contract.
 export { SEAMS, SEAM_IDS, isSeamId } from './seams/index.ts';
