@@ -78,6 +78,15 @@ describe('hookbox run with three layers', () => {
   });
 });
 
+describe('hookbox run without --config', () => {
+  it('still runs the organisation guard: no project config is no way around it', () => {
+    const log = join(root, 'session.jsonl');
+    const result = hookbox(['run', '--script', script, '--log', log, '--cwd', root, 'clean up']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('hook guard-bash tools/pre-execute deny');
+  });
+});
+
 describe('a project config that weakens the organisation guard is refused, naming both files', () => {
   const attempts = [
     ['drop (redefine) the guard', { hooks: [{ name: 'guard-bash', manifest: exampleManifest('audit-trail') }] }, 'hooks[0].name: "guard-bash" is the organisation layer\'s hook'],
