@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { type ConfigExplanation, type ExplainedValue, explainConfig, loadLayeredConfig } from '../../config/index.ts';
-import type { Origin } from '../../config/index.ts';
+import { type ConfigExplanation, type ExplainedValue, type Origin, explainConfig, loadLayeredConfig } from '../../config/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
 
 /** `hookbox config explain` as text: the layers, the hooks in order, what is passed down and locked, each value with its layer. */
