@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { HostError } from '../errors.ts';
 import { printableLines } from '../text/index.ts';
 import { HOOKBOX_VERSION } from '../package.ts';
+import { startCliTelemetry } from './telemetry.ts';
 
 /**
  * Every command, by name, with what the top-level help lists for it and the
@@ -170,7 +171,10 @@ function commandNames(argv: readonly string[]): Set<string> {
 /** Runs the CLI; returns the exit code. Bad input and configuration print a clear message, not a stack. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = await buildProgram(argv);
+  let stopTelemetry = async (): Promise<void> => {};
   try {
+    // OTEL_* may turn on OpenTelemetry for run/demo/acp/serve; flushed in finally, at session end.
+    stopTelemetry = await startCliTelemetry(argv);
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
@@ -181,5 +185,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     throw error;
+  } finally {
+    await stopTelemetry();
   }
 }

@@ -5,6 +5,7 @@ import {
   type SessionInfo,
   seamDefinition,
 } from '../seams/index.ts';
+import { currentTelemetry } from '../telemetry/index.ts';
 import type { DispatchResult, InvocationObserver, SeamListener } from './listener.ts';
 import { runNotify } from './notify.ts';
 import { compileToolMatcher } from './tool-matcher.ts';
@@ -73,11 +74,23 @@ export class SeamBus {
    * Dispatches one seam call by the seam's kind. `initial` is the decision
    * before any listener (the loop's default); it defaults to the seam's own.
    */
-  async dispatch<S extends SeamId>(
+  dispatch<S extends SeamId>(
     seam: S,
     payload: PayloadOf<S>,
     session: SessionInfo,
     initial?: DecisionOf<S>,
+  ): Promise<DispatchResult<S>> {
+    // Telemetry off (the default): one branch, nothing else.
+    const telemetry = currentTelemetry();
+    if (telemetry === undefined) return this.#dispatch(seam, payload, session, initial);
+    return telemetry.dispatch(seam, () => this.#dispatch(seam, payload, session, initial));
+  }
+
+  async #dispatch<S extends SeamId>(
+    seam: S,
+    payload: PayloadOf<S>,
+    session: SessionInfo,
+    initial: DecisionOf<S> | undefined,
   ): Promise<DispatchResult<S>> {
     const definition = seamDefinition(seam);
     const listeners = this.listenersFor(seam, payload);

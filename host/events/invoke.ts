@@ -7,6 +7,7 @@ import {
   type SessionInfo,
   hookFault,
 } from '../seams/index.ts';
+import { currentTelemetry } from '../telemetry/index.ts';
 import { checkDecision } from './check-decision.ts';
 import type { HookInvocation, ListenerOutcome, SeamListener } from './listener.ts';
 
@@ -49,18 +50,18 @@ export async function invokeListener<S extends SeamId>(
     decision = definition.faultDecision(outcome.fault, policy, listener.name);
   }
 
-  return {
-    decision,
-    invocation: {
-      hook: listener.name,
-      ...(listener.digest !== undefined && { digest: listener.digest }),
-      ...(listener.sandbox !== undefined && { sandbox: listener.sandbox }),
-      seam,
-      durationUs,
-      outcome: outcome.type,
-      ...(outcome.type === 'decision' && { decision: outcome.decision }),
-      ...(outcome.type === 'fault' && { fault: outcome.fault }),
-      applied: decision,
-    },
+  const invocation: HookInvocation = {
+    hook: listener.name,
+    ...(listener.digest !== undefined && { digest: listener.digest }),
+    ...(listener.sandbox !== undefined && { sandbox: listener.sandbox }),
+    seam,
+    durationUs,
+    outcome: outcome.type,
+    ...(outcome.type === 'decision' && { decision: outcome.decision }),
+    ...(outcome.type === 'fault' && { fault: outcome.fault }),
+    applied: decision,
   };
+  // Telemetry off (the default): one branch, nothing else.
+  currentTelemetry()?.hookCall(invocation, started);
+  return { decision, invocation };
 }

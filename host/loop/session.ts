@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SeamBus } from '../events/index.ts';
 import { type SessionEvent, SessionLogWriter, readSessionLog, repairTornTail } from '../log/index.ts';
 import type { PromptSource, SessionInfo, SessionStartSource } from '../seams/index.ts';
+import { currentTelemetry } from '../telemetry/index.ts';
 import { type QueuedPrompt, Queue } from './queue.ts';
 import { Conversation } from './conversation.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
@@ -179,7 +180,9 @@ export class Session {
   /** Runs one turn over every queued prompt. */
   async runTurn(): Promise<TurnOutcome> {
     if (this.#abort.signal.aborted) this.#abort = new AbortController();
-    return runTurn(this.#turnHost());
+    const telemetry = currentTelemetry();
+    if (telemetry === undefined) return runTurn(this.#turnHost());
+    return telemetry.turn(this.id, this.#position.turn + 1, () => runTurn(this.#turnHost()));
   }
 
   /** The narrow view of this session a turn runs on. */

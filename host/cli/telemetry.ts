@@ -1,0 +1,21 @@
+import { telemetrySettings } from '../telemetry/index.ts';
+
+/** The commands that run sessions or dispatch seams, and so can export telemetry. */
+const TELEMETRY_COMMANDS: ReadonlySet<string> = new Set(['run', 'demo', 'acp', 'serve']);
+
+/**
+ * Starts OpenTelemetry for the command `argv` runs when the `OTEL_*`
+ * variables turn it on, importing the SDK only then; returns what flushes and
+ * stops it (a no-op when it stayed off). Bad `OTEL_*` values throw a
+ * `ConfigError` naming the variable.
+ */
+export async function startCliTelemetry(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<() => Promise<void>> {
+  const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  if (command === undefined || !TELEMETRY_COMMANDS.has(command)) return async () => {};
+  const settings = telemetrySettings(env);
+  if (settings === undefined) return async () => {};
+  for (const note of settings.notes) process.stderr.write(`hookbox: ${note}\n`);
+  const { startTelemetrySdk } = await import('../telemetry/sdk.ts');
+  const sdk = startTelemetrySdk(settings);
+  return () => sdk.shutdown();
+}
