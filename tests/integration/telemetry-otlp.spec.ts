@@ -1,0 +1,204 @@
+/**
+ * The real CLI exporting OpenTelemetry over OTLP/HTTP (JSON) to a receiver on
+ * 127.0.0.1 (`tests/helpers/otlp-receiver.ts`): the demo session's spans and
+ * metrics arrive, and they agree with its session log. Then the switches:
+ * `OTEL_SDK_DISABLED=true` sends nothing, and an exporter hookbox cannot
+ * honour is refused with exit 2 naming the variable.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SessionEvent, readSessionLog } from '../../host/log/index.ts';
+import { ATTR, METRIC, SPAN } from '../../host/telemetry/index.ts';
+import { type OtlpReceiver, type ReceivedPoint, type ReceivedSpan, startOtlpReceiver } from '../helpers/otlp-receiver.ts';
+import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
+
+const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
+
+type HookInvoke = Extract<SessionEvent, { type: 'hook/invoke' }>;
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The bin, run asynchronously: the receiver answers from this process's event loop meanwhile. */
+function hookbox(args: readonly string[], otel: Record<string, string>): Promise<Ran> {
+  // The test's own OTEL_* (if any) must not leak into the child's decision.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...otel, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let receiver: OtlpReceiver;
+let workspace: TestWorkspace;
+let demo: Ran;
+let invokes: HookInvoke[];
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  workspace = makeWorkspace('hookbox-otlp-');
+  demo = await hookbox(['demo', '--workspace', workspace.dir], {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'hookbox-otlp-test',
+  });
+  invokes = readSessionLog(join(workspace.dir, '.hookbox', 'session.jsonl')).events.filter((event): event is HookInvoke => event.type === 'hook/invoke');
+}, 300_000);
+
+afterAll(async () => {
+  await receiver?.close();
+  workspace?.dispose();
+});
+
+const children = (parent: ReceivedSpan | undefined): ReceivedSpan[] => receiver.spans.filter((span) => parent !== undefined && span.parentSpanId === parent.spanId);
+const parentOf = (span: ReceivedSpan): ReceivedSpan | undefined => receiver.spans.find((other) => other.spanId === span.parentSpanId);
+
+/** The last exported value of each point of a metric (sums are cumulative), keyed by its attributes. */
+function lastPoints(name: string): Map<string, ReceivedPoint> {
+  const out = new Map<string, ReceivedPoint>();
+  for (const point of receiver.points.filter((p) => p.metric === name)) out.set(JSON.stringify(point.attributes), point);
+  return out;
+}
+
+/** Counts of the session log's invocations by a key. */
+function tally(key: (event: HookInvoke) => string, amount: (event: HookInvoke) => number = () => 1): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const event of invokes) out.set(key(event), (out.get(key(event)) ?? 0) + amount(event));
+  return out;
+}
+
+describe('hookbox demo exporting OTLP/HTTP JSON to a loopback receiver', () => {
+  it('runs the demo and every export is accepted', () => {
+    expect(demo.stderr).not.toMatch(/opentelemetry (error|warn)/);
+    expect(demo.code).toBe(0);
+    expect(receiver.rejected).toEqual([]);
+    expect(receiver.spans.length).toBeGreaterThan(0);
+    expect(receiver.points.length).toBeGreaterThan(0);
+  });
+
+  it('names the service from OTEL_SERVICE_NAME and the scope hookbox', () => {
+    expect(new Set(receiver.spans.map((span) => span.resource['service.name']))).toEqual(new Set(['hookbox-otlp-test']));
+    expect(new Set(receiver.points.map((point) => point.resource['service.name']))).toEqual(new Set(['hookbox-otlp-test']));
+    expect(new Set(receiver.spans.map((span) => span.scope))).toEqual(new Set(['hookbox']));
+  });
+
+  it('has a span per turn with how it ended', () => {
+    const turns = receiver.spans.filter((span) => span.name === SPAN.turn).map((span) => [span.attributes[ATTR.turn], span.attributes[ATTR.turnEndReason], span.attributes[ATTR.turnSteps]]);
+    expect(turns.sort()).toEqual([
+      [1, 'completed', 6],
+      [2, 'completed', 2],
+      [3, 'rejected', 0],
+    ]);
+  });
+
+  it('shows the denied rm -rf: turn 1 → a pre-execute dispatch ending deny → guard-bash’s deny', () => {
+    const turn1 = receiver.spans.find((span) => span.name === SPAN.turn && span.attributes[ATTR.turn] === 1);
+    const denied = children(turn1).filter((span) => span.attributes[ATTR.seam] === 'tools/pre-execute' && span.attributes[ATTR.decisionAction] === 'deny');
+    expect(denied.length).toBeGreaterThanOrEqual(1);
+    const deniers = denied.flatMap(children).filter((span) => span.attributes[ATTR.appliedAction] === 'deny');
+    expect(deniers.map((span) => span.attributes[ATTR.hookName])).toContain('guard-bash');
+  });
+
+  it('shows the blocked prompt: turn 3 → a prompt-submit dispatch ending block → prompt-guard’s block', () => {
+    const turn3 = receiver.spans.find((span) => span.name === SPAN.turn && span.attributes[ATTR.turn] === 3);
+    const [blocked] = children(turn3).filter((span) => span.attributes[ATTR.decisionAction] === 'block');
+    expect(blocked?.attributes[ATTR.seam]).toBe('agent/prompt-submit');
+    expect(children(blocked).map((span) => [span.attributes[ATTR.hookName], span.attributes[ATTR.appliedAction]])).toContainEqual(['prompt-guard', 'block']);
+  });
+
+  it('has one hook-call span per audited invocation, each under a dispatch of its seam, each dispatch under a turn or a root', () => {
+    const calls = receiver.spans.filter((span) => span.name === SPAN.hookCall);
+    expect(calls).toHaveLength(invokes.length);
+    const bySpans = new Map<string, number>();
+    for (const span of calls) {
+      const key = `${String(span.attributes[ATTR.hookName])} ${String(span.attributes[ATTR.seam])} ${String(span.attributes[ATTR.outcome])}`;
+      bySpans.set(key, (bySpans.get(key) ?? 0) + 1);
+    }
+    expect(bySpans).toEqual(tally((event) => `${event.hook} ${event.seam} ${event.outcome}`));
+    expect(new Set(calls.map((span) => span.attributes[ATTR.hookName]))).toEqual(new Set(['session-context', 'prompt-guard', 'guard-bash', 'secret-redactor', 'test-gate', 'audit-trail']));
+    for (const span of calls) {
+      const dispatch = parentOf(span);
+      expect(dispatch?.name).toBe(SPAN.dispatch);
+      expect(dispatch?.attributes[ATTR.seam]).toBe(span.attributes[ATTR.seam]);
+      expect(span.attributes[ATTR.hookDigest]).toMatch(/^[0-9a-f]{64}$/);
+    }
+    for (const dispatch of receiver.spans.filter((span) => span.name === SPAN.dispatch)) {
+      const parent = parentOf(dispatch);
+      if (dispatch.attributes[ATTR.seam] === 'agent/session-start') expect(dispatch.parentSpanId).toBeUndefined();
+      else expect(parent?.name).toBe(SPAN.turn);
+    }
+  });
+
+  it('exports the hook-call counter and the latency histogram matching the session log', () => {
+    const calls = new Map([...lastPoints(METRIC.hookCalls).values()].map((p) => [`${String(p.attributes[ATTR.hookName])} ${String(p.attributes[ATTR.seam])} ${String(p.attributes[ATTR.outcome])}`, p.value]));
+    expect(calls).toEqual(tally((event) => `${event.hook} ${event.seam} ${event.outcome}`));
+    const histogram = [...lastPoints(METRIC.hookDuration).values()];
+    expect(histogram.every((p) => p.type === 'histogram' && p.unit === 'us')).toBe(true);
+    const key = (p: ReceivedPoint) => `${String(p.attributes[ATTR.hookName])} ${String(p.attributes[ATTR.seam])}`;
+    expect(new Map(histogram.map((p) => [key(p), p.count]))).toEqual(tally((event) => `${event.hook} ${event.seam}`));
+    expect(new Map(histogram.map((p) => [key(p), p.sum]))).toEqual(tally((event) => `${event.hook} ${event.seam}`, (event) => event.durationUs));
+    // No hook faulted in the demo: the fault counter has no points.
+    expect(lastPoints(METRIC.hookFaults).size).toBe(0);
+  });
+});
+
+describe('the OTEL_* switches, with `hookbox run`', () => {
+  it('OTEL_SDK_DISABLED=true exports nothing even with an endpoint set', async () => {
+    const local = await startOtlpReceiver();
+    const scratch = makeWorkspace('hookbox-otlp-off-');
+    try {
+      const script = join(scratch.dir, 'script.json');
+      writeFileSync(script, JSON.stringify({ steps: [{ text: 'hello' }] }));
+      const ran = await hookbox(['run', '--cwd', scratch.dir, '--script', script, 'hi'], {
+        OTEL_SDK_DISABLED: 'true',
+        OTEL_EXPORTER_OTLP_ENDPOINT: local.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      });
+      expect(ran.code).toBe(0);
+      expect(local.spans).toEqual([]);
+      expect(local.points).toEqual([]);
+      expect(local.rejected).toEqual([]);
+    } finally {
+      await local.close();
+      scratch.dispose();
+    }
+  });
+
+  it('the same run without OTEL_SDK_DISABLED exports its turn', async () => {
+    const local = await startOtlpReceiver();
+    const scratch = makeWorkspace('hookbox-otlp-on-');
+    try {
+      const script = join(scratch.dir, 'script.json');
+      writeFileSync(script, JSON.stringify({ steps: [{ text: 'hello' }] }));
+      const ran = await hookbox(['run', '--cwd', scratch.dir, '--script', script, 'hi'], {
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${local.url}/v1/traces`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      });
+      expect(ran.code).toBe(0);
+      expect(local.spans.filter((span) => span.name === SPAN.turn).map((span) => span.attributes[ATTR.turnEndReason])).toEqual(['completed']);
+      // Only traces were turned on.
+      expect(local.points).toEqual([]);
+    } finally {
+      await local.close();
+      scratch.dispose();
+    }
+  });
+
+  it('an exporter hookbox does not ship is exit 2 with one line naming the variable', async () => {
+    const ran = await hookbox(['run', '--script', '/nonexistent.json', 'hi'], { OTEL_TRACES_EXPORTER: 'zipkin' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim().split('\n')).toEqual(['hookbox: OTEL_TRACES_EXPORTER=zipkin: hookbox exports "otlp" (OTLP/HTTP) or "none", not "zipkin"']);
+  });
+});
