@@ -85,6 +85,9 @@ export type {
 export { LOOP_DEFAULTS, Session } from './loop/index.ts';
 export type { ModelProvider, PermissionPrompter, SessionOptions, Tool, ToolContext, TurnOutcome } from './loop/index.ts';
 
+// OpenTelemetry: report turns, dispatches and hook calls to the embedding program's own tracer and meter.
+export { ATTR, METRIC, SPAN, TelemetryRecorder, currentTelemetry, setTelemetry } from './telemetry/index.ts';
+
 // Errors hookbox throws for bad configuration and host bugs (never for what a hook does).
 export { ConfigError, HookLoadError, HostError } from './errors.ts';
 

@@ -83,7 +83,7 @@ export class SeamBus {
     // Telemetry off (the default): one branch, nothing else.
     const telemetry = currentTelemetry();
     if (telemetry === undefined) return this.#dispatch(seam, payload, session, initial);
-    return telemetry.dispatch(seam, () => this.#dispatch(seam, payload, session, initial));
+    return telemetry.dispatch(seam, session.id, () => this.#dispatch(seam, payload, session, initial));
   }
 
   async #dispatch<S extends SeamId>(

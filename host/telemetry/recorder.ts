@@ -112,9 +112,14 @@ export class TelemetryRecorder {
     });
   }
 
-  /** Runs one seam dispatch inside a `hookbox.dispatch` span. */
-  dispatch<R extends DispatchRecord>(seam: string, run: () => Promise<R>): Promise<R> {
-    return this.#inSpan(SPAN.dispatch, { [ATTR.seam]: seam }, run, (span, result) => {
+  /**
+   * Runs one seam dispatch inside a `hookbox.dispatch` span. It carries the
+   * session id too: outside a turn (session-start, every `hookbox serve`
+   * decision) the dispatch is a root span.
+   */
+  dispatch<R extends DispatchRecord>(seam: string, sessionId: string, run: () => Promise<R>): Promise<R> {
+    const attributes = { [ATTR.seam]: seam, [ATTR.sessionId]: printable(sessionId, { maxLength: SESSION_ID_MAX }) };
+    return this.#inSpan(SPAN.dispatch, attributes, run, (span, result) => {
       span.setAttribute(ATTR.hookCount, result.invocations.length);
       const action = actionOf(result.decision);
       if (action !== undefined) span.setAttribute(ATTR.decisionAction, action);

@@ -113,7 +113,7 @@ describe('TelemetryRecorder', () => {
     class LogWriteError extends Error {
       override name = 'LogWriteError';
     }
-    await expect(recorder.dispatch('tools/pre-execute', () => Promise.reject(new LogWriteError(HOSTILE)))).rejects.toThrow(LogWriteError);
+    await expect(recorder.dispatch('tools/pre-execute', 's', () => Promise.reject(new LogWriteError(HOSTILE)))).rejects.toThrow(LogWriteError);
     const [span] = exporter.getFinishedSpans();
     expect(span?.name).toBe(SPAN.dispatch);
     expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'LogWriteError' });
