@@ -10,6 +10,7 @@
  *   npm run --silent bench -- --json    # result object on stdout, table on stderr
  *   npm run bench -- --quick            # one short round (smoke test, ~30 s)
  *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits
+ *   npm run bench -- --only telemetry --telemetry-before /tmp/hookbox-before   # OpenTelemetry off/on (and before it, from that checkout)
  *
  * Tuning (passed to HookRunner.start; defaults are the runner's): --workers N,
  * --main-spin-us N, --worker-spin-us N, --worker-queued-spin-us N; --throughput-workers 2,1 (the pools the throughput
@@ -34,6 +35,7 @@ import { type CliRow, measureCli } from './cli.ts';
 import { type PayloadRow, measurePayloads } from './payload.ts';
 import { type SessionRow, type SessionVariant, measureSessions } from './session.ts';
 import { buildExample } from '../examples-hooks/build.ts';
+import { type TelemetryFigures, formatTelemetry, measureTelemetry } from './telemetry.ts';
 import { readFile } from 'node:fs/promises';
 
 interface Args {
@@ -54,9 +56,11 @@ interface Args {
   sessionTrials: number | undefined;
   /** Also run the session trials on the runner as it was before (no warm-up, no preparation, lazy wasm). */
   sessionBefore: boolean;
+  /** A checkout from before the OpenTelemetry instrumentation, for the telemetry section's "before" rows. */
+  telemetryBefore: string | undefined;
 }
 
-const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve'] as const;
+const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve', 'telemetry'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): Args {
@@ -77,6 +81,7 @@ function parseArgs(argv: readonly string[]): Args {
     sessionCalls: 20,
     sessionTrials: undefined,
     sessionBefore: true,
+    telemetryBefore: undefined,
   };
   const numeric: Record<string, keyof Args> = {
     '--rounds': 'rounds',
@@ -103,6 +108,7 @@ function parseArgs(argv: readonly string[]): Args {
     } else if (arg === '--quick') args.quick = true;
     else if (arg === '--engine-cold') args.engineCold = true;
     else if (arg === '--no-session-before') args.sessionBefore = false;
+    else if (arg === '--telemetry-before') args.telemetryBefore = argv[++i];
     else if (arg === '--throughput-workers') {
       const counts = (argv[++i] ?? '').split(',').map(Number);
       if (counts.length === 0 || counts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--throughput-workers takes a comma-separated list of worker counts');
@@ -114,7 +120,7 @@ function parseArgs(argv: readonly string[]): Args {
       args.only = new Set(names as Section[]);
     }
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(`usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--worker-queued-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only ${SECTIONS.join(',')}] [--engine-cold] [--gap-ms N] [--session-calls N] [--session-trials N] [--no-session-before]\n`);
+      process.stdout.write(`usage: npm run bench -- [--json [file]] [--quick] [--rounds N] [--workers N] [--main-spin-us N] [--worker-spin-us N] [--worker-queued-spin-us N] [--timeout-ms N] [--runaway-timeout-ms N] [--throughput-workers 2,1] [--only ${SECTIONS.join(',')}] [--engine-cold] [--gap-ms N] [--session-calls N] [--session-trials N] [--no-session-before] [--telemetry-before DIR]\n`);
       process.exit(0);
     } else throw new Error(`unknown argument: ${arg} (see --help)`);
   }
@@ -159,6 +165,7 @@ async function main(): Promise<void> {
   let session: SessionRow[] = [];
   let payloadRows: PayloadRow[] = [];
   let cli: CliRow[] = [];
+  let telemetry: TelemetryFigures | undefined;
   try {
     // First, while the process heap is quiet: RSS deltas are the noisiest figure.
     if (args.only.has('instances')) {
@@ -208,6 +215,15 @@ async function main(): Promise<void> {
       const redactor = await buildExample('secret-redactor', progress);
       const secretRedactor = { name: 'secret-redactor', bytes: new Uint8Array(await readFile(redactor.wasmPath)), path: redactor.wasmPath };
       payloadRows = await measurePayloads(runner, [allowHook, secretRedactor], { quick: args.quick, timeoutMs: args.timeoutMs, onProgress: progress });
+    }
+    if (args.only.has('telemetry')) {
+      telemetry = await measureTelemetry(runner, guardBash, {
+        rounds,
+        scale,
+        timeoutMs: args.timeoutMs,
+        ...(args.telemetryBefore !== undefined && { beforeCheckout: args.telemetryBefore }),
+        onProgress: progress,
+      });
     }
     // Last: every runaway terminates a worker.
     if (args.only.has('limits')) {
@@ -290,8 +306,12 @@ async function main(): Promise<void> {
     targets,
   };
 
-  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}`;
-  const json = serve === undefined ? result : { ...result, serve: { rows: serve.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: serve.targets } };
+  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}${telemetry === undefined ? '' : formatTelemetry(telemetry)}`;
+  const json = {
+    ...result,
+    ...(serve !== undefined && { serve: { rows: serve.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: serve.targets } }),
+    ...(telemetry !== undefined && { telemetry: { ...telemetry, rows: telemetry.rows.map(({ summary, ...row }) => ({ ...row, ...summary })) } }),
+  };
   if (args.json !== undefined && args.json.file === undefined) {
     process.stderr.write(report);
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

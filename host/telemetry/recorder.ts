@@ -82,6 +82,15 @@ export class TelemetryRecorder {
     });
   }
 
+  /**
+   * Stops tracking parenthood: while any AsyncLocalStorage is in use, Node
+   * runs a hook on every promise of the process. Call it once the recorder
+   * is no longer installed (the SDK's shutdown does).
+   */
+  dispose(): void {
+    this.#active.disable();
+  }
+
   #parent(): Context {
     return this.#active.getStore() ?? context.active();
   }

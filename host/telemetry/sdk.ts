@@ -73,10 +73,12 @@ export function startTelemetrySdk(settings: TelemetrySettings): TelemetrySdk {
   // A signal that is off gets the API's no-op (no global provider is registered here).
   const tracer = tracerProvider?.getTracer(TELEMETRY_SCOPE, HOOKBOX_VERSION) ?? trace.getTracer(TELEMETRY_SCOPE, HOOKBOX_VERSION);
   const meter = meterProvider?.getMeter(TELEMETRY_SCOPE, HOOKBOX_VERSION) ?? metrics.getMeter(TELEMETRY_SCOPE, HOOKBOX_VERSION);
-  const previous = setTelemetry(new TelemetryRecorder(tracer, meter));
+  const recorder = new TelemetryRecorder(tracer, meter);
+  const previous = setTelemetry(recorder);
   return {
     async shutdown() {
       setTelemetry(previous);
+      recorder.dispose();
       // Each provider flushes on shutdown; one failing export does not keep the other's back.
       await Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]);
       diag.disable();

@@ -22,7 +22,7 @@ function readmeSection(): string {
 }
 
 describe('the README documents every telemetry name', () => {
-  const names = [...Object.values(SPAN), ...Object.values(METRIC), ...Object.values(ATTR)];
+  const names: readonly string[] = [...Object.values(SPAN), ...Object.values(METRIC), ...Object.values(ATTR)];
 
   it('lists each span, metric and attribute name', () => {
     const section = readmeSection();
