@@ -1,17 +1,20 @@
 /**
  * The real CLI exporting OpenTelemetry over OTLP/HTTP (JSON) to a receiver on
  * 127.0.0.1 (`tests/helpers/otlp-receiver.ts`): the demo session's spans and
- * metrics arrive, and they agree with its session log. Then the switches:
+ * metrics arrive, and they agree with its session log; `hookbox serve` flushes
+ * its decisions' spans when it stops on SIGTERM. Then the switches:
  * `OTEL_SDK_DISABLED=true` sends nothing, and an exporter hookbox cannot
  * honour is refused with exit 2 naming the variable.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SessionEvent, readSessionLog } from '../../host/log/index.ts';
 import { ATTR, METRIC, SPAN } from '../../host/telemetry/index.ts';
+import { exampleManifest } from '../helpers/examples.ts';
 import { type OtlpReceiver, type ReceivedPoint, type ReceivedSpan, startOtlpReceiver } from '../helpers/otlp-receiver.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 
@@ -151,6 +154,67 @@ describe('hookbox demo exporting OTLP/HTTP JSON to a loopback receiver', () => {
     // No hook faulted in the demo: the fault counter has no points.
     expect(lastPoints(METRIC.hookFaults).size).toBe(0);
   });
+});
+
+/** Posts one Claude Code event to `hookbox serve`'s unix socket; resolves with the status. */
+function postToSocket(socketPath: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, path: '/hooks/claude-code', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('hookbox serve exporting OTLP/HTTP', () => {
+  it('flushes the spans and metrics of its decisions when it stops on SIGTERM', async () => {
+    const local = await startOtlpReceiver();
+    const scratch = makeWorkspace('hookbox-otlp-serve-');
+    try {
+      const config = join(scratch.dir, 'hookbox.config.json');
+      writeFileSync(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }] }));
+      const socket = join(scratch.dir, 'run', 'serve.sock');
+      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
+      const child = spawn(process.execPath, [BIN, 'serve', '--config', config, '--socket', socket, '--log-dir', join(scratch.dir, 'logs')], {
+        env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: local.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('listening on')) resolve();
+        });
+        child.on('close', () => reject(new Error(`hookbox serve exited: ${stderr}`)));
+      });
+      const body = JSON.stringify({
+        session_id: 'otel-serve-1',
+        transcript_path: '/dev/null',
+        cwd: scratch.dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf /', description: 'x' },
+        tool_use_id: 'toolu_1',
+      });
+      expect(await postToSocket(socket, body)).toBe(200);
+      // Nothing is exported before the flush at exit (the batch delay is 5 s, the metric interval 60 s).
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const dispatch = local.spans.find((span) => span.name === SPAN.dispatch && span.attributes[ATTR.seam] === 'tools/pre-execute');
+      expect(dispatch?.attributes).toMatchObject({ [ATTR.decisionAction]: 'deny', [ATTR.hookCount]: 1 });
+      expect(String(dispatch?.attributes[ATTR.sessionId])).toContain('otel-serve-1');
+      expect(local.spans.filter((span) => span.parentSpanId === dispatch?.spanId).map((span) => [span.attributes[ATTR.hookName], span.attributes[ATTR.appliedAction]])).toEqual([['guard-bash', 'deny']]);
+      expect(
+        local.points.filter((point) => point.metric === METRIC.hookCalls && point.attributes[ATTR.seam] === 'tools/pre-execute').map((point) => point.value),
+      ).toEqual([1]);
+    } finally {
+      await local.close();
+      scratch.dispose();
+    }
+  }, 120_000);
 });
 
 describe('the OTEL_* switches, with `hookbox run`', () => {
