@@ -28,11 +28,15 @@ interface Ran {
   readonly stderr: string;
 }
 
+/** The child's environment: this one without its own OTEL_* (if any), plus the test's. */
+function childEnv(otel: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
+  return { ...env, ...otel, NO_COLOR: '1' };
+}
+
 /** The bin, run asynchronously: the receiver answers from this process's event loop meanwhile. */
 function hookbox(args: readonly string[], otel: Record<string, string>): Promise<Ran> {
-  // The test's own OTEL_* (if any) must not leak into the child's decision.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...otel, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(otel), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -176,9 +180,8 @@ describe('hookbox serve exporting OTLP/HTTP', () => {
       const config = join(scratch.dir, 'hookbox.config.json');
       writeFileSync(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }] }));
       const socket = join(scratch.dir, 'run', 'serve.sock');
-      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
       const child = spawn(process.execPath, [BIN, 'serve', '--config', config, '--socket', socket, '--log-dir', join(scratch.dir, 'logs')], {
-        env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: local.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+        env: childEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: local.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
@@ -217,47 +220,38 @@ describe('hookbox serve exporting OTLP/HTTP', () => {
   }, 120_000);
 });
 
+/** `hookbox run` of a one-step scripted session with these OTEL_* (given the receiver's URL); what the receiver got. */
+async function scriptedRun(otel: (url: string) => Record<string, string>): Promise<{ ran: Ran; received: OtlpReceiver }> {
+  const received = await startOtlpReceiver();
+  const scratch = makeWorkspace('hookbox-otlp-run-');
+  try {
+    const script = join(scratch.dir, 'script.json');
+    writeFileSync(script, JSON.stringify({ steps: [{ text: 'hello' }] }));
+    return { ran: await hookbox(['run', '--cwd', scratch.dir, '--script', script, 'hi'], otel(received.url)), received };
+  } finally {
+    await received.close();
+    scratch.dispose();
+  }
+}
+
 describe('the OTEL_* switches, with `hookbox run`', () => {
   it('OTEL_SDK_DISABLED=true exports nothing even with an endpoint set', async () => {
-    const local = await startOtlpReceiver();
-    const scratch = makeWorkspace('hookbox-otlp-off-');
-    try {
-      const script = join(scratch.dir, 'script.json');
-      writeFileSync(script, JSON.stringify({ steps: [{ text: 'hello' }] }));
-      const ran = await hookbox(['run', '--cwd', scratch.dir, '--script', script, 'hi'], {
-        OTEL_SDK_DISABLED: 'true',
-        OTEL_EXPORTER_OTLP_ENDPOINT: local.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      });
-      expect(ran.code).toBe(0);
-      expect(local.spans).toEqual([]);
-      expect(local.points).toEqual([]);
-      expect(local.rejected).toEqual([]);
-    } finally {
-      await local.close();
-      scratch.dispose();
-    }
+    const { ran, received } = await scriptedRun((url) => ({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }));
+    expect(ran.code).toBe(0);
+    expect(received.spans).toEqual([]);
+    expect(received.points).toEqual([]);
+    expect(received.rejected).toEqual([]);
   });
 
-  it('the same run without OTEL_SDK_DISABLED exports its turn', async () => {
-    const local = await startOtlpReceiver();
-    const scratch = makeWorkspace('hookbox-otlp-on-');
-    try {
-      const script = join(scratch.dir, 'script.json');
-      writeFileSync(script, JSON.stringify({ steps: [{ text: 'hello' }] }));
-      const ran = await hookbox(['run', '--cwd', scratch.dir, '--script', script, 'hi'], {
-        OTEL_TRACES_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${local.url}/v1/traces`,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      });
-      expect(ran.code).toBe(0);
-      expect(local.spans.filter((span) => span.name === SPAN.turn).map((span) => span.attributes[ATTR.turnEndReason])).toEqual(['completed']);
-      // Only traces were turned on.
-      expect(local.points).toEqual([]);
-    } finally {
-      await local.close();
-      scratch.dispose();
-    }
+  it('the same run without OTEL_SDK_DISABLED exports its turn (traces only, as asked)', async () => {
+    const { ran, received } = await scriptedRun((url) => ({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${url}/v1/traces`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    }));
+    expect(ran.code).toBe(0);
+    expect(received.spans.filter((span) => span.name === SPAN.turn).map((span) => span.attributes[ATTR.turnEndReason])).toEqual(['completed']);
+    expect(received.points).toEqual([]);
   });
 
   it('an exporter hookbox does not ship is exit 2 with one line naming the variable', async () => {
