@@ -51,6 +51,13 @@ export interface TelemetryFigures {
   readonly ratios: readonly TelemetryRatio[];
   /** Spans the in-memory exporter received in the "on" rows (a check that they really recorded). */
   readonly spansExported: number;
+  /**
+   * Spans the "on" rows made (a dispatch and a hook call per call). More than
+   * exported: back-to-back native calls never yield to a timer, so the batch
+   * processor's queue (2048) fills and drops spans, as it would in any burst
+   * that outpaces its export.
+   */
+  readonly spansMade: number;
 }
 
 export interface TelemetryOptions {
@@ -130,7 +137,9 @@ export async function measureTelemetry(runner: HookRunner, guardBash: BenchHook,
       rows.push({ key: `${hook}:off`, hook, mode: 'off', bus: busFor(SeamBus, listener) });
       rows.push({ key: `${hook}:on`, hook, mode: 'on', bus: busFor(SeamBus, listener) });
     }
-    const call = (bus: BusLike) => async () => {
+    let onCalls = 0;
+    const call = (bus: BusLike, mode: TelemetryMode) => async () => {
+      if (mode === 'on') onCalls += 1;
       const { decision } = await bus.dispatch('tools/pre-execute', PAYLOAD, SESSION);
       if (decision.action !== EXPECTED_ACTION) throw new Error(`telemetry bench decided ${decision.action}, expected ${EXPECTED_ACTION}`);
     };
@@ -146,7 +155,7 @@ export async function measureTelemetry(runner: HookRunner, guardBash: BenchHook,
           if (row.mode === 'on' && telemetry === undefined) telemetry = startInMemoryTelemetry();
           const b = budget[row.hook];
           const n = (value: number) => Math.max(1, Math.round(value * options.scale));
-          samples.get(row.key)?.push(...(await timeLoop(call(row.bus), b.timeMs * options.scale, n(b.min), n(b.warmup))));
+          samples.get(row.key)?.push(...(await timeLoop(call(row.bus, row.mode), b.timeMs * options.scale, n(b.min), n(b.warmup))));
         }
       } finally {
         if (telemetry !== undefined) spansExported += await telemetry.stop();
@@ -162,7 +171,7 @@ export async function measureTelemetry(runner: HookRunner, guardBash: BenchHook,
       if (before !== undefined && off !== undefined) ratios.push({ hook, what: 'off ÷ before', p50: off.p50Us / before.p50Us, mean: off.meanUs / before.meanUs });
       if (off !== undefined && on !== undefined) ratios.push({ hook, what: 'on ÷ off', p50: on.p50Us / off.p50Us, mean: on.meanUs / off.meanUs });
     }
-    return { rows: out, ratios, spansExported };
+    return { rows: out, ratios, spansExported, spansMade: onCalls * 2 };
   } finally {
     await wasm.close();
   }
@@ -185,6 +194,7 @@ export function formatTelemetry(figures: TelemetryFigures): string {
   lines.push('');
   for (const ratio of figures.ratios) lines.push(`  ${ratio.hook.padEnd(8)} ${ratio.what.padEnd(14)} p50 ×${ratio.p50.toFixed(3)}  mean ×${ratio.mean.toFixed(3)}`);
   if (!figures.rows.some((row) => row.mode === 'before')) lines.push('  (before-instrumentation rows: --telemetry-before <checkout>; see bench/telemetry.ts)');
-  lines.push(`  spans exported by the "on" rows: ${figures.spansExported}`);
+  const dropped = figures.spansMade - figures.spansExported;
+  lines.push(`  spans made by the "on" rows: ${figures.spansMade}, exported: ${figures.spansExported}${dropped > 0 ? ` (${dropped} dropped by the batch processor's full queue)` : ''}`);
   return `${lines.join('\n')}\n`;
 }
