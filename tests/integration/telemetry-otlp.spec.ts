@@ -178,7 +178,7 @@ describe('hookbox serve exporting OTLP/HTTP', () => {
     const scratch = makeWorkspace('hookbox-otlp-serve-');
     try {
       const config = join(scratch.dir, 'hookbox.config.json');
-      writeFileSync(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }] }));
+      writeFileSync(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash'), timeoutMs: 30_000 }] }));
       const socket = join(scratch.dir, 'run', 'serve.sock');
       const child = spawn(process.execPath, [BIN, 'serve', '--config', config, '--socket', socket, '--log-dir', join(scratch.dir, 'logs')], {
         env: childEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: local.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),

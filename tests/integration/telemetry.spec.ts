@@ -79,8 +79,9 @@ beforeAll(async () => {
     configPath,
     JSON.stringify({
       hooks: [
-        { name: 'guard-bash', manifest: exampleManifest('guard-bash'), tools: ['bash'] },
-        { name: 'trap', wasm: trap, seams: ['tools/post-execute'] },
+        // Generous timeouts: a loaded machine must not turn an instantiation into a load error.
+        { name: 'guard-bash', manifest: exampleManifest('guard-bash'), tools: ['bash'], timeoutMs: 30_000 },
+        { name: 'trap', wasm: trap, seams: ['tools/post-execute'], timeoutMs: 30_000 },
       ],
     }),
   );
