@@ -1,17 +1,19 @@
 /**
  * The real CLI exporting OpenTelemetry over OTLP/HTTP (JSON) to a receiver on
- * 127.0.0.1 (`tests/helpers/otlp-receiver.ts`): the demo session's spans and
- * metrics arrive, and they agree with its session log; `hookbox serve` flushes
+ * 127.0.0.1 (`tests/helpers/otlp-receiver.ts`): the demo session — its
+ * workspace, six example hooks, script and prompts, run by `hookbox run` —
+ * sends spans and metrics that agree with its session log; `hookbox serve` flushes
  * its decisions' spans when it stops on SIGTERM. Then the switches:
  * `OTEL_SDK_DISABLED=true` sends nothing, and an exporter hookbox cannot
  * honour is refused with exit 2 naming the variable.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_HOOK_ORDER, DEMO_PROMPTS, DEMO_SCRIPT, type DemoHookName, demoConfig, writeDemoWorkspace } from '../../host/cli/demo/scenario.ts';
 import { type SessionEvent, readSessionLog } from '../../host/log/index.ts';
 import { ATTR, METRIC, SPAN } from '../../host/telemetry/index.ts';
 import { exampleManifest } from '../helpers/examples.ts';
@@ -55,12 +57,21 @@ let invokes: HookInvoke[];
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   workspace = makeWorkspace('hookbox-otlp-');
-  demo = await hookbox(['demo', '--workspace', workspace.dir], {
+  // The demo session as `hookbox demo` lays it out, with generous timeouts:
+  // a loaded machine must not turn a hook's instantiation into a load error.
+  writeDemoWorkspace(workspace.dir);
+  const manifests = Object.fromEntries(DEMO_HOOK_ORDER.map((name) => [name, exampleManifest(name)])) as Record<DemoHookName, string>;
+  const config = join(workspace.dir, 'hookbox.config.json');
+  writeFileSync(config, JSON.stringify({ ...(demoConfig(manifests) as object), defaults: { timeoutMs: 30_000 } }));
+  const script = join(workspace.dir, 'script.json');
+  writeFileSync(script, JSON.stringify(DEMO_SCRIPT));
+  const log = join(workspace.dir, 'session.jsonl');
+  demo = await hookbox(['run', '--config', config, '--script', script, '--cwd', workspace.dir, '--log', log, '--max-continuations', '2', ...DEMO_PROMPTS], {
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_SERVICE_NAME: 'hookbox-otlp-test',
   });
-  invokes = readSessionLog(join(workspace.dir, '.hookbox', 'session.jsonl')).events.filter((event): event is HookInvoke => event.type === 'hook/invoke');
+  invokes = existsSync(log) ? readSessionLog(log).events.filter((event): event is HookInvoke => event.type === 'hook/invoke') : [];
 }, 300_000);
 
 afterAll(async () => {
@@ -85,10 +96,11 @@ function tally(key: (event: HookInvoke) => string, amount: (event: HookInvoke) =
   return out;
 }
 
-describe('hookbox demo exporting OTLP/HTTP JSON to a loopback receiver', () => {
-  it('runs the demo and every export is accepted', () => {
+describe('the demo session through `hookbox run`, exporting OTLP/HTTP JSON to a loopback receiver', () => {
+  it('runs the session and every export is accepted', () => {
     expect(demo.stderr).not.toMatch(/opentelemetry (error|warn)/);
-    expect(demo.code).toBe(0);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(invokes.length).toBeGreaterThan(20);
     expect(receiver.rejected).toEqual([]);
     expect(receiver.spans.length).toBeGreaterThan(0);
     expect(receiver.points.length).toBeGreaterThan(0);
