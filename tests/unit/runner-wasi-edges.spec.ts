@@ -28,7 +28,7 @@ const errnoOf = (run: () => unknown): number | undefined => {
 };
 
 describe('GuestMemory: every pointer checked against the memory size', () => {
-  const memory = () => new GuestMemory({ buffer: new ArrayBuffer(64) } as WebAssembly.Memory);
+  const memory = () => new GuestMemory({ buffer: new ArrayBuffer(64) });
 
   it('ranges that end at the last byte, start at 0 or are empty are fine; one byte past, negative or fractional is EFAULT', () => {
     const m = memory();
