@@ -6,7 +6,7 @@
  */
 import { readdirSync, readlinkSync } from 'node:fs';
 import { LogSink } from '../../host/runner/log-sink.ts';
-import { Errno } from '../../host/runner/wasi/errno.ts';
+import { Errno, WasiErrno } from '../../host/runner/wasi/errno.ts';
 import { type WasiGrant, WasiHost } from '../../host/runner/wasi/index.ts';
 
 export const NOTHING: WasiGrant = { preopens: [], env: {}, clock: false };
@@ -22,7 +22,7 @@ export const PATH = 256;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A guest with `grant`, on a memory of `pages` 64 KiB pages. */
+/** A guest with `grant`, on a memory of `pages` 64 KiB pages; the iovec at `IOV` starts as {BUF, 64}. */
 export function wasiGuest(grant: WasiGrant = NOTHING, sink = new LogSink(), pages = 1) {
   const memory = { buffer: new ArrayBuffer(65_536 * pages) };
   const host = new WasiHost(grant, sink, () => memory);
@@ -52,6 +52,7 @@ export function wasiGuest(grant: WasiGrant = NOTHING, sink = new LogSink(), page
     const length = setPath(text, BUF);
     setIovecs([[BUF, length]]);
   };
+  setIovecs([[BUF, 64]]);
   const text = (ptr: number, length: number): string => decoder.decode(bytes.subarray(ptr, ptr + length));
   const u32 = (ptr = SCRATCH): number => view.getUint32(ptr, true);
   const u64 = (ptr = SCRATCH): bigint => view.getBigUint64(ptr, true);
@@ -62,6 +63,17 @@ export function wasiGuest(grant: WasiGrant = NOTHING, sink = new LogSink(), page
     return u32();
   };
   return { host, sink, view, bytes, call, setPath, setIovecs, setData, text, u32, u64, open };
+}
+
+/** The errno a call throws as `WasiErrno`, or `undefined` when it returns. */
+export function errnoOf(run: () => unknown): number | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    if (error instanceof WasiErrno) return error.errno;
+    throw error;
+  }
 }
 
 /** The host fds this process holds open on `file` (from `/proc/self/fd`). */

@@ -10,22 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogSink } from '../../host/runner/log-sink.ts';
-import { Errno, WasiErrno, WasiExit, errnoFromNode } from '../../host/runner/wasi/errno.ts';
+import { Errno, WasiExit, errnoFromNode } from '../../host/runner/wasi/errno.ts';
 import { GuestMemory } from '../../host/runner/wasi/guest-memory.ts';
 import { MAX_SYMLINKS, resolveInRoot } from '../../host/runner/wasi/path-resolver.ts';
 import { StdioSink } from '../../host/runner/wasi/stdio.ts';
-import { BUF, SCRATCH, wasiGuest } from '../helpers/wasi-guest.ts';
-
-/** The errno a call throws as `WasiErrno`, or `undefined` when it returns. */
-const errnoOf = (run: () => unknown): number | undefined => {
-  try {
-    run();
-    return undefined;
-  } catch (error) {
-    if (error instanceof WasiErrno) return error.errno;
-    throw error;
-  }
-};
+import { BUF, SCRATCH, errnoOf, wasiGuest } from '../helpers/wasi-guest.ts';
 
 describe('GuestMemory: every pointer checked against the memory size', () => {
   const memory = () => new GuestMemory({ buffer: new ArrayBuffer(64) });
