@@ -333,3 +333,29 @@ describe('fd_readdir and fd_prestat_*', () => {
     g.host.close();
   });
 });
+
+describe('path_open asks the host for what the guest may do, and nested directory fds', () => {
+  it('a read-only open asks the host for read access only: a file it cannot write (a running executable) still opens', () => {
+    // Opening a running executable for writing is ETXTBSY even for root.
+    const executable = realpathSync(process.execPath);
+    const g = wasiGuest({ preopens: [{ guest: '/bin', host: path.dirname(executable), write: true }], env: {}, clock: false });
+    const fd = g.open(3, path.basename(executable), 0, RO);
+    g.setIovecs([[BUF, 4]]);
+    expect(g.call('fd_read', fd, 512, 1, SCRATCH)).toBe(Errno.SUCCESS);
+    expect([...g.bytes.subarray(BUF, BUF + 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]); // ELF
+    // The premise: the host refuses it for writing (ETXTBSY, unlisted, is EIO).
+    expect(g.call('path_open', 3, 0, PATH, g.setPath(path.basename(executable)), 0, Rights.FD_WRITE, 0n, 0, SCRATCH)).toBe(Errno.IO);
+    g.host.close();
+  });
+
+  it('a directory two levels down is re-resolved by all its components', () => {
+    const { g, at } = rooted('nested');
+    mkdirSync(at('dir', 'deeper'));
+    writeFileSync(at('dir', 'deeper', 'leaf'), '');
+    const fd = g.open(3, 'dir/deeper', OFlags.DIRECTORY, Rights.FD_READDIR);
+    expect(g.call('fd_readdir', fd, BUF, 256, 2n, SCRATCH)).toBe(Errno.SUCCESS);
+    expect([g.u32(), g.u64(BUF + 8), g.text(BUF + 24, 4)]).toEqual([28, lstatSync(at('dir', 'deeper', 'leaf'), { bigint: true }).ino, 'leaf']);
+    expect(g.call('fd_filestat_get', fd, BUF)).toBe(Errno.SUCCESS);
+    expect(g.u64(BUF + 8)).toBe(lstatSync(at('dir', 'deeper'), { bigint: true }).ino);
+  });
+});
