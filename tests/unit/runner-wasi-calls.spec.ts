@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LogSink } from '../../host/runner/log-sink.ts';
 import { Errno, OFlags, Rights } from '../../host/runner/wasi/errno.ts';
-import { type WasiGrant, WasiExit, WasiHost } from '../../host/runner/wasi/index.ts';
+import { type WasiGrant, WasiExit } from '../../host/runner/wasi/index.ts';
+import { BUF, IOV, PATH, SCRATCH, wasiGuest } from '../helpers/wasi-guest.ts';
 
 /** Every function of `wasi_snapshot_preview1` (the witx), sorted. */
 const PREVIEW1 = [
@@ -24,38 +24,7 @@ const PREVIEW1 = [
   'sock_accept', 'sock_recv', 'sock_send', 'sock_shutdown',
 ];
 
-const NOTHING: WasiGrant = { preopens: [], env: {}, clock: false };
-const SCRATCH = 1024; // results go here
-const IOV = 512; // one iovec {buf 4096, len 64}
-const BUF = 4096;
-const PATH = 256;
-
-function guest(grant: WasiGrant = NOTHING) {
-  const memory = { buffer: new ArrayBuffer(65_536) };
-  const sink = new LogSink();
-  const host = new WasiHost(grant, sink, () => memory);
-  const view = new DataView(memory.buffer);
-  const bytes = new Uint8Array(memory.buffer);
-  const call = (name: string, ...args: (number | bigint)[]): number => {
-    const fn = host.functions[name];
-    if (fn === undefined) throw new Error(`no ${name}`);
-    return fn(null, ...args);
-  };
-  const setPath = (text: string): number => {
-    const encoded = new TextEncoder().encode(text);
-    bytes.set(encoded, PATH);
-    return encoded.byteLength;
-  };
-  const setData = (text: string): void => {
-    const encoded = new TextEncoder().encode(text);
-    bytes.set(encoded, BUF);
-    view.setUint32(IOV, BUF, true);
-    view.setUint32(IOV + 4, encoded.byteLength, true);
-  };
-  view.setUint32(IOV, BUF, true);
-  view.setUint32(IOV + 4, 64, true);
-  return { host, sink, view, bytes, call, setPath, setData };
-}
+const guest = (grant?: WasiGrant) => wasiGuest(grant);
 
 describe('hookbox WASI with nothing granted', () => {
   it('serves exactly the 46 preview1 functions', () => {

@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Errno, WasiErrno } from '../../host/runner/wasi/errno.ts';
+import { Errno } from '../../host/runner/wasi/errno.ts';
 import { MAX_SYMLINKS, resolveInRoot } from '../../host/runner/wasi/path-resolver.ts';
+import { errnoOf } from '../helpers/wasi-guest.ts';
 
 let base: string;
 let root: string;
@@ -36,15 +37,6 @@ beforeAll(() => {
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const errnoOf = (run: () => unknown): number | undefined => {
-  try {
-    run();
-    return undefined;
-  } catch (error) {
-    if (error instanceof WasiErrno) return error.errno;
-    throw error;
-  }
-};
 const rel = (guestPath: string, follow = true, at: string[] = []) => resolveInRoot(root, at, guestPath, follow).rel;
 
 describe('resolveInRoot', () => {

@@ -27,10 +27,10 @@ export function fdCalls(state: WasiState): Record<string, WasiFn> {
     return total;
   };
 
-  const write = (file: FileEntry, buffers: Uint8Array[], at: number | null): number => {
+  const write = (file: FileEntry, buffers: Uint8Array[], at: number): number => {
     if (!file.writable) throw new WasiErrno(Errno.NOTCAPABLE);
     let total = 0;
-    for (const buffer of buffers) total += writeSync(file.hostFd, buffer, 0, buffer.byteLength, at === null ? null : at + total);
+    for (const buffer of buffers) total += writeSync(file.hostFd, buffer, 0, buffer.byteLength, at + total);
     return total;
   };
 
@@ -131,8 +131,10 @@ export function fdCalls(state: WasiState): Record<string, WasiFn> {
         memory.setU32(n(nwrittenPtr), buffers.reduce((sum, b) => sum + b.byteLength, 0));
         return Errno.SUCCESS;
       }
-      const written = write(entry, buffers, entry.append ? null : entry.position);
-      entry.position = entry.append ? n(fstatSync(entry.hostFd).size) : entry.position + written;
+      // APPEND writes at the current end: the host fd is not O_APPEND (the guest can toggle the flag).
+      const at = entry.append ? n(fstatSync(entry.hostFd).size) : entry.position;
+      const written = write(entry, buffers, at);
+      entry.position = at + written;
       memory.setU32(n(nwrittenPtr), written);
       return Errno.SUCCESS;
     },

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { Errno, WasiErrno } from './errno.ts';
+import { Errno, WasiErrno, errnoFromNode } from './errno.ts';
 
 /** Symlinks followed in one resolution before `ELOOP` (Linux's limit is 40). */
 export const MAX_SYMLINKS = 32;
@@ -63,7 +63,7 @@ export function resolveInRoot(root: string, base: readonly string[], guestPath: 
         exists = false;
         break;
       }
-      throw new WasiErrno(code === 'ENOENT' ? Errno.NOENT : code === 'ENOTDIR' ? Errno.NOTDIR : Errno.IO);
+      throw new WasiErrno(errnoFromNode(code));
     }
     if (stat.isSymbolicLink() && (!last || follow)) {
       if (++links > MAX_SYMLINKS) throw new WasiErrno(Errno.LOOP);
