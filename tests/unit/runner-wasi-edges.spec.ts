@@ -193,7 +193,8 @@ describe('errnoFromNode', () => {
   it('maps each Node fs code to its preview1 errno, and anything else (or nothing) to EIO', () => {
     const table: Record<string, number> = {
       EACCES: 2, EAGAIN: 6, EBADF: 8, EBUSY: 10, EEXIST: 20, EFBIG: 22, EINVAL: 28, EIO: 29, EISDIR: 31, ELOOP: 32,
-      EMFILE: 33, ENAMETOOLONG: 37, ENOENT: 44, ENOSPC: 51, ENOTDIR: 54, ENOTEMPTY: 55, EPERM: 63, EROFS: 69, EXDEV: 75,
+      EMFILE: 33, ENAMETOOLONG: 37, ENOENT: 44, ENOSPC: 51, ENOTDIR: 54, ENOTEMPTY: 55, EPERM: 63, EROFS: 69, ETXTBSY: 74,
+      EXDEV: 75,
     };
     for (const [code, errno] of Object.entries(table)) expect([code, errnoFromNode(code)]).toEqual([code, errno]);
     expect([errnoFromNode(undefined), errnoFromNode('ECONNRESET'), errnoFromNode('')]).toEqual([Errno.IO, Errno.IO, Errno.IO]);

@@ -32,6 +32,7 @@ export const Errno = {
   PERM: 63,
   ROFS: 69,
   SPIPE: 70,
+  TXTBSY: 74,
   XDEV: 75,
   NOTCAPABLE: 76,
 } as const;
@@ -143,6 +144,7 @@ const NODE_ERRNO: Readonly<Record<string, number>> = {
   ENOTEMPTY: Errno.NOTEMPTY,
   EPERM: Errno.PERM,
   EROFS: Errno.ROFS,
+  ETXTBSY: Errno.TXTBSY,
   EXDEV: Errno.XDEV,
 };
 
