@@ -21,6 +21,7 @@ export const DEFAULT_LOG_CAP: LogCap = { lines: 64, bytes: 16 * 1024 };
  */
 export class LogSink {
   #lines: LogLine[] = [];
+  #notes: LogLine[] = [];
   #bytes = 0;
   #dropped = 0;
 
@@ -37,9 +38,20 @@ export class LogSink {
     this.#lines.push({ level, message: text });
   }
 
-  /** The collected lines (plus one "N lines dropped" line), and resets the sink. */
+  /**
+   * A line the host writes about the call (e.g. how much stdout was cut). It
+   * is kept outside the cap it may be reporting on, after the plugin's lines;
+   * hosts write at most a few per call.
+   */
+  note(level: HookLogLevel, message: string): void {
+    this.#notes.push({ level, message });
+  }
+
+  /** The collected lines, the host's notes and one "N lines dropped" line; resets the sink. */
   drain(): LogLine[] {
     const lines = this.#lines;
+    lines.push(...this.#notes);
+    this.#notes = [];
     if (this.#dropped > 0) lines.push({ level: 'warn', message: `${this.#dropped} log lines dropped (cap ${this.cap.lines} lines / ${this.cap.bytes} bytes per call)` });
     this.#lines = [];
     this.#bytes = 0;

@@ -74,8 +74,18 @@ describe('GuestMemory: every pointer checked against the memory size', () => {
 describe('StdioSink: fds 1 and 2 become log lines, at most the byte cap per call', () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
 
+  it('the dropped-bytes note survives a stdout that filled the whole cap', () => {
+    const sink = new LogSink({ lines: 64, bytes: 16 });
+    const stdio = new StdioSink(sink);
+    stdio.write(1, [bytes('x'.repeat(40))]);
+    stdio.flush();
+    expect(sink.drain()).toEqual([
+      { level: 'info', message: 'x'.repeat(16) },
+      { level: 'warn', message: '24 bytes of stdout/stderr dropped (cap 16 bytes per call)' },
+    ]);
+  });
+
   it('keeps bytes up to the cap, counts the rest over every later chunk, and says so once at the flush', () => {
-    // Empty lines cost the log sink nothing, so its own byte cap keeps room for the note.
     const sink = new LogSink({ lines: 1000, bytes: 100 });
     const stdio = new StdioSink(sink);
     stdio.write(1, [bytes('\n'.repeat(90))]);

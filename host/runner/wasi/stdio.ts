@@ -40,7 +40,7 @@ export class StdioSink {
       if (rest !== '') this.#sink.push(LEVEL[stream], rest);
       this.#pending[stream] = '';
     }
-    if (this.#dropped > 0) this.#sink.push('warn', `${this.#dropped} bytes of stdout/stderr dropped (cap ${this.#sink.cap.bytes} bytes per call)`);
+    if (this.#dropped > 0) this.#sink.note('warn', `${this.#dropped} bytes of stdout/stderr dropped (cap ${this.#sink.cap.bytes} bytes per call)`);
     this.#taken = 0;
     this.#dropped = 0;
   }
