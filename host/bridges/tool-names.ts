@@ -115,9 +115,10 @@ function bashResponse(result: ToolResult): Record<string, unknown> {
   const trailer = BASH_TRAILER.exec(result.content);
   if (trailer === null) return { stdout: result.content, stderr: '', interrupted: false, isImage: false };
   const exitCode = Number(trailer[1]);
-  const stdout = result.content.slice(0, trailer.index);
-  const interrupted = exitCode === 124 && /(?:^|\n)timed out after \d+ ms$/.test(stdout);
-  return { stdout, stderr: '', interrupted, isImage: false, exit_code: exitCode };
+  const output = result.content.slice(0, trailer.index);
+  const timedOut = exitCode === 124 ? /(?:^|\n)timed out after \d+ ms$/.exec(output) : null;
+  const stdout = timedOut === null ? output : output.slice(0, timedOut.index);
+  return { stdout, stderr: '', interrupted: timedOut !== null, isImage: false, exit_code: exitCode };
 }
 
 /** A tool call as hookbox's hooks see it. */

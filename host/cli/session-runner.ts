@@ -1,3 +1,4 @@
+import { ClaudeTranscript, SessionExports, claudeTranscriptPath, isShellHook } from '../bridges/index.ts';
 import { SeamBus } from '../events/index.ts';
 import type { SessionEvent } from '../log/index.ts';
 import { type ModelProvider, type PermissionPrompter, Session, type TurnOutcome } from '../loop/index.ts';
@@ -34,12 +35,30 @@ export async function runPrompts(options: RunPromptsOptions): Promise<TurnOutcom
   const hooks = await openHookSet(options.configPath, (entry) => session?.recordHookLog(entry.hook, entry.level, entry.message));
   const bus = new SeamBus();
   for (const listener of hooks.listeners) bus.use(listener);
+  // Imported Claude Code / Codex hooks: a Claude Code transcript beside the log, their
+  // user-facing messages in the log, and what SessionStart hooks export (CLAUDE_ENV_FILE).
+  const shellHooks = hooks.listeners.filter(isShellHook);
+  const exports = new SessionExports();
+  const transcript = shellHooks.some((hook) => hook.protocol === 'claude-code')
+    ? new ClaudeTranscript(claudeTranscriptPath(options.logPath), {
+        cwd: options.cwd,
+        onError: (message) => session?.recordHookLog('hookbox', 'error', message),
+      })
+    : undefined;
+  for (const hook of shellHooks) {
+    hook.attach({
+      transcriptPath: () => (transcript?.writing === true ? transcript.path : undefined),
+      notice: (name, level, message) => session?.recordHookLog(name, level, message),
+      exported: (id) => exports.get(id),
+      export: (id, vars) => exports.add(id, vars),
+    });
+  }
   const sessionOptions = {
     cwd: options.cwd,
     logPath: options.logPath,
     provider: options.provider,
     bus,
-    tools: builtinTools(),
+    tools: builtinTools({ env: () => (session === undefined ? {} : exports.get(session.id)) }),
     ...(options.prompter !== undefined && { prompter: options.prompter }),
     ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
     ...(options.maxContinuations !== undefined && { maxContinuations: options.maxContinuations }),
@@ -52,6 +71,8 @@ export async function runPrompts(options: RunPromptsOptions): Promise<TurnOutcom
     const onEvent = options.onEvent;
     const attach = (opened: Session) => {
       session = opened;
+      transcript?.begin(opened.id);
+      if (transcript !== undefined) unsubscribe.push(opened.onEvent((event) => transcript.record(event)));
       if (onEvent !== undefined) unsubscribe.push(opened.onEvent(onEvent));
     };
     session = options.resume
