@@ -38,3 +38,7 @@ export { importToolHooks } from './import-hooks.ts';
 export type { ImportResult, ImportedHook, ShellHookEntry, SkippedHook } from './import-hooks.ts';
 export { importClaudeSettingsFile, importCodexHooksFile } from './import-files.ts';
 export { importPolicy, renderImportReport } from './import-report.ts';
+export { PERMISSION_BEHAVIOURS, PermissionRulesSchema, commandParts, compileRule } from './permission-rules.ts';
+export type { CompiledRule, PermissionBehaviour, PermissionRules } from './permission-rules.ts';
+export { permissionRulesHook } from './permission-hook.ts';
+export type { PermissionHook } from './permission-hook.ts';
