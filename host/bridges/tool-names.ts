@@ -71,6 +71,7 @@ export function toProtocolToolInput(
 
 /** A path as the model wrote it, made absolute the way a shell would (`cwd/` + path), never normalised. */
 function modelPath(cwd: string, file: string): string {
+  if (file === '.' || file === '') return cwd;
   return path.isAbsolute(file) ? file : `${cwd.endsWith('/') ? cwd : `${cwd}/`}${file}`;
 }
 
