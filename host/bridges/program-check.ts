@@ -106,7 +106,8 @@ function leadingWords(command: string): string[] | undefined {
   let rest = command.trimStart();
   while (words.length < 2 && rest !== '') {
     if (/^[;&|<>()`]/.test(rest) || rest.startsWith('$(')) return words.length === 0 ? undefined : words;
-    const match = /^(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s;&|<>()"'`]|"(?:[^"\\]|\\.)*"|'[^']*')+))/.exec(rest);
+    // One shell word: plain characters and quoted runs, joined (`"$DIR"/hooks/x.sh`).
+    const match = /^(?:[^\s;&|<>()"'`]|"(?:[^"\\]|\\.)*"|'[^']*')+/.exec(rest);
     if (match === null) return words.length === 0 ? undefined : words;
     const word = unquote(match[0]);
     rest = rest.slice(match[0].length).trimStart();

@@ -17,7 +17,7 @@ import { protocolNotices, protocolOutcome } from './protocol-output.ts';
 import { type CommandRun, runCommand } from './run-command.ts';
 import { parseEnvFile } from './env-file.ts';
 import { type ShellHookSession, detachedSession } from './hook-session.ts';
-import { checkCommandPrograms } from './program-check.ts';
+import { type ProgramCheck, checkCommandPrograms } from './program-check.ts';
 
 /** Largest stdout (and, separately, stderr) a shell hook may print per call, unless configured. */
 export const DEFAULT_SHELL_OUTPUT_BYTES = 1_048_576;
@@ -60,6 +60,12 @@ export interface ShellHook extends SeamListener {
   readonly sha256: string;
   /** Shell hooks are not quarantined: each call pays its own timeout. */
   readonly quarantined: false;
+  /**
+   * Whether the programs the command starts exist, for a session in `cwd`
+   * (its variables and `CLAUDE_PROJECT_DIR` = `cwd` expanded): a caller can
+   * refuse to start a session whose fail-closed hooks cannot run.
+   */
+  checkPrograms(cwd: string): ProgramCheck;
   /** The session's transcript, notices and exported variables (see `ShellHookSession`); replaces the last one attached. */
   attach(session: ShellHookSession): void;
   reload(): Promise<void>;
@@ -155,6 +161,7 @@ export function shellHook(options: ShellHookOptions): ShellHook {
       }
       return outcomeOf(options.protocol, call.seam, run, { timeoutMs, maxOutputBytes });
     },
+    checkPrograms: (cwd) => checkCommandPrograms(options.command, { cwd, env: { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: cwd } }),
     attach: (next) => {
       session = next;
     },
