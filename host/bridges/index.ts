@@ -10,6 +10,8 @@ export {
 export type { ProtocolResult, ToolEventName, ToolProtocol } from './protocol.ts';
 export {
   BUILTIN_TOOLS,
+  TOOL_NAMES,
+  protocolToolNames,
   fromProtocolToolInput,
   fromProtocolToolName,
   fromProtocolToolResponse,

@@ -43,7 +43,7 @@ export function importProject(prefix: string): ImportProject {
         encoding: 'utf8',
         input: '',
         env: { ...process.env, NO_COLOR: '1', ...env },
-        timeout: 90_000,
+        timeout: 170_000,
       });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     },
