@@ -74,7 +74,9 @@ export interface ShellHook extends SeamListener {
 
 /**
  * Makes a shell hook. Each call spawns `sh -c command` in the session's cwd
- * with the protocol's JSON on stdin and `CLAUDE_PROJECT_DIR` set to that cwd,
+ * with the protocol's JSON on stdin, `CLAUDE_PROJECT_DIR` set to that cwd, the
+ * entry's `env` and the session's `CLAUDE_ENV_FILE` exports (a Claude Code
+ * SessionStart hook gets a fresh `CLAUDE_ENV_FILE`, read back as data),
  * kills the process group at the timeout (`timeout` fault) or when a stream
  * passes the output cap (`output-too-large`), and maps exit code, stdout and
  * stderr through the protocol mapper. The group is killed at the end of every
