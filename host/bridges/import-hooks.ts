@@ -3,6 +3,8 @@ import { ConfigError } from '../errors.ts';
 import { describeIssues } from '../json/index.ts';
 import type { SeamId, SessionStartSource } from '../seams/index.ts';
 import { convertSourceMatcher, convertToolMatcher } from './matcher.ts';
+import { type PermissionsEntry, type RefusedSetting, SettingsSchema, importEnv, importPermissions } from './import-settings.ts';
+import { type MissingProgram, checkCommandPrograms } from './program-check.ts';
 import {
   PROTOCOL_LABEL,
   SEAM_FOR_EVENT,
@@ -23,6 +25,22 @@ export interface ShellHookEntry {
   sources?: SessionStartSource[];
   timeoutMs: number;
   failPolicy: 'closed';
+  /** The settings file's `env`, and `CLAUDE_PLUGIN_ROOT` for a plugin's hooks. */
+  env?: Record<string, string>;
+}
+
+/** Where the imported file sits, which fixes what its hooks' variables and relative paths mean. */
+export interface ImportContext {
+  /** The project the hooks run for: `CLAUDE_PROJECT_DIR` when checking programs, and where `/path` permission rules start. Default: the process cwd. */
+  readonly projectDir?: string;
+  /** The plugin the file belongs to: `CLAUDE_PLUGIN_ROOT` for its hooks. */
+  readonly pluginRoot?: string;
+}
+
+/** A program an imported hook needs that was not found when importing. */
+export interface MissingHookProgram extends MissingProgram {
+  /** The hook entry's name. */
+  readonly hook: string;
 }
 
 export interface ImportedHook {
@@ -46,8 +64,14 @@ export interface ImportResult {
   readonly protocol: ToolProtocol;
   /** The file the hooks came from. */
   readonly source: string;
-  /** The operator config to write. */
+  /** The shell hooks of the operator config to write (`importedConfig` adds the permissions entry). */
   readonly config: { hooks: ShellHookEntry[] };
+  /** The settings file's `permissions` as a rule entry, when it has rules hookbox can enforce. */
+  readonly permissions?: PermissionsEntry;
+  /** Settings not carried over (permission rules, permission fields), with why. */
+  readonly refused: readonly RefusedSetting[];
+  /** Programs imported hooks start that do not exist (checked from the project directory). */
+  readonly missing: readonly MissingHookProgram[];
   readonly imported: readonly ImportedHook[];
   readonly skipped: readonly SkippedHook[];
   /** Notes about the file as a whole. */
@@ -70,6 +94,7 @@ const MatcherGroupSchema = z.looseObject({
 /** The `hooks` section both tools share: event → matcher groups → handlers. */
 const HooksSectionSchema = z.record(z.string(), z.array(MatcherGroupSchema));
 const SourceSchema = z.looseObject({
+  ...SettingsSchema.shape,
   hooks: HooksSectionSchema.optional(),
   disableAllHooks: z.boolean().optional(),
 });
@@ -106,7 +131,7 @@ const KNOWN_FIELDS = new Set(['type', 'command', 'timeout', 'timeoutSec', 'statu
  *
  * @throws ConfigError naming the source and the JSON path when the hooks section is malformed
  */
-export function importToolHooks(protocol: ToolProtocol, source: string, document: unknown): ImportResult {
+export function importToolHooks(protocol: ToolProtocol, source: string, document: unknown, context: ImportContext = {}): ImportResult {
   const parsed = SourceSchema.safeParse(document);
   if (!parsed.success) {
     throw new ConfigError(describeIssues(source, parsed.error));
@@ -116,7 +141,13 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
   if (parsed.data.hooks === undefined) notes.push(`no "hooks" section: nothing to import`);
   if (parsed.data.disableAllHooks === true) notes.push(`"disableAllHooks": true is set: ${label} runs none of these hooks; hookbox imports them anyway`);
 
-  const prefix = protocol === 'claude-code' ? 'claude' : 'codex';
+  const projectDir = context.projectDir ?? process.cwd();
+  const claude = protocol === 'claude-code';
+  const { entry: permissions, refused } = claude ? importPermissions(parsed.data, projectDir) : { refused: [] };
+  const settingsEnv = claude ? importEnv(parsed.data) : {};
+  const pluginEnv: Record<string, string> = claude && context.pluginRoot !== undefined ? { CLAUDE_PLUGIN_ROOT: context.pluginRoot } : {};
+  const missing: MissingHookProgram[] = [];
+  const prefix = claude ? 'claude' : 'codex';
   const imported: ImportedHook[] = [];
   const skipped: SkippedHook[] = [];
   const seen = new Map<string, string>();
@@ -150,9 +181,9 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
           if (KNOWN_FIELDS.has(key)) continue;
           hookNotes.push(`"${key}" ignored: ${IGNORED_FIELDS[key] ?? `not a field hookbox reproduces`}`);
         }
-        if (/CLAUDE_PLUGIN_ROOT|CLAUDE_ENV_FILE|PLUGIN_ROOT/.test(handler.command)) {
-          hookNotes.push('the command uses a plugin variable (CLAUDE_PLUGIN_ROOT, CLAUDE_ENV_FILE…) that hookbox does not set; only CLAUDE_PROJECT_DIR is set');
-        }
+        // A plugin's scripts may read CLAUDE_PLUGIN_ROOT themselves: every hook of the plugin gets it.
+        const env: Record<string, string> = { ...settingsEnv, ...pluginEnv };
+        hookNotes.push(...variableNotes(protocol, event, handler.command, context));
         const seconds = handler.timeout ?? handler.timeoutSec;
         let timeoutMs = seconds === undefined ? TOOL_DEFAULT_TIMEOUT_MS : Math.round(seconds * 1000);
         if (timeoutMs > TOOL_DEFAULT_TIMEOUT_MS) {
@@ -170,6 +201,12 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
         counters.set(event, count);
         const name = `${prefix}-${kebab(event)}-${count}`;
         seen.set(key, name);
+        const check = checkCommandPrograms(handler.command, { cwd: projectDir, env: { ...process.env, ...env, CLAUDE_PROJECT_DIR: projectDir } });
+        for (const gone of check.missing) {
+          missing.push({ hook: name, ...gone });
+          hookNotes.push(`cannot run as it stands: ${gone.program}: ${gone.problem}`);
+        }
+        if (check.unchecked !== undefined) hookNotes.push(`program not checked: ${check.unchecked}`);
         imported.push({
           entry: {
             name,
@@ -181,6 +218,7 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
             ...(selection.sources !== undefined && { sources: selection.sources }),
             timeoutMs,
             failPolicy: 'closed',
+            ...(Object.keys(env).length > 0 && { env }),
           },
           event,
           at,
@@ -190,7 +228,38 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
       });
     });
   }
-  return { protocol, source, config: { hooks: imported.map((hook) => hook.entry) }, imported, skipped, notes };
+  return {
+    protocol,
+    source,
+    config: { hooks: imported.map((hook) => hook.entry) },
+    ...(permissions !== undefined && { permissions }),
+    refused,
+    missing,
+    imported,
+    skipped,
+    notes,
+  };
+}
+
+/** The operator config an import writes: the permissions rule entry first (it only decides pre-tool calls), then the shell hooks. */
+export function importedConfig(result: ImportResult): { hooks: (PermissionsEntry | ShellHookEntry)[] } {
+  return { hooks: [...(result.permissions === undefined ? [] : [result.permissions]), ...result.config.hooks] };
+}
+
+/** What the command's Claude Code variables will be when it runs, where that differs from Claude Code. */
+function variableNotes(protocol: ToolProtocol, event: ToolEventName, command: string, context: ImportContext): string[] {
+  const notes: string[] = [];
+  if (/PLUGIN_ROOT/.test(command)) {
+    notes.push(
+      protocol === 'claude-code' && context.pluginRoot !== undefined
+        ? `CLAUDE_PLUGIN_ROOT is set to ${context.pluginRoot}`
+        : 'CLAUDE_PLUGIN_ROOT is not set: the file is not inside a Claude Code plugin (no .claude-plugin/ or hooks/ folder above it)',
+    );
+  }
+  if (/CLAUDE_ENV_FILE/.test(command) && (protocol !== 'claude-code' || event !== 'SessionStart')) {
+    notes.push('CLAUDE_ENV_FILE is set for Claude Code SessionStart hooks only (as Claude Code does)');
+  }
+  return notes;
 }
 
 type Selection = { tools?: string[]; sources?: SessionStartSource[]; notes: string[] } | { why: string };

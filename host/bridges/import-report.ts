@@ -26,6 +26,24 @@ export function importPolicy(label: string): string[] {
 export function renderImportReport(result: ImportResult): string {
   const label = PROTOCOL_LABEL[result.protocol];
   const lines: string[] = [];
+  const weakening = result.refused.filter((refused) => refused.weakens);
+  if (weakening.length > 0) {
+    lines.push(`WARNING: ${weakening.length} deny/ask rule(s) of ${shown(result.source)} are NOT enforced by hookbox (listed under "Not imported"); add a hook for them.`, '');
+  }
+  if (result.missing.length > 0) {
+    lines.push(`WARNING: ${result.missing.length} program(s) the hooks start were not found (checked from the project directory); \`hookbox run\` faults each call of these hooks, failing closed:`);
+    for (const gone of result.missing) lines.push(`  ${shown(gone.hook)}: ${shown(gone.program)}: ${shown(gone.problem)}`);
+    lines.push('');
+  }
+  if (result.permissions !== undefined) {
+    const rules = result.permissions.permissions;
+    const count = (rules.deny?.length ?? 0) + (rules.ask?.length ?? 0) + (rules.allow?.length ?? 0);
+    lines.push(`Imported ${count} permission rule(s) as the native hook ${result.permissions.name} (tools/pre-execute; deny, then ask, then allow; fails closed):`);
+    for (const behaviour of ['deny', 'ask', 'allow'] as const) {
+      for (const rule of rules[behaviour] ?? []) lines.push(`  ${behaviour} ${shown(rule)}`);
+    }
+    lines.push('');
+  }
   lines.push(`Imported ${result.imported.length} ${label} hook(s) from ${shown(result.source)}:`);
   for (const hook of result.imported) {
     const { entry } = hook;
@@ -34,11 +52,13 @@ export function renderImportReport(result: ImportResult): string {
       entry.tools !== undefined ? `  tools: ${shown(entry.tools.join(', '))}` : entry.sources !== undefined ? `  sources: ${entry.sources.join(', ')}` : '';
     lines.push(`  ${shown(entry.name)}  ${shown(hook.event)}${matcher} → ${entry.seams.join(', ')}${scope}  timeout ${entry.timeoutMs / 1000} s`);
     lines.push(`      $ ${shown(entry.command)}`);
+    if (entry.env !== undefined) lines.push(`      env: ${shown(Object.keys(entry.env).join(', '))}`);
     for (const note of hook.notes) lines.push(`      note: ${shown(note)}`);
   }
-  if (result.skipped.length > 0) {
-    lines.push('', `Not imported (${result.skipped.length}):`);
-    for (const skip of result.skipped) lines.push(`  ${shown(skip.at)}: ${shown(skip.what)} — ${shown(skip.why)}`);
+  const notImported = [...result.skipped, ...result.refused];
+  if (notImported.length > 0) {
+    lines.push('', `Not imported (${notImported.length}):`);
+    for (const skip of notImported) lines.push(`  ${shown(skip.at)}: ${shown(skip.what)} — ${shown(skip.why)}`);
   }
   if (result.notes.length > 0) {
     lines.push('', 'Notes:');

@@ -1,6 +1,6 @@
 import type { SessionStartSource } from '../seams/index.ts';
 import { PROTOCOL_LABEL, SESSION_START_SOURCES, type ToolProtocol } from './protocol.ts';
-import { BUILTIN_TOOLS, fromProtocolToolName, toProtocolToolName } from './tool-names.ts';
+import { BUILTIN_TOOLS, fromProtocolToolName, protocolToolNames } from './tool-names.ts';
 
 /** A matcher converted to hookbox's anchored tool matchers, with what a person should know about it. */
 export interface ConvertedToolMatcher {
@@ -23,9 +23,11 @@ function escapeRegex(text: string): string {
  * exact match; anything else is an unanchored regular expression) into
  * hookbox `tools`: anchored regular expressions over hookbox tool names.
  *
- * A regex is resolved against the built-in tools by their protocol names
- * (`Bash` → `bash`), plus one pattern that keeps applying it, unanchored, to
- * every other tool (whose name is the same in both vocabularies).
+ * A name or a regex is resolved against the built-in tools by every name the
+ * protocol has for them (`Bash` → `bash`; `Edit`, `Write`, Codex's
+ * `apply_patch` → `write_file`: the table in `tool-names.ts`); a regex adds
+ * one pattern that keeps applying it, unanchored, to every other tool (whose
+ * name is the same in both vocabularies).
  *
  * @throws SyntaxError when the matcher is not a valid regular expression
  */
@@ -41,7 +43,8 @@ export function convertToolMatcher(protocol: ToolProtocol, matcher: string | und
     return { tools: [...new Set(tools)].map(escapeRegex), notes };
   }
   const regex = new RegExp(trimmed);
-  const builtins = BUILTIN_TOOLS.filter((name) => regex.test(toProtocolToolName(protocol, name)));
+  // A built-in tool matches when the regex matches any of its names (Codex's `apply_patch`, Claude Code's `Edit`…).
+  const builtins = BUILTIN_TOOLS.filter((name) => protocolToolNames(protocol, name).some((theirs) => regex.test(theirs)));
   const exclusion = BUILTIN_TOOLS.map(escapeRegex).join('|');
   notes.push(
     `regex matcher: built-in tools it matches by their ${PROTOCOL_LABEL[protocol]} names: ${builtins.length === 0 ? 'none' : builtins.join(', ')}; other tools are matched by the same regex`,

@@ -17,17 +17,20 @@ export const CODEX_MODEL_PLACEHOLDER = 'hookbox';
  * - Stop: `stop_hook_active` = the turn was already forced on (`continuations > 0`)
  *   (Codex adds `last_assistant_message`).
  *
- * `transcript_path` is `null`: hookbox's session log is not a Claude Code
- * transcript, and a hook that parses one must not be handed another format.
+ * `transcript_path` is the Claude Code-format transcript the session writes
+ * beside its log (`claude-transcript.ts`) when there is one, else `null`:
+ * hookbox's session log is not a Claude Code transcript, and a hook that
+ * parses one must not be handed another format (Codex hooks always get
+ * `null`: Codex's rollout format is not written).
  * `permission_mode` is always `default` (hookbox has no permission modes).
  */
-export function protocolInput<S extends SeamId>(protocol: ToolProtocol, call: SeamCall<S>): Record<string, unknown> {
+export function protocolInput<S extends SeamId>(protocol: ToolProtocol, call: SeamCall<S>, transcriptPath?: string): Record<string, unknown> {
   const { session } = call;
   const codex = protocol === 'codex';
   const common: Record<string, unknown> = {
     session_id: session.id,
     ...(codex && call.seam !== 'agent/session-start' && { turn_id: `turn-${session.turn}` }),
-    transcript_path: null,
+    transcript_path: protocol === 'claude-code' ? (transcriptPath ?? null) : null,
     cwd: session.cwd,
     ...(codex && { model: CODEX_MODEL_PLACEHOLDER }),
     permission_mode: 'default',

@@ -132,7 +132,7 @@ function jsonOutput<S extends SeamId>(protocol: ToolProtocol, seam: S, raw: Reco
     const allowed = DECISIONS[event].map((d) => `"${d}"`).join(' or ');
     return fault('schema', `output.decision: ${allowed === '' ? `${event} takes no decision` : `expected ${allowed}`}, got "${output.decision}"`);
   }
-  if (output.continue === false) return stopProcessing(protocol, seam, output.stopReason);
+  if (output.continue === false) return stopProcessing(protocol, seam, nonEmpty(output.stopReason) ?? output.systemMessage);
   return decide(protocol, seam, output);
 }
 
@@ -161,9 +161,10 @@ function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: Outpu
   if (!block && output.decision !== 'approve' && output.reason !== undefined) {
     return fault('schema', 'output.reason: a reason without "decision" decides nothing (did you mean "decision": "block"?)');
   }
-  const blockReason = nonEmpty(output.reason);
+  // A block whose only explanation is the message shown to the user: that message is the reason.
+  const blockReason = nonEmpty(output.reason) ?? nonEmpty(output.systemMessage);
   if (block && blockReason === undefined && seam !== 'tools/pre-execute') {
-    return fault('schema', 'output.reason: "decision": "block" needs a non-empty reason');
+    return fault('schema', 'output.reason: "decision": "block" needs a non-empty reason (or a systemMessage)');
   }
   switch (seam) {
     case 'tools/pre-execute':
@@ -187,8 +188,10 @@ function preTool(protocol: ToolProtocol, output: Output): Outcome<'tools/pre-exe
   const specific = output.hookSpecificOutput;
   const permission = specific?.permissionDecision;
   const label = PROTOCOL_LABEL[protocol];
+  // Hooks often explain a deny only in the message for the user: it is the reason then.
+  const shown = nonEmpty(output.systemMessage);
   if (permission !== undefined) {
-    const reason = nonEmpty(specific?.permissionDecisionReason);
+    const reason = nonEmpty(specific?.permissionDecisionReason) ?? shown;
     if (permission === 'allow') return decision({ action: 'allow', ...(reason !== undefined && { reason }) });
     if (permission === 'ask') return decision({ action: 'ask', ...(reason !== undefined && { reason }) });
     if (permission === 'deny') return decision({ action: 'deny', reason: reason ?? `denied by a ${label} hook (permissionDecision "deny" without a reason)` });
@@ -198,10 +201,29 @@ function preTool(protocol: ToolProtocol, output: Output): Outcome<'tools/pre-exe
     return fault('schema', 'output.hookSpecificOutput.permissionDecisionReason: a reason without permissionDecision decides nothing');
   }
   // The older top-level form: "approve" = allow, "block" = deny.
-  const reason = nonEmpty(output.reason);
+  const reason = nonEmpty(output.reason) ?? shown;
   if (output.decision === 'approve') return decision({ action: 'allow', ...(reason !== undefined && { reason }) });
   if (output.decision === 'block') return decision({ action: 'deny', reason: reason ?? `denied by a ${label} hook ("decision": "block" without a reason)` });
   return { type: 'no-opinion' };
+}
+
+/**
+ * The user-facing text of a hook's answer: `systemMessage` of an exit-0 JSON
+ * output (Claude Code shows it to the user whatever the decision). Empty for
+ * anything else; the caller shows and records it (sanitized), never drops it.
+ */
+export function protocolNotices(result: ProtocolResult): string[] {
+  if (result.exitCode !== 0) return [];
+  const text = result.stdout.trim();
+  if (!text.startsWith('{')) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return [];
+    const message = (value as Record<string, unknown>).systemMessage;
+    return typeof message === 'string' && message.trim() !== '' ? [clip(message.trim())] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** `continue: false`: the tool stops the agent; hookbox applies the seam's most restrictive decision. */

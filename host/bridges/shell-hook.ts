@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { ListenerOutcome, SeamCall, SeamListener } from '../events/index.ts';
 import {
   type DecisionOf,
@@ -10,8 +13,11 @@ import {
 } from '../seams/index.ts';
 import { PROTOCOL_LABEL, TOOL_DEFAULT_TIMEOUT_MS, type ToolProtocol } from './protocol.ts';
 import { protocolInput } from './protocol-input.ts';
-import { protocolOutcome } from './protocol-output.ts';
+import { protocolNotices, protocolOutcome } from './protocol-output.ts';
 import { type CommandRun, runCommand } from './run-command.ts';
+import { parseEnvFile } from './env-file.ts';
+import { type ShellHookSession, detachedSession } from './hook-session.ts';
+import { type ProgramCheck, checkCommandPrograms } from './program-check.ts';
 
 /** Largest stdout (and, separately, stderr) a shell hook may print per call, unless configured. */
 export const DEFAULT_SHELL_OUTPUT_BYTES = 1_048_576;
@@ -31,6 +37,11 @@ export interface ShellHookOptions {
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
   readonly failPolicy?: FailPolicy;
+  /**
+   * Variables set for the command on top of hookbox's environment: an imported
+   * settings file's `env`, a plugin's `CLAUDE_PLUGIN_ROOT`.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -49,13 +60,23 @@ export interface ShellHook extends SeamListener {
   readonly sha256: string;
   /** Shell hooks are not quarantined: each call pays its own timeout. */
   readonly quarantined: false;
+  /**
+   * Whether the programs the command starts exist, for a session in `cwd`
+   * (its variables and `CLAUDE_PROJECT_DIR` = `cwd` expanded): a caller can
+   * refuse to start a session whose fail-closed hooks cannot run.
+   */
+  checkPrograms(cwd: string): ProgramCheck;
+  /** The session's transcript, notices and exported variables (see `ShellHookSession`); replaces the last one attached. */
+  attach(session: ShellHookSession): void;
   reload(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Makes a shell hook. Each call spawns `sh -c command` in the session's cwd
- * with the protocol's JSON on stdin and `CLAUDE_PROJECT_DIR` set to that cwd,
+ * with the protocol's JSON on stdin, `CLAUDE_PROJECT_DIR` set to that cwd, the
+ * entry's `env` and the session's `CLAUDE_ENV_FILE` exports (a Claude Code
+ * SessionStart hook gets a fresh `CLAUDE_ENV_FILE`, read back as data),
  * kills the process group at the timeout (`timeout` fault) or when a stream
  * passes the output cap (`output-too-large`), and maps exit code, stdout and
  * stderr through the protocol mapper. The group is killed at the end of every
@@ -71,6 +92,34 @@ export function shellHook(options: ShellHookOptions): ShellHook {
   const sha256 = createHash('sha256').update(options.command).digest('hex');
   // Calls in flight: closing the hook cancels them (and kills their process groups).
   let closing = new AbortController();
+  let session = detachedSession();
+  // A missing program is announced once per hook; each call still faults (the fail policy applies).
+  let announcedMissing = false;
+  const claude = options.protocol === 'claude-code';
+
+  /** Reads what a SessionStart hook wrote to `CLAUDE_ENV_FILE` (as data, never sourced) into the session. */
+  const applyEnvFile = (file: string, env: NodeJS.ProcessEnv, sessionId: string): void => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return; // the hook removed it: nothing exported
+    }
+    const { vars, refused } = parseEnvFile(text, env);
+    if (Object.keys(vars).length > 0) session.export(sessionId, vars);
+    for (const why of refused) session.notice(options.name, 'warn', `CLAUDE_ENV_FILE ${why}; not applied`, sessionId);
+  };
+
+  /** Exit 127 / 126: `sh` could not start the program. One clear `load` fault, announced once per hook. */
+  const cannotRun = <S extends SeamId>(run: { stderr: string }, env: NodeJS.ProcessEnv, cwd: string, sessionId: string): ListenerOutcome<DecisionOf<S>> => {
+    const message = missingProgramMessage(options.command, run, env, cwd);
+    if (!announcedMissing) {
+      announcedMissing = true;
+      session.notice(options.name, 'error', `${message}; every call of this hook faults until it can run (install the program, or remove the hook)`, sessionId);
+    }
+    return { type: 'fault', fault: hookFault('load', message) };
+  };
+
   return {
     name: options.name,
     digest: sha256,
@@ -88,16 +137,35 @@ export function shellHook(options: ShellHookOptions): ShellHook {
         const { source } = call.payload as PayloadOf<'agent/session-start'>;
         if (!options.sources.includes(source)) return { type: 'no-opinion' };
       }
-      const input = `${JSON.stringify(protocolInput(options.protocol, call))}\n`;
-      const run = await runCommand(options.command, {
-        cwd: call.session.cwd,
-        input,
-        timeoutMs,
-        maxOutputBytes,
-        env: { ...process.env, CLAUDE_PROJECT_DIR: call.session.cwd },
-        signal: closing.signal,
-      });
+      const sessionId = call.session.id;
+      const input = `${JSON.stringify(protocolInput(options.protocol, call, session.transcriptPath(sessionId)))}\n`;
+      // Claude Code gives SessionStart hooks a file to append `export X=…` lines to.
+      const envDir = claude && call.seam === 'agent/session-start' ? mkdtempSync(path.join(tmpdir(), 'hookbox-env-')) : undefined;
+      const envFile = envDir === undefined ? undefined : path.join(envDir, 'env');
+      if (envFile !== undefined) writeFileSync(envFile, '', { mode: 0o600 });
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        ...options.env,
+        ...session.exported(sessionId),
+        CLAUDE_PROJECT_DIR: call.session.cwd,
+        ...(envFile !== undefined && { CLAUDE_ENV_FILE: envFile }),
+      };
+      let run: CommandRun;
+      try {
+        run = await runCommand(options.command, { cwd: call.session.cwd, input, timeoutMs, maxOutputBytes, env, signal: closing.signal });
+        if (envFile !== undefined) applyEnvFile(envFile, env, sessionId);
+      } finally {
+        if (envDir !== undefined) rmSync(envDir, { recursive: true, force: true });
+      }
+      if (run.type === 'exited') {
+        for (const message of protocolNotices(run)) session.notice(options.name, 'info', message, sessionId);
+        if (run.exitCode === 127 || run.exitCode === 126) return cannotRun<S>(run, env, call.session.cwd, sessionId);
+      }
       return outcomeOf(options.protocol, call.seam, run, { timeoutMs, maxOutputBytes });
+    },
+    checkPrograms: (cwd) => checkCommandPrograms(options.command, { cwd, env: { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: cwd } }),
+    attach: (next) => {
+      session = next;
     },
     reload: async () => {},
     close: async () => {
@@ -105,6 +173,19 @@ export function shellHook(options: ShellHookOptions): ShellHook {
       closing = new AbortController();
     },
   };
+}
+
+/** Why the shell could not start the command (exit 127 / 126), naming the program when it can be told. */
+function missingProgramMessage(command: string, run: { stderr: string }, env: NodeJS.ProcessEnv, cwd: string): string {
+  const check = checkCommandPrograms(command, { cwd, env });
+  const named = check.missing.map((missing) => `${missing.program}: ${missing.problem}`).join('; ');
+  const said = run.stderr.trim().slice(0, 500);
+  return `the hook's command cannot run${named === '' ? '' : ` (${named})`}${said === '' ? '' : `: ${said}`}`;
+}
+
+/** Whether a listener is a shell hook (an imported Claude Code / Codex command). */
+export function isShellHook(listener: SeamListener): listener is ShellHook {
+  return listener.sandbox === 'shell' && typeof (listener as Partial<ShellHook>).attach === 'function';
 }
 
 function outcomeOf<S extends SeamId>(

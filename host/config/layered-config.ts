@@ -51,7 +51,7 @@ export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig
 }
 
 /** Keys of a hook entry whose origin `config explain` shows. */
-const ENTRY_KEYS = ['wasm', 'manifest', 'command', 'protocol', 'seams', 'tools', 'sources'] as const;
+const ENTRY_KEYS = ['wasm', 'manifest', 'command', 'permissions', 'protocol', 'seams', 'tools', 'sources', 'env'] as const;
 
 function originsOf(config: OperatorConfig, hook: OperatorHook, index: number, layer: LayerFile, above: Bounds): Record<string, Origin> {
   const here = (at: string): Origin => ({ layer: layer.layer, file: layer.file, at });

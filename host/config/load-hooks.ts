@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ShellHook, protocolCodec, shellHook } from '../bridges/index.ts';
+import { type PermissionHook, type ShellHook, permissionRulesHook, protocolCodec, shellHook } from '../bridges/index.ts';
 import { ConfigError } from '../errors.ts';
 import { PROTOCOL_VERSION, type FailPolicy, type SeamId } from '../seams/index.ts';
 import { type CapabilitySources, intersectCapabilities } from './capabilities.ts';
@@ -14,8 +14,8 @@ export function loadManifest(file: string): HookManifest {
   return readJsonFile(path.resolve(file), HookManifestSchema);
 }
 
-/** A hook of an operator config: a sandboxed wasm hook, or an unsandboxed shell (`command`) hook. */
-export type LoadedHook = WasmHook | ShellHook;
+/** A hook of an operator config: a sandboxed wasm hook, an unsandboxed shell (`command`) hook, or a native rule hook (`permissions`). */
+export type LoadedHook = WasmHook | ShellHook | PermissionHook;
 
 /**
  * Loads every hook of a config, in composition order: wasm hooks into the
@@ -26,7 +26,8 @@ export async function loadHooks(config: Pick<ResolvedConfig, 'hooks'>, runner: H
   const hooks: LoadedHook[] = [];
   try {
     for (const entry of config.hooks) {
-      hooks.push(entry.command !== undefined ? shellHookForEntry(entry.file, entry, entry.command) : await runner.load(specForEntry(entry.file, entry)));
+      if (entry.permissions !== undefined) hooks.push(permissionRulesHook(entry.name, entry.permissions, `${entry.file}: ${entry.at}`));
+      else hooks.push(entry.command !== undefined ? shellHookForEntry(entry.file, entry, entry.command) : await runner.load(specForEntry(entry.file, entry)));
     }
   } catch (error) {
     await Promise.all(hooks.map((hook) => hook.close()));
@@ -47,6 +48,7 @@ function shellHookForEntry(configFile: string, entry: ResolvedHookEntry, command
     seams: entry.seams,
     ...(entry.tools !== undefined && { tools: entry.tools }),
     ...(entry.sources !== undefined && { sources: entry.sources }),
+    ...(entry.env !== undefined && { env: entry.env }),
     ...(entry.limits.timeoutMs !== undefined && { timeoutMs: entry.limits.timeoutMs }),
     ...(entry.limits.maxOutputBytes !== undefined && { maxOutputBytes: entry.limits.maxOutputBytes }),
     ...(entry.failPolicy !== undefined && { failPolicy: entry.failPolicy }),

@@ -13,6 +13,7 @@ import {
 import { readJsonFile } from '../json/index.ts';
 import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema } from '../runner/index.ts';
 import { type HookProtocol, HookProtocolSchema } from './manifest.ts';
+import { type PermissionRules, PermissionRulesSchema } from '../bridges/index.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
 const HookNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"');
@@ -31,6 +32,8 @@ const SharedSettings = {
 
 /** Settings that only mean something for a wasm hook, refused on a shell (`command`) hook. */
 const WASM_ONLY = ['memoryMb', 'instructionBudget', 'config', 'grant'] as const;
+/** Settings a `permissions` (rule) hook has no use for. */
+const NOT_FOR_RULES = [...WASM_ONLY, 'protocol', 'unsandboxed', 'seams', 'tools', 'sources', 'env', 'timeoutMs', 'maxOutputBytes', 'failPolicy', 'quarantineAfter'] as const;
 
 /**
  * One entry of `hooks`: exactly one of `wasm`, `manifest` (paths relative to
@@ -54,18 +57,27 @@ export const OperatorHookSchema = z
     tools: z.array(z.string().min(1)).optional(),
     /** With `command`: the session-start sources to run for (a SessionStart matcher); absent = all. */
     sources: z.array(SessionStartSourceSchema).min(1).optional(),
+    /** With `command`: variables set for the command (an imported settings `env`, a plugin's `CLAUDE_PLUGIN_ROOT`). */
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name'), z.string()).optional(),
+    /** Claude Code permission rules (`Bash(rm:*)`, `Read(.env*)`) enforced by a native pre-tool hook; `root` is relative to the config file. */
+    permissions: PermissionRulesSchema.optional(),
     ...SharedSettings,
   })
   .superRefine((hook, ctx) => {
-    const kinds = [hook.wasm, hook.manifest, hook.command].filter((value) => value !== undefined).length;
+    const kinds = [hook.wasm, hook.manifest, hook.command, hook.permissions].filter((value) => value !== undefined).length;
     if (kinds !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message: 'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path), or "command" (a shell hook)',
+        message: 'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path), or "command" (a shell hook), or "permissions" (Claude Code rules)',
       });
       return;
     }
     const issue = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    if (hook.permissions !== undefined) {
+      for (const key of NOT_FOR_RULES) if (hook[key] !== undefined) issue(key, 'does not apply to a "permissions" hook (a native pre-tool hook that fails closed)');
+      return;
+    }
+    if (hook.env !== undefined && hook.command === undefined) issue('env', 'only a "command" hook takes "env"');
     if (hook.command === undefined) {
       if (hook.unsandboxed !== undefined) issue('unsandboxed', 'only a "command" hook runs unsandboxed; a wasm hook always runs in the sandbox');
       if (hook.sources !== undefined) issue('sources', 'only a "command" hook takes "sources"');
@@ -136,6 +148,10 @@ export interface ResolvedHookEntry {
   readonly command?: string;
   readonly protocol?: HookProtocol;
   readonly sources?: readonly SessionStartSource[];
+  /** A shell hook's extra environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Claude Code permission rules (`root` absolute). */
+  readonly permissions?: PermissionRules;
   readonly seams?: readonly SeamId[];
   readonly tools?: readonly string[];
   /** Operator limits: the entry's, else `defaults`' (a manifest's requested limits fill what neither sets). */
@@ -204,6 +220,8 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
       ...(hook.command !== undefined && { command: hook.command }),
       ...(hook.protocol !== undefined && { protocol: hook.protocol }),
       ...(hook.sources !== undefined && { sources: hook.sources }),
+      ...(hook.env !== undefined && { env: hook.env }),
+      ...(hook.permissions !== undefined && { permissions: { ...hook.permissions, root: path.resolve(dir, hook.permissions.root) } }),
       ...(hook.seams !== undefined && { seams: hook.seams }),
       ...(hook.tools !== undefined && { tools: hook.tools }),
       limits,

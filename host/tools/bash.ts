@@ -13,6 +13,11 @@ export interface BashToolOptions {
   readonly defaultTimeoutMs?: number;
   /** Output kept per call (stdout and stderr interleaved); the rest is dropped with a marker. */
   readonly maxOutputBytes?: number;
+  /**
+   * Variables added to hookbox's environment for each command, read at each
+   * call (what the session's `CLAUDE_ENV_FILE` hooks exported so far).
+   */
+  readonly env?: () => Readonly<Record<string, string>>;
 }
 
 /**
@@ -31,6 +36,7 @@ export function bashTool(options: BashToolOptions = {}): Tool<BashArguments> {
       new Promise<ToolResult>((resolve, reject) => {
         const child = spawn('bash', ['-c', args.command], {
           cwd: context.cwd,
+          ...(options.env !== undefined && { env: { ...process.env, ...options.env() } }),
           detached: true,
           stdio: ['ignore', 'pipe', 'pipe'],
         });

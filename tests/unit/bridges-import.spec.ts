@@ -35,12 +35,13 @@ describe('convertToolMatcher', () => {
     for (const matcher of [undefined, '', '*']) expect(convertToolMatcher('claude-code', matcher)).toEqual({ notes: [] });
   });
 
-  it('names map to hookbox tools (Bash→bash, Read→read_file, Write→write_file, LS→list_dir); others are kept with a note', () => {
+  it('names map to hookbox tools (Bash→bash, Read→read_file, Write/Edit→write_file, LS→list_dir); others are kept with a note', () => {
     expect(convertToolMatcher('claude-code', 'Bash').tools).toEqual(['bash']);
     expect(convertToolMatcher('claude-code', 'Read, LS').tools).toEqual(['read_file', 'list_dir']);
-    const edit = convertToolMatcher('claude-code', 'Edit|Write');
-    expect(edit.tools).toEqual(['Edit', 'write_file']);
-    expect(edit.notes.join()).toContain('Edit: no built-in hookbox tool has this name');
+    expect(convertToolMatcher('claude-code', 'Edit|Write|MultiEdit')).toEqual({ tools: ['write_file'], notes: [] });
+    const other = convertToolMatcher('claude-code', 'NotebookEdit');
+    expect(other.tools).toEqual(['NotebookEdit']);
+    expect(other.notes.join()).toContain('NotebookEdit: no built-in hookbox tool has this name');
     expect(convertToolMatcher('codex', 'Bash').tools).toEqual(['bash']);
     expect(convertToolMatcher('codex', 'Read').tools).toEqual(['Read']);
   });
@@ -109,7 +110,10 @@ describe('importToolHooks (Claude Code settings)', () => {
     expect(result.skipped[1]?.why).toContain('identical to claude-pre-tool-use-1');
     const post = result.imported.find((hook) => hook.event === 'PostToolUse');
     expect(post?.notes).toEqual([expect.stringContaining('"async" ignored'), expect.stringContaining('timeout 5000 s capped')]);
-    expect(result.imported.find((hook) => hook.event === 'Stop')?.notes).toEqual([expect.stringContaining('matcher "ignored" ignored: Stop has no matcher')]);
+    expect(result.imported.find((hook) => hook.event === 'Stop')?.notes).toEqual([
+      expect.stringContaining('matcher "ignored" ignored: Stop has no matcher'),
+      expect.stringContaining('cannot run as it stands: ./stop.sh: no such file'),
+    ]);
   });
 
   it('writes a config hookbox loads: shell hooks with the sandbox marker, in order', async () => {

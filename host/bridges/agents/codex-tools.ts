@@ -1,14 +1,6 @@
 import path from 'node:path';
-import { type OurToolCall, fromProtocolToolInput } from '../tool-names.ts';
+import { type OurToolCall, fromProtocolToolInput, fromProtocolToolName } from '../tool-names.ts';
 import { patchFileChanges } from './codex-patch.ts';
-
-/**
- * Codex's shell tools, by the names its hooks may see. Codex 0.169.0 reports
- * every shell call (the model's `exec_command {cmd}`) to hooks as
- * `Bash {command}`; the model-facing names are accepted too, so a hook
- * never misses a shell command because of a rename.
- */
-const SHELL_TOOLS = new Set(['Bash', 'exec_command', 'shell', 'local_shell', 'container.exec']);
 
 /** Codex's patch tool: hooks see `apply_patch {command: <the patch envelope>}`. */
 const PATCH_TOOL = 'apply_patch';
@@ -29,7 +21,8 @@ const PATCH_TOOL = 'apply_patch';
  * take them.
  */
 export function fromCodexTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall[] {
-  if (SHELL_TOOLS.has(toolName)) {
+  // Shell tools by every name Codex may use for them: the table in ../tool-names.ts.
+  if (fromProtocolToolName('codex', toolName) === 'bash') {
     const command = shellCommand(input);
     return [command === undefined ? { toolName, arguments: { ...input } } : { toolName: 'bash', arguments: { command } }];
   }

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type ImportResult, importClaudeSettingsFile, importCodexHooksFile, renderImportReport } from '../../bridges/index.ts';
+import { type ImportResult, importClaudeSettingsFile, importCodexHooksFile, importedConfig, renderImportReport } from '../../bridges/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { printableJson } from '../../text/index.ts';
 
@@ -15,7 +15,7 @@ interface ImportFlags {
  * stdout (report on stderr, so the config can be piped).
  */
 function emit(result: ImportResult, flags: ImportFlags): void {
-  const json = `${printableJson(result.config, 2)}\n`;
+  const json = `${printableJson(importedConfig(result), 2)}\n`;
   const report = renderImportReport(result);
   if (flags.output === undefined) {
     process.stderr.write(report);
