@@ -162,8 +162,9 @@ export class ExtismInstance {
     this.#budget.refused = false;
     let output: Uint8Array | null;
     try {
-      this.#preload(input, memory);
-      const result = await this.#plugin.call(exportName, input);
+      // A guest that took the input in bulk reads only its length from the kernel: no second copy.
+      const delivered = this.#preload(input, memory);
+      const result = await this.#plugin.call(exportName, delivered ? blankInput(input.byteLength) : wholeBuffer(input));
       const bytes = result === null ? null : result.bytes();
       output = bytes === null || bytes.byteLength === 0 ? null : bytes;
     } catch (error) {
@@ -207,23 +208,48 @@ export class ExtismInstance {
   /**
    * Bulk input delivery for guests that offer it (`INPUT_RESERVE_EXPORT`, the
    * hookbox JS engine): one copy into the buffer the guest reserved, instead
-   * of the guest pulling the input through 8-byte kernel calls. A pointer
-   * outside the guest's memory is ignored (the guest then reads the input
-   * through the kernel as usual); a trap in the export is the call's trap.
+   * of the guest pulling the input through 8-byte kernel calls. The kernel
+   * input then has the same length but is blank (the engine compares the
+   * lengths and takes the reserved buffer). `false`
+   * when the guest has no such export or its pointer lies outside its memory:
+   * the guest then gets the input through the kernel as usual. A trap in the
+   * export is the call's trap.
    */
-  #preload(input: Uint8Array, memory: WasmMemory | undefined): void {
+  #preload(input: Uint8Array, memory: WasmMemory | undefined): boolean {
     const reserve = this.#wrapper.exports[INPUT_RESERVE_EXPORT];
-    if (typeof reserve !== 'function' || memory === undefined) return;
+    if (typeof reserve !== 'function' || memory === undefined) return false;
     const pointer = (reserve as (len: number) => number)(input.byteLength) >>> 0;
     // Read the buffer after the call: the reservation may have grown the memory.
     const buffer = memory.buffer;
-    if (pointer === 0 || pointer + input.byteLength > buffer.byteLength) return;
+    if (pointer === 0 || pointer + input.byteLength > buffer.byteLength) return false;
     new Uint8Array(buffer, pointer, input.byteLength).set(input);
+    return true;
   }
 
   #fault(kind: HookFaultKind, message: string, discard: boolean): Extract<CallOutcome, { type: 'fault' }> {
     return { type: 'fault', fault: { kind, message: truncate(message) }, discard, logs: this.#sink.drain() };
   }
+}
+
+let blank = new Uint8Array(0);
+
+/**
+ * The kernel input of a call whose input was delivered in bulk: zeros of the
+ * input's length, never written, so its pages are never touched (a copy of a
+ * big input into fresh memory costs a page fault per 4 KiB; see channel.ts).
+ * Kept while calls have the same length.
+ */
+function blankInput(length: number): Uint8Array {
+  if (blank.byteLength !== length) blank = new Uint8Array(length);
+  return blank;
+}
+
+/**
+ * The input as the SDK takes it without a copy of its own: a Uint8Array that
+ * spans a whole ArrayBuffer (a view of the channel's shared memory is copied).
+ */
+function wholeBuffer(input: Uint8Array): Uint8Array {
+  return input.byteOffset === 0 && input.buffer instanceof ArrayBuffer && input.byteLength === input.buffer.byteLength ? input : input.slice();
 }
 
 /**

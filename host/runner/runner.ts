@@ -6,7 +6,7 @@ import path from 'node:path';
 import { type Capabilities, pathGrant } from './limits.ts';
 import { HookLoadError } from '../errors.ts';
 import { SEAMS } from '../seams/index.ts';
-import { DEFAULT_DATA_BYTES } from './channel.ts';
+import { DEFAULT_DATA_BYTES, DEFAULT_MAX_DATA_BYTES } from './channel.ts';
 import { type LogCap } from './log-sink.ts';
 import { MemoryBudget, defaultMemoryBudgetBytes, mib } from './memory-budget.ts';
 import { prepareModule } from './module-prep.ts';
@@ -53,8 +53,10 @@ export interface HookRunnerOptions {
   readonly workerSpinUs?: number;
   /** Worker-side polling after a call in µs when main has more calls queued for that worker (default 200). */
   readonly workerQueuedSpinUs?: number;
-  /** Shared channel data region per worker in bytes (default 1 MiB). */
+  /** Shared channel data region per worker in bytes, at start (default 1 MiB). */
   readonly channelBytes?: number;
+  /** Largest a worker's channel data region grows to for a big call, in bytes (default 64 MiB); bigger calls go by postMessage. */
+  readonly channelMaxBytes?: number;
   /** Warm instances (sessions) kept per hook (default 64). */
   readonly maxInstancesPerHook?: number;
   /**
@@ -113,6 +115,7 @@ export class HookRunner {
     enableEagerWasmCompilation();
     const pool = await WorkerPool.start(options.workers ?? RUNNER_DEFAULTS.workers, {
       dataBytes: options.channelBytes ?? DEFAULT_DATA_BYTES,
+      maxDataBytes: options.channelMaxBytes ?? DEFAULT_MAX_DATA_BYTES,
       mainSpinUs: options.mainSpinUs ?? RUNNER_DEFAULTS.mainSpinUs,
       workerSpinUs: options.workerSpinUs ?? RUNNER_DEFAULTS.workerSpinUs,
       workerQueuedSpinUs: options.workerQueuedSpinUs ?? RUNNER_DEFAULTS.workerQueuedSpinUs,

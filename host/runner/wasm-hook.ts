@@ -20,6 +20,7 @@ import type { HookLogEntry, WasmHook } from './types.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
 import { WARM_UP_CALLS, WARM_UP_PAYLOADS, WARM_UP_SESSION } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
+import { releaseInput } from './input-lease.ts';
 
 /** A compiled module, shared by every instance of a hook on every worker. */
 export interface CompiledHookModule {
@@ -138,9 +139,15 @@ export class WasmHookImpl implements WasmHook {
     }
     const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(call.seam));
     const input = this.#wire.encode(call);
-    let attempt = await this.#attempt(call.session.id, exportIndex, input);
-    // The worker died under a queued call (another hook's runaway): retry once on a fresh instance.
-    if ('retry' in attempt) attempt = await this.#attempt(call.session.id, exportIndex, input);
+    let attempt: Attempt | { retry: true };
+    try {
+      attempt = await this.#attempt(call.session.id, exportIndex, input);
+      // The worker died under a queued call (another hook's runaway): retry once on a fresh instance.
+      if ('retry' in attempt) attempt = await this.#attempt(call.session.id, exportIndex, input);
+    } finally {
+      // In the worker's channel (or posted) by now, or never sent: a big input's buffer serves the next call.
+      releaseInput(input);
+    }
     if ('retry' in attempt) return this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
     // The runner being full is not this hook's fault in this session: it does not count towards quarantine.
     if ('budget' in attempt) return { type: 'fault', fault: attempt.fault };

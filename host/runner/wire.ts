@@ -10,6 +10,7 @@ import {
   hookFault,
 } from '../seams/index.ts';
 import type { CallReply } from './channel.ts';
+import { copyInput } from './input-lease.ts';
 
 // Plain maps only: no msgpackr records or other extensions on the wire, and
 // `undefined` as nil so a stray optional key never becomes an extension type.
@@ -28,7 +29,7 @@ let scratch: Buffer = Buffer.allocUnsafeSlow(1 << 16);
 /** A scratch buffer grown beyond this is not kept (one huge payload does not pin its memory). */
 const MAX_RETAINED_SCRATCH = 64 << 20;
 
-/** The msgpack input of one export call: `{v, seam, session, payload, next}`. A fresh, exact-size copy. */
+/** The msgpack input of one export call: `{v, seam, session, payload, next}`. The caller's own copy (see `copyInput`). */
 export function encodeEnvelope<S extends SeamId>(
   seam: S,
   session: SessionInfo,
@@ -42,10 +43,9 @@ export function encodeEnvelope<S extends SeamId>(
   if (packed.buffer !== scratch.buffer) {
     scratch = packed.buffer.byteLength <= MAX_RETAINED_SCRATCH ? Buffer.from(packed.buffer) : Buffer.allocUnsafeSlow(1 << 16);
   }
-  // A copy (Buffer#slice would be a view into the scratch that the next envelope overwrites).
-  const out = new Uint8Array(packed.byteLength);
-  out.set(packed);
-  return out;
+  // A copy (Buffer#slice would be a view into the scratch that the next envelope overwrites);
+  // a big one goes into a retained buffer the runner gives back after the call.
+  return copyInput(packed);
 }
 
 /**

@@ -9,6 +9,8 @@ import {
   type ResponseExtras,
   Slot,
   type ToWorker,
+  channelBuffer,
+  ensureDataBytes,
 } from './channel.ts';
 import { waitAsync } from './wasm-api.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
@@ -29,8 +31,10 @@ export class WorkerGoneError extends Error {
 }
 
 export interface WorkerTuning {
-  /** Size of the shared data region; bigger calls fall back to postMessage. */
+  /** Initial size of the shared data region. */
   readonly dataBytes: number;
+  /** Largest the data region grows to for a big call; bigger calls fall back to postMessage. */
+  readonly maxDataBytes: number;
   /**
    * Longest main-thread spin per call before sleeping in `Atomics.waitAsync` (keep it to tens of µs).
    * Adaptive below it: none for an instance whose recent calls took longer, none for a while after
@@ -77,7 +81,9 @@ export class WorkerHandle {
   onDeath: ((handle: WorkerHandle) => void) | undefined;
 
   readonly #worker: Worker;
+  readonly #sab: SharedArrayBuffer;
   readonly #ctrl: Int32Array;
+  /** Length-tracking: follows the buffer when either side grows it. */
   readonly #data: Uint8Array;
   readonly #tuning: WorkerTuning;
   #isReady = false;
@@ -97,7 +103,7 @@ export class WorkerHandle {
 
   constructor(tuning: WorkerTuning) {
     this.#tuning = tuning;
-    const sab = new SharedArrayBuffer(HEADER_BYTES + tuning.dataBytes);
+    const sab = (this.#sab = channelBuffer(tuning.dataBytes, tuning.maxDataBytes));
     this.#ctrl = new Int32Array(sab, 0, HEADER_BYTES / 4);
     this.#data = new Uint8Array(sab, HEADER_BYTES);
     this.#worker = new Worker(BOOTSTRAP, {
@@ -185,9 +191,10 @@ export class WorkerHandle {
   async #dispatch(id: number, exportIndex: number, input: Uint8Array, timeoutMs: number): Promise<CallResult> {
     const started = performance.now();
     const seq = (this.#seq = (this.#seq + 1) | 0);
-    if (input.byteLength > this.#data.byteLength) {
+    if (!ensureDataBytes(this.#sab, input.byteLength)) {
       const reply = this.#expect(`reply:${seq}`);
-      this.#post({ op: 'call', seq, id, exportIndex, input });
+      // Exact-size: a structured clone copies a view's whole buffer.
+      this.#post({ op: 'call', seq, id, exportIndex, input: input.byteLength === input.buffer.byteLength ? input : input.slice() });
       const result = await this.#deadline(reply, started, timeoutMs);
       return 'timedOut' in result ? result : (result as Extract<FromWorker, { op: 'reply' }>).reply;
     }

@@ -14,6 +14,7 @@ import {
   RespStatus,
   Slot,
   type ToWorker,
+  ensureDataBytes,
 } from './channel.ts';
 import { waitAsync } from './wasm-api.ts';
 import { ExtismInstance } from './extism-adapter.ts';
@@ -30,6 +31,7 @@ const port = parentPort;
 if (port === null) throw new Error('host/runner/worker.ts must run in a worker thread');
 const config = workerData as WorkerConfig;
 const ctrl = new Int32Array(config.sab, 0, HEADER_BYTES / 4);
+/** Length-tracking: follows the buffer when either side grows it. */
 const data = new Uint8Array(config.sab, HEADER_BYTES);
 const encoder = new TextEncoder();
 
@@ -70,7 +72,7 @@ function writeReply(seq: number, reply: CallReply): void {
       : encoder.encode(JSON.stringify({ fault: reply.fault, exit: reply.exit, discard: reply.discard, logs: reply.logs }));
   const outLen = reply.output?.byteLength ?? 0;
   const extraLen = extras?.byteLength ?? 0;
-  if (outLen + extraLen > data.byteLength) {
+  if (!ensureDataBytes(config.sab, outLen + extraLen)) {
     ctrl[Slot.respStatus] = RespStatus.spilled;
     post({ op: 'reply', seq, reply });
   } else {
@@ -149,8 +151,9 @@ async function channelLoop(): Promise<void> {
     seen = seq;
     const length = ctrl[Slot.reqLen] as number;
     const t0 = performance.now();
-    // A fresh exact-size ArrayBuffer: Extism wraps it as the input block without another copy.
-    const input = data.slice(0, length);
+    // A view of the channel, not a copy: the adapter copies it into the guest (or, for a guest that
+    // reads the kernel's input, into a buffer of its own) before the reply overwrites the region.
+    const input = data.subarray(0, length);
     const reply = await serve(ctrl[Slot.instanceId] as number, ctrl[Slot.exportIndex] as number, input);
     ctrl[Slot.respServeUs] = Math.min(0x7fffffff, Math.round((performance.now() - t0) * 1000));
     writeReply(seq, reply);

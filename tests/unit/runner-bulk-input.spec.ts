@@ -16,31 +16,58 @@ import { HookRunner } from '../../host/runner/index.ts';
 import { decodeDecision, encodeEnvelope } from '../../host/runner/wire.ts';
 import type { PostToolPayload } from '../../host/seams/index.ts';
 import { compileWatSource } from '../helpers/wat.ts';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildHook } from '../../pdk/compiler/index.ts';
+
+/** A js-pdk style hook whose export reads its input three times (fixtures/read-input-twice.js). */
+const READ_TWICE_ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'read-input-twice.js');
 
 /**
- * Reserves its buffer at `pointer` whatever the length, and echoes the
- * reserved buffer's first input_length bytes back as its output: the output
- * equals the input only if the host filled the buffer.
+ * Reserves its buffer at `pointer` whatever the length and remembers the
+ * length. Its output is what it saw: the reserved buffer (as many bytes as
+ * were reserved, none when nothing was), then the kernel's input.
  */
-function echoReserved(pointer: string): string {
+function echoInput(pointer: string): string {
   return `(module
   (import "extism:host/env" "input_length" (func $input_length (result i64)))
+  (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
   (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
   (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
   (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
   (memory (export "memory") 2 4)
-  (func (export "hookbox_input_reserve") (param $len i32) (result i32) (i32.const ${pointer}))
-  (func (export "pre_tool") (result i32) (local $n i32) (local $b i64) (local $i i32)
-    (local.set $n (i32.wrap_i64 (call $input_length)))
-    (local.set $b (call $alloc (i64.extend_i32_u (local.get $n))))
+  (global $reserved (mut i32) (i32.const 0))
+  (func (export "hookbox_input_reserve") (param $len i32) (result i32)
+    (global.set $reserved (local.get $len))
+    (i32.const ${pointer}))
+  (func (export "pre_tool") (result i32) (local $r i32) (local $k i32) (local $b i64) (local $i i32)
+    (local.set $r (global.get $reserved))
+    (local.set $k (i32.wrap_i64 (call $input_length)))
+    (local.set $b (call $alloc (i64.extend_i32_u (i32.add (local.get $r) (local.get $k)))))
     (block $end (loop $copy
-      (br_if $end (i32.ge_u (local.get $i) (local.get $n)))
+      (br_if $end (i32.ge_u (local.get $i) (local.get $r)))
       (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (i32.add (i32.const 1024) (local.get $i))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $copy)))
-    (call $output_set (local.get $b) (i64.extend_i32_u (local.get $n)))
+    (local.set $i (i32.const 0))
+    (block $end (loop $copy
+      (br_if $end (i32.ge_u (local.get $i) (local.get $k)))
+      (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (i32.add (local.get $r) (local.get $i)))) (call $input_load_u8 (i64.extend_i32_u (local.get $i))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $copy)))
+    (call $output_set (local.get $b) (i64.extend_i32_u (i32.add (local.get $r) (local.get $k))))
     (i32.const 0)))`;
 }
+
+/** What {@link echoInput} saw: its reserved buffer and the kernel input. */
+function seen(bytes: Uint8Array | null | undefined, reserved: number): { reserved: Uint8Array; kernel: Uint8Array } {
+  const all = bytes ?? new Uint8Array(0);
+  return { reserved: all.subarray(0, reserved), kernel: all.subarray(reserved) };
+}
+
+const ZEROS = new Uint8Array(70_000);
 
 async function compile(source: string) {
   const prepared = prepareModule(await compileWatSource(source, 'bulk-input.wat'), { memoryMb: 16, source: 'bulk-input.wat' });
@@ -73,31 +100,66 @@ async function callWith(source: string, input: Uint8Array) {
 const INPUT = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 31 + 7) & 0xff);
 
 describe('bulk input delivery', () => {
-  it('copies the whole input into the buffer the guest reserved, before the export runs', async () => {
-    const outcome = await callWith(echoReserved('1024'), INPUT);
-    expect(outcome.type).toBe('output');
-    if (outcome.type === 'output') expect(outcome.bytes).toEqual(INPUT);
+  it('copies the whole input into the buffer the guest reserved; the kernel input is blank, of the same length', async () => {
+    const outcome = await callWith(echoInput('1024'), INPUT);
+    if (outcome.type !== 'output') throw new Error(outcome.fault.message);
+    expect(seen(outcome.bytes, INPUT.length)).toEqual({ reserved: INPUT, kernel: ZEROS });
   });
 
-  it('ignores a reservation outside the guest memory: the call runs, the buffer stays as it was', async () => {
+  it('a view into a bigger buffer (the worker channel) is delivered as its own bytes only', async () => {
+    const backing = new Uint8Array(INPUT.length + 4096).fill(0xee);
+    backing.set(INPUT, 2048);
+    const outcome = await callWith(echoInput('1024'), backing.subarray(2048, 2048 + INPUT.length));
+    if (outcome.type !== 'output') throw new Error(outcome.fault.message);
+    expect(seen(outcome.bytes, INPUT.length)).toEqual({ reserved: INPUT, kernel: ZEROS });
+  });
+
+  it('ignores a reservation outside the guest memory: the call runs and the input comes through the kernel', async () => {
     for (const pointer of ['0xfffffff0', '131000']) {
-      const outcome = await callWith(echoReserved(pointer), INPUT);
+      const outcome = await callWith(echoInput(pointer), INPUT);
       expect(outcome.type).toBe('output');
-      if (outcome.type === 'output') expect(outcome.bytes?.some((b) => b !== 0)).toBe(false);
+      if (outcome.type === 'output') expect(seen(outcome.bytes, INPUT.length)).toEqual({ reserved: ZEROS, kernel: INPUT });
     }
   });
 
-  it('a plain Extism host never calls the export: the guest reads zeros, not an error', async () => {
-    const { guest, wrapper } = await compile(echoReserved('1024'));
+  it('a plain Extism host never calls the export: the guest reads the kernel input', async () => {
+    const { guest, wrapper } = await compile(echoInput('1024'));
     const plugin = await createPlugin(
       { wasm: [{ module: guest, name: GUEST_MODULE_NAME }, { module: wrapper, name: 'main' }] },
       { useWasi: false, runInWorker: false, logLevel: 'silent' },
     );
     try {
       const output = await plugin.call('pre_tool', INPUT);
-      expect(output?.bytes().some((b) => b !== 0)).toBe(false);
+      expect(seen(output?.bytes(), 0)).toEqual({ reserved: new Uint8Array(0), kernel: INPUT });
     } finally {
       await plugin.close();
+    }
+  });
+});
+
+describe('the hookbox JS engine keeps a delivered input for the whole call', () => {
+  it('reads it as often as the hook asks, and the next call reads its own', async () => {
+    const built = await buildHook({ entry: READ_TWICE_ENTRY, outFile: join(await mkdtemp(join(tmpdir(), 'hookbox-read-twice-')), 'hook.wasm') });
+    const prepared = prepareModule(new Uint8Array(await readFile(built.wasmPath)), { memoryMb: 64, source: 'read-twice.wasm' });
+    expect(prepared.inputReserve).toBe(true);
+    const created = await ExtismInstance.create({
+      guest: await wasmApi.compile(prepared.bytes),
+      wrapper: await wasmApi.compile(buildRcWrapper(['read_twice'], prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve)),
+      ...(prepared.wasi && { wasi: { preopens: [], env: {}, clock: false } }),
+      config: {},
+      memoryMb: 64,
+      memoryMaxPages: prepared.memory?.max,
+      maxOutputBytes: 1_048_576,
+    });
+    if (!created.ok) throw new Error(created.fault.message);
+    try {
+      for (const text of ['first input '.repeat(9_000), 'second, shorter']) {
+        const outcome = await created.instance.call('read_twice', new TextEncoder().encode(text));
+        if (outcome.type !== 'output') throw new Error(outcome.fault.message);
+        expect(JSON.parse(new TextDecoder().decode(outcome.bytes ?? new Uint8Array(0)))).toEqual({ first: text.length, same: true, bytes: text.length });
+      }
+    } finally {
+      await created.instance.close();
     }
   });
 });

@@ -250,7 +250,7 @@ static int await_thenable(JSValueConst ret) {
   return 1;
 }
 
-__attribute__((export_name("__hookbox_call"))) int32_t hookbox_call(int32_t index) {
+static int32_t call_export(int32_t index) {
   if (!instance_ready) setup_instance();
   if (index < 0 || (uint32_t)index >= export_count) {
     hb_set_error("hookbox: no such export", 23);
@@ -301,6 +301,12 @@ __attribute__((export_name("__hookbox_call"))) int32_t hookbox_call(int32_t inde
   int32_t rc = 0;
   if (JS_IsNumber(ret) && JS_ToInt32(ctx, &rc, ret)) rc = 1;
   JS_FreeValue(ctx, ret);
+  return rc;
+}
+
+__attribute__((export_name("__hookbox_call"))) int32_t hookbox_call(int32_t index) {
+  int32_t rc = call_export(index);
+  hb_input_call_done();
   return rc;
 }
 

@@ -5,13 +5,10 @@
 #include "extism.h"
 
 uint8_t *hb_read_input(size_t *len_out) {
+  const uint8_t *delivered = hb_reserved_input(len_out);
+  if (delivered) return (uint8_t *)delivered;
   size_t len = (size_t)extism_input_length();
-  uint8_t *buf = hb_take_reserved_input(len);
-  if (buf) {
-    *len_out = len;
-    return buf;
-  }
-  buf = malloc(len ? len : 1);
+  uint8_t *buf = malloc(len ? len : 1);
   if (!buf) return NULL;
   size_t i = 0;
   for (; i + 8 <= len; i += 8) {

@@ -31,11 +31,19 @@ EXTISM_IMPORT("log_warn") void extism_log_warn(uint64_t offs);
 EXTISM_IMPORT("log_error") void extism_log_error(uint64_t offs);
 EXTISM_IMPORT("log_debug") void extism_log_debug(uint64_t offs);
 
-/* The buffer the host filled through `hookbox_input_reserve` for an input of `len` bytes, or NULL (input.c). */
-uint8_t *hb_take_reserved_input(size_t len);
+/* This call's input as the host filled it through `hookbox_input_reserve`, or NULL (input.c owns it). */
+const uint8_t *hb_reserved_input(size_t *len_out);
 
-/* Reads the whole call input into a malloc'd buffer (NULL on allocation failure). */
+/* Ends the call's reservation: the next call reads its input afresh. */
+void hb_input_call_done(void);
+
+/*
+ * The whole call input: the host-filled buffer when there is one, else read
+ * through the kernel into a malloc'd buffer. NULL on allocation failure.
+ * Give it back with hb_release_input (never free it).
+ */
 uint8_t *hb_read_input(size_t *len_out);
+void hb_release_input(uint8_t *buf);
 
 /* Copies `len` bytes into a new Extism block and returns its offset (0 for an empty buffer). */
 uint64_t hb_store(const uint8_t *data, size_t len);

@@ -3,7 +3,9 @@
  * host call (`input_load_u64`), which costs ~15 ms per MiB in the JS SDK.
  * A host that knows this engine calls `hookbox_input_reserve(len)` before the
  * export, receives a buffer in linear memory and copies the whole input into
- * it in one go; `hb_read_input` then takes that buffer instead of looping.
+ * it in one go. That buffer is then the call's input: `hb_read_input` hands
+ * it out (as often as the hook asks) and the kernel's input is not read, so
+ * the host may leave that one blank. The reservation ends with the call.
  * A plain Extism host never calls the export, so the engine stays a plain
  * Extism plugin and reads the input through the kernel as before.
  */
@@ -22,13 +24,18 @@ __attribute__((export_name("hookbox_input_reserve"))) uint32_t hookbox_input_res
   return (uint32_t)(uintptr_t)reserved;
 }
 
-uint8_t *hb_take_reserved_input(size_t len) {
-  uint8_t *buf = reserved;
-  size_t have = reserved_len;
+const uint8_t *hb_reserved_input(size_t *len_out) {
+  if (reserved == NULL) return NULL;
+  *len_out = reserved_len;
+  return reserved;
+}
+
+void hb_release_input(uint8_t *buf) {
+  if (buf != reserved) free(buf);
+}
+
+void hb_input_call_done(void) {
+  free(reserved);
   reserved = NULL;
   reserved_len = 0;
-  /* Taken once per reservation; a length that does not match this call's input was not meant for it. */
-  if (buf != NULL && have == len) return buf;
-  free(buf);
-  return NULL;
 }

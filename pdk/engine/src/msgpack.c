@@ -204,7 +204,7 @@ static JSValue hb_read_input_msgpack(JSContext *ctx, JSValueConst this_val, int 
     JS_FreeValue(ctx, v);
     v = JS_ThrowTypeError(ctx, "msgpack: trailing bytes after the value");
   }
-  free(data);
+  hb_release_input(data);
   return v;
 }
 

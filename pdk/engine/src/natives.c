@@ -52,7 +52,12 @@ static JSValue hb_input_bytes(JSContext *ctx, JSValueConst this_val, int argc, J
   HOST_ONLY("Host.inputBytes");
   size_t len = 0;
   uint8_t *data = hb_read_input(&len);
-  return data ? adopt_buffer(ctx, data, len) : throw_oom(ctx);
+  if (!data) return throw_oom(ctx);
+  /* The ArrayBuffer owns its bytes: a copy, since the input may be read again. */
+  uint8_t *copy = malloc(len ? len : 1);
+  if (copy) memcpy(copy, data, len);
+  hb_release_input(data);
+  return copy ? adopt_buffer(ctx, copy, len) : throw_oom(ctx);
 }
 
 static JSValue hb_input_string(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
@@ -61,7 +66,7 @@ static JSValue hb_input_string(JSContext *ctx, JSValueConst this_val, int argc, 
   uint8_t *data = hb_read_input(&len);
   if (!data) return throw_oom(ctx);
   JSValue s = JS_NewStringLen(ctx, (const char *)data, len);
-  free(data);
+  hb_release_input(data);
   return s;
 }
 
@@ -114,7 +119,7 @@ static JSValue get_block(JSContext *ctx, JSValueConst key, int as_string, int is
   if (!data) return throw_oom(ctx);
   if (!as_string) return adopt_buffer(ctx, data, len);
   JSValue s = JS_NewStringLen(ctx, (const char *)data, len);
-  free(data);
+  hb_release_input(data);
   return s;
 }
 
