@@ -16,7 +16,7 @@ import { HookRunner } from '../../host/runner/index.ts';
 import { decodeDecision, encodeEnvelope } from '../../host/runner/wire.ts';
 import type { PostToolPayload } from '../../host/seams/index.ts';
 import { compileWatSource } from '../helpers/wat.ts';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,32 +69,42 @@ function seen(bytes: Uint8Array | null | undefined, reserved: number): { reserve
 
 const ZEROS = new Uint8Array(70_000);
 
-async function compile(source: string) {
-  const prepared = prepareModule(await compileWatSource(source, 'bulk-input.wat'), { memoryMb: 16, source: 'bulk-input.wat' });
+async function compileBytes(bytes: Uint8Array, exportName: string, memoryMb: number) {
+  const prepared = prepareModule(bytes, { memoryMb, source: 'bulk-input.wasm' });
   return {
     prepared,
     guest: await wasmApi.compile(prepared.bytes),
-    wrapper: await wasmApi.compile(buildRcWrapper(['pre_tool'], prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve)),
+    wrapper: await wasmApi.compile(buildRcWrapper([exportName], prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve)),
   };
 }
 
-async function callWith(source: string, input: Uint8Array) {
-  const { prepared, guest, wrapper } = await compile(source);
+async function compile(source: string) {
+  return compileBytes(await compileWatSource(source, 'bulk-input.wat'), 'pre_tool', 16);
+}
+
+/** Runs `use` on an adapter instance of the compiled module (the runner's bulk delivery), closed after. */
+async function withInstance<T>(compiled: Awaited<ReturnType<typeof compileBytes>>, memoryMb: number, use: (instance: ExtismInstance) => Promise<T>): Promise<T> {
+  const { prepared, guest, wrapper } = compiled;
   expect(prepared.inputReserve).toBe(true);
   const created = await ExtismInstance.create({
     guest,
     wrapper,
+    ...(prepared.wasi && { wasi: { preopens: [], env: {}, clock: false } }),
     config: {},
-    memoryMb: 16,
+    memoryMb,
     memoryMaxPages: prepared.memory?.max,
     maxOutputBytes: 1_048_576,
   });
   if (!created.ok) throw new Error(created.fault.message);
   try {
-    return await created.instance.call('pre_tool', input);
+    return await use(created.instance);
   } finally {
     await created.instance.close();
   }
+}
+
+async function callWith(source: string, input: Uint8Array) {
+  return withInstance(await compile(source), 16, (instance) => instance.call('pre_tool', input));
 }
 
 const INPUT = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 31 + 7) & 0xff);
@@ -139,27 +149,19 @@ describe('bulk input delivery', () => {
 
 describe('the hookbox JS engine keeps a delivered input for the whole call', () => {
   it('reads it as often as the hook asks, and the next call reads its own', async () => {
-    const built = await buildHook({ entry: READ_TWICE_ENTRY, outFile: join(await mkdtemp(join(tmpdir(), 'hookbox-read-twice-')), 'hook.wasm') });
-    const prepared = prepareModule(new Uint8Array(await readFile(built.wasmPath)), { memoryMb: 64, source: 'read-twice.wasm' });
-    expect(prepared.inputReserve).toBe(true);
-    const created = await ExtismInstance.create({
-      guest: await wasmApi.compile(prepared.bytes),
-      wrapper: await wasmApi.compile(buildRcWrapper(['read_twice'], prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve)),
-      ...(prepared.wasi && { wasi: { preopens: [], env: {}, clock: false } }),
-      config: {},
-      memoryMb: 64,
-      memoryMaxPages: prepared.memory?.max,
-      maxOutputBytes: 1_048_576,
-    });
-    if (!created.ok) throw new Error(created.fault.message);
+    const dir = await mkdtemp(join(tmpdir(), 'hookbox-read-twice-'));
     try {
-      for (const text of ['first input '.repeat(9_000), 'second, shorter']) {
-        const outcome = await created.instance.call('read_twice', new TextEncoder().encode(text));
-        if (outcome.type !== 'output') throw new Error(outcome.fault.message);
-        expect(JSON.parse(new TextDecoder().decode(outcome.bytes ?? new Uint8Array(0)))).toEqual({ first: text.length, same: true, bytes: text.length });
-      }
+      const built = await buildHook({ entry: READ_TWICE_ENTRY, outFile: join(dir, 'hook.wasm') });
+      const compiled = await compileBytes(new Uint8Array(await readFile(built.wasmPath)), 'read_twice', 64);
+      await withInstance(compiled, 64, async (instance) => {
+        for (const text of ['first input '.repeat(9_000), 'second, shorter']) {
+          const outcome = await instance.call('read_twice', new TextEncoder().encode(text));
+          if (outcome.type !== 'output') throw new Error(outcome.fault.message);
+          expect(JSON.parse(new TextDecoder().decode(outcome.bytes ?? new Uint8Array(0)))).toEqual({ first: text.length, same: true, bytes: text.length });
+        }
+      });
     } finally {
-      await created.instance.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
