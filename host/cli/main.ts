@@ -59,6 +59,24 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
     register: async () => (await import('./commands/init.ts')).registerInitCommand,
   },
   {
+    name: 'pack',
+    term: 'pack [options] [project]',
+    description: 'build a hook project into an npm hook package (package.json "hookbox" field, wasm, hook.json) and npm pack it into a tarball',
+    register: async () => (await import('./commands/pack.ts')).registerPackCommand,
+  },
+  {
+    name: 'add',
+    term: 'add [options] <package>',
+    description: 'install a hook package with npm into .hookbox/packages, review what its hooks request, and pin them in the config',
+    register: async () => (await import('./commands/add.ts')).registerAddCommand,
+  },
+  {
+    name: 'verify',
+    term: 'verify [options]',
+    description: "check every configured hook against its pin (the wasm's sha256 against the config and the manifest, the package's name and version); exit 1 when one changed",
+    register: async () => (await import('./commands/verify.ts')).registerVerifyCommand,
+  },
+  {
     name: 'replay',
     term: 'replay [options] <session.jsonl>',
     description: 're-decide every recorded prompt and tool call of a session log against another hook set (no tool runs); exit 1 when anything changes',

@@ -14,3 +14,7 @@ export { explainConfig } from './explain.ts';
 export type { ConfigExplanation, ExplainedHook, ExplainedValue } from './explain.ts';
 export { intersectCapabilities } from './capabilities.ts';
 export type { CapabilitySources } from './capabilities.ts';
+export { HookPinSchema, checkPin, fileSha256 } from './hook-pin.ts';
+export type { HookPin, PinCheck, PinProblem, PinTarget } from './hook-pin.ts';
+export { HookPackageFieldSchema, HookPackageJsonSchema, readHookPackage } from './hook-package.ts';
+export type { HookPackage, HookPackageJson, PackagedHook } from './hook-package.ts';

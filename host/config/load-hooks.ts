@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type PermissionHook, type ShellHook, permissionRulesHook, protocolCodec, shellHook } from '../bridges/index.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, HookLoadError } from '../errors.ts';
 import { PROTOCOL_VERSION, type FailPolicy, type SeamId } from '../seams/index.ts';
 import { type CapabilitySources, intersectCapabilities } from './capabilities.ts';
 import type { Capabilities, HookCodec, HookLimits, HookRunner, WasmHook, WasmHookSpec } from '../runner/index.ts';
 import { readJsonFile } from '../json/index.ts';
 import { type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
+import { checkPin } from './hook-pin.ts';
 import { type ResolvedConfig, type ResolvedHookEntry, definedOnly, resolveGrantPaths } from './operator-config.ts';
 
 /** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
@@ -60,8 +61,26 @@ function codecFor(protocol: HookProtocol | undefined): HookCodec | undefined {
   return protocol === undefined || protocol === PROTOCOL_VERSION ? undefined : protocolCodec(protocol);
 }
 
-/** Turns one operator entry (plus its manifest, if any) into what the runner loads. */
+/**
+ * Turns one operator entry (plus its manifest, if any) into what the runner
+ * loads. A pinned entry whose wasm, manifest or package no longer matches its
+ * pin is refused here, naming both digests; the spec then carries the pinned
+ * digest, so the runner re-checks the very bytes it compiles.
+ */
 export function specForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
+  if (entry.pin === undefined) return unpinnedSpecForEntry(configFile, entry);
+  const check = checkPin(entry);
+  if (check.status !== 'ok') {
+    const problems = check.problems.map((problem) => problem.message).join('; ');
+    const pinned = entry.pin.package === undefined ? 'hook' : `package ${entry.pin.package}@${entry.pin.version ?? '*'}`;
+    throw new HookLoadError(
+      `${configFile}: ${entry.at} (${entry.name}): the pinned ${pinned} changed: ${problems}; refusing to load it (run \`hookbox verify\`; re-add the package to review and pin the new one)`,
+    );
+  }
+  return { ...unpinnedSpecForEntry(configFile, entry), sha256: entry.pin.sha256 };
+}
+
+function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
   if (entry.wasm !== undefined) {
     const codec = codecFor(entry.protocol);
     return {

@@ -14,6 +14,7 @@ import { readJsonFile } from '../json/index.ts';
 import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema } from '../runner/index.ts';
 import { type HookProtocol, HookProtocolSchema } from './manifest.ts';
 import { type PermissionRules, PermissionRulesSchema } from '../bridges/index.ts';
+import { type HookPin, HookPinSchema } from './hook-pin.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
 const HookNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"');
@@ -33,7 +34,7 @@ const SharedSettings = {
 /** Settings that only mean something for a wasm hook, refused on a shell (`command`) hook. */
 const WASM_ONLY = ['memoryMb', 'instructionBudget', 'config', 'grant'] as const;
 /** Settings a `permissions` (rule) hook has no use for. */
-const NOT_FOR_RULES = [...WASM_ONLY, 'protocol', 'unsandboxed', 'seams', 'tools', 'sources', 'env', 'timeoutMs', 'maxOutputBytes', 'failPolicy', 'quarantineAfter'] as const;
+const NOT_FOR_RULES = [...WASM_ONLY, 'protocol', 'unsandboxed', 'seams', 'tools', 'sources', 'env', 'timeoutMs', 'maxOutputBytes', 'failPolicy', 'quarantineAfter', 'pin'] as const;
 
 /**
  * One entry of `hooks`: exactly one of `wasm`, `manifest` (paths relative to
@@ -61,6 +62,8 @@ export const OperatorHookSchema = z
     env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name'), z.string()).optional(),
     /** Claude Code permission rules (`Bash(rm:*)`, `Read(.env*)`) enforced by a native pre-tool hook; `root` is relative to the config file. */
     permissions: PermissionRulesSchema.optional(),
+    /** What `hookbox add` reviewed: package name, version and the wasm's sha256; a hook that differs is refused. */
+    pin: HookPinSchema.optional(),
     ...SharedSettings,
   })
   .superRefine((hook, ctx) => {
@@ -81,6 +84,7 @@ export const OperatorHookSchema = z
     if (hook.command === undefined) {
       if (hook.unsandboxed !== undefined) issue('unsandboxed', 'only a "command" hook runs unsandboxed; a wasm hook always runs in the sandbox');
       if (hook.sources !== undefined) issue('sources', 'only a "command" hook takes "sources"');
+      if (hook.pin?.package !== undefined && hook.manifest === undefined) issue('pin.package', 'a package pin needs a "manifest" entry (the hook.json inside the package)');
       return;
     }
     if (hook.unsandboxed !== true) {
@@ -90,7 +94,7 @@ export const OperatorHookSchema = z
       issue('protocol', 'a "command" hook needs "protocol": "claude-code" or "codex" (what it reads on stdin and how its exit code is read)');
     }
     if (hook.seams === undefined) issue('seams', 'a "command" hook must list the seams it runs for');
-    for (const key of WASM_ONLY) {
+    for (const key of [...WASM_ONLY, 'pin'] as const) {
       if (hook[key] !== undefined) issue(key, 'applies to wasm hooks only, not to a "command" hook');
     }
   });
@@ -160,6 +164,8 @@ export interface ResolvedHookEntry {
   readonly config: Readonly<Record<string, string>>;
   readonly grant: Capabilities;
   readonly quarantineAfter?: number;
+  /** The package and wasm digest `hookbox add` pinned (wasm and manifest entries only). */
+  readonly pin?: HookPin;
 }
 
 /** A loaded operator config: its file and its hooks in composition order. */
@@ -229,6 +235,7 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
       config: { ...defaults.config, ...hook.config },
       grant: resolveGrantPaths(hook.grant ?? defaults.grant ?? {}, dir),
       ...(quarantineAfter !== undefined && { quarantineAfter }),
+      ...(hook.pin !== undefined && { pin: hook.pin }),
     };
   });
   return { file: absolute, hooks, runner: defaults.memoryBudgetMb === undefined ? {} : { memoryBudgetMb: defaults.memoryBudgetMb } };

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { type HookPin, type PinProblem, type ResolvedHookEntry, checkPin, loadOperatorConfig } from '../../config/index.ts';
+import { printable, printableJson } from '../../text/index.ts';
+
+/** One configured hook as `hookbox verify` found it. */
+export interface VerifiedHook {
+  readonly name: string;
+  readonly at: string;
+  readonly kind: 'wasm' | 'manifest' | 'command' | 'permissions';
+  /**
+   * `ok`: matches its pin. `changed`: wasm, manifest or package differs from the pin (or an unpinned
+   * manifest from its wasm); it will not load. `unpinned`: no pin to check. `unsandboxed`: a shell command.
+   * `native`: permission rules enforced by the host itself (no code to pin).
+   */
+  readonly status: 'ok' | 'changed' | 'unpinned' | 'unsandboxed' | 'native';
+  readonly pin?: HookPin;
+  /** sha256 of the wasm on disk. */
+  readonly sha256?: string;
+  readonly problems: readonly PinProblem[];
+}
+
+/** Registers `hookbox verify`: every configured hook against its pin; exit 1 when one changed. */
+export function registerVerifyCommand(program: Command): void {
+  program
+    .command('verify')
+    .description("check every configured hook against its pin (the wasm's sha256 against the config and the manifest, the package's name and version); exit 1 when one changed")
+    .option('-c, --config <file>', 'the config whose hooks to check', 'hookbox.config.json')
+    .option('--json', 'print one JSON object: the config, ok, and each hook with its status and problems')
+    .action((flags: { config: string; json?: boolean }) => {
+      const config = loadOperatorConfig(path.resolve(flags.config));
+      const hooks = config.hooks.map(verifyEntry);
+      const ok = hooks.every((hook) => hook.status !== 'changed');
+      process.stdout.write(flags.json === true ? `${printableJson({ config: config.file, ok, hooks })}\n` : describe(config.file, hooks));
+      process.exitCode = ok ? 0 : 1;
+    });
+}
+
+/** Checks one config entry (no wasm is loaded or run: digests and package.json only). */
+export function verifyEntry(entry: ResolvedHookEntry): VerifiedHook {
+  const base = { name: entry.name, at: entry.at, ...(entry.pin !== undefined && { pin: entry.pin }) };
+  if (entry.command !== undefined) return { ...base, kind: 'command', status: 'unsandboxed', problems: [] };
+  if (entry.permissions !== undefined) return { ...base, kind: 'permissions', status: 'native', problems: [] };
+  const check = checkPin(entry);
+  return {
+    ...base,
+    kind: entry.manifest !== undefined ? 'manifest' : 'wasm',
+    status: check.status,
+    ...(check.wasmSha256 !== undefined && { sha256: check.wasmSha256 }),
+    problems: check.problems,
+  };
+}
+
+const LABEL: Record<VerifiedHook['status'], string> = {
+  ok: pc.green('ok       '),
+  changed: pc.red('CHANGED  '),
+  unpinned: pc.yellow('unpinned '),
+  unsandboxed: pc.dim('shell    '),
+  native: pc.dim('rules    '),
+};
+
+function describe(file: string, hooks: readonly VerifiedHook[]): string {
+  const lines = [pc.dim(`config: ${file}`)];
+  for (const hook of hooks) {
+    const name = `${printable(hook.name, { maxLength: 80 })} (${hook.at})`;
+    const pinned = hook.pin?.package === undefined ? '' : ` ${printable(hook.pin.package, { maxLength: 214 })}@${printable(hook.pin.version ?? '*', { maxLength: 80 })}`;
+    if (hook.status === 'unsandboxed') lines.push(`${LABEL.unsandboxed}${name}: a shell command, no digest to check`);
+    else if (hook.status === 'native') lines.push(`${LABEL.native}${name}: permission rules the host enforces, no digest to check`);
+    else if (hook.status === 'changed') {
+      lines.push(`${LABEL.changed}${name}${pinned}: refused by run until re-added or restored`);
+      for (const problem of hook.problems) lines.push(`  ${printable(problem.message, { maxLength: 1000 })}`);
+    } else {
+      const what = hook.status === 'ok' ? `pinned${pinned}` : 'not pinned (hookbox add pins package hooks)';
+      lines.push(`${LABEL[hook.status]}${name}: ${what}, sha256 ${hook.sha256 ?? '?'}`);
+    }
+  }
+  const changed = hooks.filter((hook) => hook.status === 'changed').length;
+  lines.push(changed === 0 ? `${hooks.length} hook(s) checked, none changed` : `${changed} of ${hooks.length} hook(s) changed`);
+  return `${lines.join('\n')}\n`;
+}
