@@ -56,11 +56,11 @@ async function addPackage(argument: string, flags: AddFlags): Promise<number> {
     (flags.json === true ? (asking ? process.stderr : undefined) : process.stdout)?.write(renderReview(reviewed));
     if (flags.yes !== true && process.stdin.isTTY !== true) {
       if (flags.json === true) process.stdout.write(`${notAdded()}\n`);
-      throw new ConfigError('stdin is not a terminal, so hookbox cannot ask: review the hooks above and pass --yes to add them (nothing was installed or changed)');
+      throw new ConfigError('stdin is not a terminal, so hookbox cannot ask: review the hooks above and pass --yes to add them (the project was not changed)');
     }
     if (flags.yes !== true && !(await confirmed(reviewed, configFile))) {
       if (flags.json === true) process.stdout.write(`${notAdded()}\n`);
-      else process.stderr.write('hookbox: not added; nothing was installed or changed\n');
+      else process.stderr.write('hookbox: not added; the project was not changed\n');
       return 1;
     }
     const installed = installHookPackage(source, path.join(path.dirname(configFile), PACKAGES_DIR), {
