@@ -77,18 +77,22 @@ export function readHookPackage(dir: string): HookPackage {
   return { dir: root, name: pkg.name, version: pkg.version, ...(pkg.description !== undefined && { description: pkg.description }), hooks };
 }
 
-/** `relative` resolved against `base`, refused unless its realpath lies inside `root`. */
+/** `relative` resolved against `base`, refused unless it lies inside `root`, by name and by realpath (symlinks). */
 function inside(base: string, relative: string, at: string, root = base): string {
+  const outside = (file: string) => {
+    const fromRoot = path.relative(root, file);
+    return fromRoot === '' || fromRoot.startsWith('..') || path.isAbsolute(fromRoot);
+  };
+  const refuse = (file: string) =>
+    new ConfigError(`${at}: ${JSON.stringify(relative)} resolves outside the package (${file}); a hook package may only name its own files`);
   const resolved = path.resolve(base, relative);
+  if (outside(resolved)) throw refuse(resolved);
   let real: string;
   try {
     real = realpathSync(resolved);
   } catch (error) {
     throw new ConfigError(`${at}: ${JSON.stringify(relative)}: no such file in the package (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, { cause: error });
   }
-  const fromRoot = path.relative(root, real);
-  if (fromRoot === '' || fromRoot.startsWith('..') || path.isAbsolute(fromRoot)) {
-    throw new ConfigError(`${at}: ${JSON.stringify(relative)} resolves outside the package (${real}); a hook package may only name its own files`);
-  }
+  if (outside(real)) throw refuse(real);
   return real;
 }
