@@ -48,7 +48,6 @@ const manifest = (extra: Record<string, unknown>) => ({ name: 'evil', version: '
 
 /** No byte of the output can move the cursor, draw, reorder or write the clipboard. */
 function expectInert(text: string): void {
-  // eslint-disable-next-line no-control-regex
   expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
 }
 
