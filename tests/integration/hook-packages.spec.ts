@@ -101,6 +101,16 @@ describe('hookbox pack', SLOW, () => {
     const version = hookbox(['pack', GUARD, '--package-version', 'latest', '-o', scratch], scratch);
     expect(version.status).toBe(2);
     expect(version.stderr).toContain('package version "latest": expected a semver version');
+    // Usage errors too, so that verify's exit 1 (a hook changed) and add's (declined) mean only that.
+    for (const [args, line] of [
+      [['add'], "error: missing required argument 'package'"],
+      [['verify', '--bogus'], "error: unknown option '--bogus'"],
+      [['pack', '--entry'], "error: option '--entry <file>' argument missing"],
+    ] as const) {
+      const usage = hookbox(args, scratch);
+      expect(usage.status, args.join(' ')).toBe(2);
+      expect(usage.stderr.trim(), args.join(' ')).toBe(line);
+    }
   });
 });
 

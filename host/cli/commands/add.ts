@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
+import { usageErrorsExitTwo } from '../options.ts';
 import pc from 'picocolors';
 import type { HookPackage } from '../../config/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
@@ -30,8 +31,7 @@ export const PACKAGES_DIR = path.join('.hookbox', 'packages');
  * a non-interactive stdin without `--yes`, leaves the project untouched.
  */
 export function registerAddCommand(program: Command): void {
-  program
-    .command('add')
+  usageErrorsExitTwo(program.command('add'))
     .description('install a hook package with npm into .hookbox/packages, review what its hooks request, and pin them in the config')
     .argument('<package>', 'a tarball (npm pack), a package folder, or a package name npm resolves')
     .option('-c, --config <file>', 'the config to add the hooks to (created if missing)', 'hookbox.config.json')

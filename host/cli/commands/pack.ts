@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { usageErrorsExitTwo } from '../options.ts';
 import { printable, printableJson } from '../../text/index.ts';
 import { type PackedHook, packHook } from '../packages/pack-hook.ts';
 
@@ -19,8 +20,7 @@ interface PackFlags {
  * `hookbox add` installs. Named after `npm pack`, which it ends with.
  */
 export function registerPackCommand(program: Command): void {
-  program
-    .command('pack')
+  usageErrorsExitTwo(program.command('pack'))
     .description('build a hook project into an npm hook package (package.json "hookbox" field, wasm, hook.json) and npm pack it into a tarball')
     .argument('[project]', 'a hook project folder (built from --entry), or a built hook.json', '.')
     .option('--entry <file>', 'the hook entry to build, relative to the project', 'hook.ts')

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { usageErrorsExitTwo } from '../options.ts';
 import pc from 'picocolors';
 import { type HookPin, type PinProblem, type ResolvedHookEntry, checkPin, loadOperatorConfig } from '../../config/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
@@ -23,8 +24,7 @@ export interface VerifiedHook {
 
 /** Registers `hookbox verify`: every configured hook against its pin; exit 1 when one changed. */
 export function registerVerifyCommand(program: Command): void {
-  program
-    .command('verify')
+  usageErrorsExitTwo(program.command('verify'))
     .description("check every configured hook against its pin (the wasm's sha256 against the config and the manifest, the package's name and version); exit 1 when one changed")
     .option('-c, --config <file>', 'the config whose hooks to check', 'hookbox.config.json')
     .option('--json', 'print one JSON object: the config, ok, and each hook with its status and problems')
