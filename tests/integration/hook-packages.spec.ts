@@ -6,7 +6,10 @@
  * published and nothing reaches the network: npm runs `--offline` with a
  * scratch cache and a registry address nothing listens on.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { appendFileSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -248,6 +251,90 @@ describe('hookbox add, run and verify', SLOW, () => {
     const help = hookbox([command, '--help'], scratch);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain(`Usage: hookbox ${command}`);
+  });
+});
+
+/**
+ * A registry of one package on loopback: each packument request gets the
+ * next entry of `versions` (the last one repeats), with its tarball.
+ */
+async function startRegistry(versions: readonly { version: string; tarball: string }[]) {
+  const requests: string[] = [];
+  let served = 0;
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const tarballs = new Map(versions.map((entry) => [`/${path.basename(entry.tarball)}`, entry.tarball]));
+    if (request.url?.toLowerCase() === '/@acme%2fguard-bash') {
+      const entry = versions[Math.min(served++, versions.length - 1)] as { version: string; tarball: string };
+      const bytes = readFileSync(entry.tarball);
+      const dist = { tarball: `${base}/${path.basename(entry.tarball)}`, integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}` };
+      const manifest = { name: '@acme/guard-bash', version: entry.version, hookbox: { hooks: ['dist/hook.json'] }, dist };
+      response.setHeader('content-type', 'application/json');
+      response.setHeader('cache-control', 'no-store');
+      response.end(JSON.stringify({ name: '@acme/guard-bash', 'dist-tags': { latest: entry.version }, versions: { [entry.version]: manifest } }));
+    } else if (request.url !== undefined && tarballs.has(request.url)) {
+      response.end(readFileSync(tarballs.get(request.url) as string));
+    } else {
+      response.statusCode = 404;
+      response.end('{}');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    requests,
+    /** npm settings for it: online, and a cache of its own (earlier adds cached these very tarballs by integrity). */
+    env: { ...env, npm_config_cache: mkdtempSync(path.join(scratch, 'registry-cache-')), npm_config_offline: 'false', npm_config_registry: `${base(server)}/` },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+function base(server: ReturnType<typeof createServer>): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The bin, asynchronously: the registry answers from this process. */
+async function hookboxAsync(args: readonly string[], cwd: string, childEnv: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { status, stdout, stderr };
+}
+
+describe('hookbox add by package name', SLOW, () => {
+  it('resolves the name through the configured registry (a loopback one here) and pins what it served', async () => {
+    const registry = await startRegistry([{ version: '1.2.0', tarball }]);
+    try {
+      const dir = project('by-name');
+      const added = await hookboxAsync(['add', '@acme/guard-bash@^1', '--yes'], dir, registry.env);
+      expect(added.stderr).toBe('');
+      expect(added.status).toBe(0);
+      expect(added.stdout).toContain(`added guard-bash (hooks[0]) pinned to @acme/guard-bash@1.2.0 sha256 ${GUARD_SHA}`);
+      expect(registry.requests).toContain(`/${path.basename(tarball)}`);
+      const lock = JSON.parse(readFileSync(path.join(dir, '.hookbox', 'packages', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      expect(lock.dependencies).toEqual({ '@acme/guard-bash': '^1.2.0' });
+      expect(run(dir).stdout).toContain('hook guard-bash tools/pre-execute deny');
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it('refuses when npm installs another version than the one reviewed (published in between); the project is unchanged', async () => {
+    const next = hookbox(['pack', GUARD, '--package-name', '@acme/guard-bash', '--package-version', '1.3.0', '-o', path.join(scratch, 'out-race')], scratch);
+    expect(next.status).toBe(0);
+    const registry = await startRegistry([{ version: '1.2.0', tarball }, { version: '1.3.0', tarball: path.join(scratch, 'out-race', 'acme-guard-bash-1.3.0.tgz') }]);
+    try {
+      const dir = project('by-name-race');
+      const added = await hookboxAsync(['add', '@acme/guard-bash', '--yes'], dir, registry.env);
+      expect(added.status).toBe(2);
+      expect(added.stderr).toContain(`npm installed @acme/guard-bash@1.3.0 (guard-bash=${GUARD_SHA}), but @acme/guard-bash@1.2.0 (guard-bash=${GUARD_SHA}) was reviewed`);
+      expect(existsSync(path.join(dir, 'hookbox.config.json'))).toBe(false);
+    } finally {
+      await registry.close();
+    }
   });
 });
 
