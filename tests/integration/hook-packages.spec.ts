@@ -322,7 +322,7 @@ describe('hookbox add by package name', SLOW, () => {
     }
   });
 
-  it('refuses when npm installs another version than the one reviewed (published in between); the project is unchanged', async () => {
+  it('refuses when npm installs another version than the one reviewed (published in between); the config is not changed', async () => {
     const next = hookbox(['pack', GUARD, '--package-name', '@acme/guard-bash', '--package-version', '1.3.0', '-o', path.join(scratch, 'out-race')], scratch);
     expect(next.status).toBe(0);
     const registry = await startRegistry([{ version: '1.2.0', tarball }, { version: '1.3.0', tarball: path.join(scratch, 'out-race', 'acme-guard-bash-1.3.0.tgz') }]);
