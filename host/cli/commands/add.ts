@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { usageErrorsExitTwo } from '../options.ts';
 import pc from 'picocolors';
 import type { HookPackage } from '../../config/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
@@ -11,6 +10,7 @@ import { printable, printableJson } from '../../text/index.ts';
 import { type ConfigChange, planConfigChange, writePackageHooks } from '../packages/config-entries.ts';
 import { type PackageSource, installHookPackage, packageSource } from '../packages/install.ts';
 import { renderReview } from '../packages/review.ts';
+import { usageErrorsExitTwo } from '../options.ts';
 
 interface AddFlags {
   readonly config: string;
@@ -51,17 +51,20 @@ async function addPackage(argument: string, flags: AddFlags): Promise<number> {
     const reviewed = installHookPackage(source, scratch, { offline: flags.offline === true });
     planConfigChange(configFile, reviewed);
     const notAdded = () => printableJson({ config: configFile, package: summary(reviewed), added: false });
-    // With --json the review goes into the JSON; a person asked at a terminal still sees it (on stderr).
-    const asking = flags.yes !== true && process.stdin.isTTY === true;
-    (flags.json === true ? (asking ? process.stderr : undefined) : process.stdout)?.write(renderReview(reviewed));
-    if (flags.yes !== true && process.stdin.isTTY !== true) {
-      if (flags.json === true) process.stdout.write(`${notAdded()}\n`);
-      throw new ConfigError('stdin is not a terminal, so hookbox cannot ask: review the hooks above and pass --yes to add them (the project was not changed)');
-    }
-    if (flags.yes !== true && !(await confirmed(reviewed, configFile))) {
-      if (flags.json === true) process.stdout.write(`${notAdded()}\n`);
-      else process.stderr.write('hookbox: not added; the project was not changed\n');
-      return 1;
+    const review = renderReview(reviewed);
+    if (flags.json !== true) process.stdout.write(review);
+    if (flags.yes !== true) {
+      if (process.stdin.isTTY !== true) {
+        if (flags.json === true) process.stdout.write(`${notAdded()}\n`);
+        throw new ConfigError('stdin is not a terminal, so hookbox cannot ask: review the hooks above and pass --yes to add them (the project was not changed)');
+      }
+      // With --json the review is in the JSON, but the person asked must see it too.
+      if (flags.json === true) process.stderr.write(review);
+      if (!(await confirmed(reviewed, configFile))) {
+        if (flags.json === true) process.stdout.write(`${notAdded()}\n`);
+        else process.stderr.write('hookbox: not added; the project was not changed\n');
+        return 1;
+      }
     }
     const installed = installHookPackage(source, path.join(path.dirname(configFile), PACKAGES_DIR), {
       name: reviewed.name,

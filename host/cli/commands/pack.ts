@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { usageErrorsExitTwo } from '../options.ts';
 import { printable, printableJson } from '../../text/index.ts';
 import { type PackedHook, packHook } from '../packages/pack-hook.ts';
+import { usageErrorsExitTwo } from '../options.ts';
 
 interface PackFlags {
   readonly entry?: string;

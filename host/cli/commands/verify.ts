@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { usageErrorsExitTwo } from '../options.ts';
 import pc from 'picocolors';
 import { type HookPin, type PinProblem, type ResolvedHookEntry, checkPin, loadOperatorConfig } from '../../config/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
+import { usageErrorsExitTwo } from '../options.ts';
 
 /** One configured hook as `hookbox verify` found it. */
 export interface VerifiedHook {
