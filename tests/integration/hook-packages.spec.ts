@@ -57,6 +57,9 @@ beforeAll(() => {
     npm_config_cache: path.join(scratch, 'npm-cache'),
     npm_config_offline: 'true',
     npm_config_registry: 'http://127.0.0.1:9/',
+    // No organisation or user layer from this machine.
+    HOOKBOX_ORG_CONFIG: '',
+    XDG_CONFIG_HOME: path.join(scratch, 'xdg'),
   };
   const packed = hookbox(
     ['pack', GUARD, '--package-name', '@acme/guard-bash', '--package-version', '1.2.0', '-o', path.join(scratch, 'out'), '--folder', path.join(scratch, 'folder'), '--json'],
@@ -191,6 +194,19 @@ describe('hookbox add, run and verify', SLOW, () => {
     const session = run(dir);
     expect(session.status).toBe(2);
     expect(session.stderr).toContain(`the manifest now pins sha256 ${otherSha}, the config pinned ${GUARD_SHA}`);
+  });
+
+  it("verify checks the organisation layer's hooks too, naming the file that pins a changed one", () => {
+    const dir = project('layers');
+    expect(hookbox(['add', tarball, '--yes', '--offline'], dir).status).toBe(0);
+    const org = path.join(scratch, 'org.json');
+    const wrong = 'b'.repeat(64);
+    writeFileSync(org, JSON.stringify({ hooks: [{ name: 'org-guard', wasm: path.join(path.dirname(GUARD), 'hook.wasm'), pin: { sha256: wrong } }] }));
+    const verified = spawnSync(process.execPath, [BIN, 'verify'], { cwd: dir, env: { ...env, HOOKBOX_ORG_CONFIG: org }, encoding: 'utf8', timeout: 120_000 });
+    expect(verified.status).toBe(1);
+    expect(verified.stdout).toContain(`CHANGED  org-guard (hooks[0] of ${org})`);
+    expect(verified.stdout).toContain(`the wasm has sha256 ${GUARD_SHA}, the config pinned ${wrong}`);
+    expect(verified.stdout).toContain(`ok       guard-bash (hooks[0] of ${path.join(dir, 'hookbox.config.json')})`);
   });
 
   it('re-adding a new version of the package updates its entry in place and keeps the operator settings', () => {

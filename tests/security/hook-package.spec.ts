@@ -25,7 +25,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(() => {
   scratch = mkdtempSync(path.join(tmpdir(), 'hookbox-hostile-package-'));
-  env = { ...process.env, NO_COLOR: '1', npm_config_cache: path.join(scratch, 'npm-cache'), npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/' };
+  env = { ...process.env, NO_COLOR: '1', npm_config_cache: path.join(scratch, 'npm-cache'), npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/', HOOKBOX_ORG_CONFIG: '', XDG_CONFIG_HOME: path.join(scratch, 'xdg') };
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

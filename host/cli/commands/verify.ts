@@ -1,13 +1,16 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { type HookPin, type PinProblem, type ResolvedHookEntry, checkPin, loadOperatorConfig } from '../../config/index.ts';
+import { existsSync } from 'node:fs';
+import { type HookPin, type PinProblem, type ResolvedHookEntry, checkPin, loadLayeredConfig } from '../../config/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
 import { usageErrorsExitTwo } from '../options.ts';
 
 /** One configured hook as `hookbox verify` found it. */
 export interface VerifiedHook {
   readonly name: string;
+  /** The config file (organisation, user or project layer) that defines it. */
+  readonly file: string;
   readonly at: string;
   readonly kind: 'wasm' | 'manifest' | 'command' | 'permissions';
   /**
@@ -22,24 +25,31 @@ export interface VerifiedHook {
   readonly problems: readonly PinProblem[];
 }
 
-/** Registers `hookbox verify`: every configured hook against its pin; exit 1 when one changed. */
+/**
+ * Registers `hookbox verify`: every hook the commands would load — the
+ * organisation, user and project layers — against its pin; exit 1 when one
+ * changed. It runs no hook, so without `--config` it checks
+ * `hookbox.config.json` of the working directory when there is one.
+ */
 export function registerVerifyCommand(program: Command): void {
   usageErrorsExitTwo(program.command('verify'))
     .description("check every configured hook against its pin (the wasm's sha256 against the config and the manifest, the package's name and version); exit 1 when one changed")
-    .option('-c, --config <file>', 'the config whose hooks to check', 'hookbox.config.json')
-    .option('--json', 'print one JSON object: the config, ok, and each hook with its status and problems')
-    .action((flags: { config: string; json?: boolean }) => {
-      const config = loadOperatorConfig(path.resolve(flags.config));
+    .option('-c, --config <file>', 'the project config (default: hookbox.config.json here, if any); the organisation and user layers are checked too')
+    .option('--json', 'print one JSON object: the layer files, ok, and each hook with its file, status and problems')
+    .action((flags: { config?: string; json?: boolean }) => {
+      const project = flags.config ?? (existsSync(DEFAULT_PROJECT) ? DEFAULT_PROJECT : undefined);
+      const config = loadLayeredConfig(project === undefined ? {} : { project: path.resolve(project) });
+      const files = config.layers.filter((layer) => layer.present && layer.shadowedBy === undefined).map((layer) => layer.file);
       const hooks = config.hooks.map(verifyEntry);
       const ok = hooks.every((hook) => hook.status !== 'changed');
-      process.stdout.write(flags.json === true ? `${printableJson({ config: config.file, ok, hooks })}\n` : describe(config.file, hooks));
+      process.stdout.write(flags.json === true ? `${printableJson({ configs: files, ok, hooks })}\n` : describe(files, hooks));
       process.exitCode = ok ? 0 : 1;
     });
 }
 
 /** Checks one config entry (no wasm is loaded or run: digests and package.json only). */
 export function verifyEntry(entry: ResolvedHookEntry): VerifiedHook {
-  const base = { name: entry.name, at: entry.at, ...(entry.pin !== undefined && { pin: entry.pin }) };
+  const base = { name: entry.name, file: entry.file, at: entry.at, ...(entry.pin !== undefined && { pin: entry.pin }) };
   if (entry.command !== undefined) return { ...base, kind: 'command', status: 'unsandboxed', problems: [] };
   if (entry.permissions !== undefined) return { ...base, kind: 'permissions', status: 'native', problems: [] };
   const check = checkPin(entry);
@@ -52,6 +62,8 @@ export function verifyEntry(entry: ResolvedHookEntry): VerifiedHook {
   };
 }
 
+const DEFAULT_PROJECT = 'hookbox.config.json';
+
 const LABEL: Record<VerifiedHook['status'], string> = {
   ok: pc.green('ok       '),
   changed: pc.red('CHANGED  '),
@@ -60,10 +72,11 @@ const LABEL: Record<VerifiedHook['status'], string> = {
   native: pc.dim('rules    '),
 };
 
-function describe(file: string, hooks: readonly VerifiedHook[]): string {
-  const lines = [pc.dim(`config: ${file}`)];
+function describe(files: readonly string[], hooks: readonly VerifiedHook[]): string {
+  const lines = [pc.dim(`config: ${files.join(', ') || '(no config file)'}`)];
   for (const hook of hooks) {
-    const name = `${printable(hook.name, { maxLength: 80 })} (${hook.at})`;
+    const where = files.length > 1 ? `${hook.at} of ${hook.file}` : hook.at;
+    const name = `${printable(hook.name, { maxLength: 80 })} (${where})`;
     const pinned = hook.pin?.package === undefined ? '' : ` ${printable(hook.pin.package, { maxLength: 214 })}@${printable(hook.pin.version ?? '*', { maxLength: 80 })}`;
     if (hook.status === 'unsandboxed') lines.push(`${LABEL.unsandboxed}${name}: a shell command, no digest to check`);
     else if (hook.status === 'native') lines.push(`${LABEL.native}${name}: permission rules the host enforces, no digest to check`);
