@@ -6,7 +6,7 @@ export { LOCKABLE_KEYS, OperatorConfigSchema, OperatorHookSchema, loadOperatorCo
 export type { LockableKey, OperatorConfig, OperatorHook, ResolvedConfig, ResolvedHookEntry } from './operator-config.ts';
 export { DEFAULT_ORG_CONFIG, LAYER_NAMES, layerFiles } from './layer-files.ts';
 export type { LayerFile, LayerFileOptions, LayerName } from './layer-files.ts';
-export { BOUND_KEYS, checkSetting } from './layer-bounds.ts';
+export { BOUND_KEYS, checkLayer, checkSetting } from './layer-bounds.ts';
 export type { BoundKey, Bounds, Origin } from './layer-bounds.ts';
 export { hookFileOverrides, loadLayeredConfig } from './layered-config.ts';
 export type { FlagLimits, LayeredConfig, LayeredHook } from './layered-config.ts';

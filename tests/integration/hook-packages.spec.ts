@@ -237,6 +237,17 @@ describe('hookbox add, run and verify', SLOW, () => {
     expect(existsSync(path.join(dir, '.hookbox'))).toBe(false);
   });
 
+  it("an organisation layer that locks the hook list refuses the add before anything is installed or written", () => {
+    const dir = project('org-locked');
+    const org = path.join(scratch, 'org-locked.json');
+    writeFileSync(org, JSON.stringify({ hooks: [], locked: ['hooks'] }));
+    const added = spawnSync(process.execPath, [BIN, 'add', tarball, '--yes', '--offline'], { cwd: dir, env: { ...env, HOOKBOX_ORG_CONFIG: org }, encoding: 'utf8', timeout: 120_000 });
+    expect(added.status).toBe(2);
+    expect(added.stderr.trim()).toBe(`hookbox: ${path.join(dir, 'hookbox.config.json')}: hooks: the organisation layer locks the hook list (${org}: locked[0]); a lower layer cannot add hooks`);
+    expect(existsSync(path.join(dir, 'hookbox.config.json'))).toBe(false);
+    expect(existsSync(path.join(dir, '.hookbox'))).toBe(false);
+  });
+
   it('without --yes and with stdin not a terminal, add refuses and changes nothing', () => {
     const dir = project('no-tty');
     const added = hookbox(['add', tarball, '--offline'], dir, 'y\n');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type HookPackage, type HookPin, type OperatorConfig, OperatorConfigSchema } from '../../config/index.ts';
+import { type HookPackage, type HookPin, type OperatorConfig, OperatorConfigSchema, checkLayer, loadLayeredConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { describeIssues, parseJsonText } from '../../json/index.ts';
 
@@ -26,9 +26,16 @@ export interface ConfigChange {
 
 type RawEntry = Record<string, unknown>;
 
-/** Checks the config can take the package's hooks (valid, no name taken by another hook) without writing. */
+/**
+ * Checks the config can take the package's hooks without writing: still
+ * valid, no name taken by another hook, and allowed by the organisation and
+ * user layers (a `hooks` lock, a hook name of theirs) — so a refused add
+ * changes nothing instead of leaving a config the next `run` refuses.
+ */
 export function planConfigChange(file: string, pkg: HookPackage): void {
-  applyPackage(file, readRaw(file), pkg);
+  const raw = readRaw(file);
+  applyPackage(file, raw, pkg);
+  checkAgainstHigherLayers(file, validated(file, raw));
 }
 
 /**
@@ -42,12 +49,23 @@ export function planConfigChange(file: string, pkg: HookPackage): void {
 export function writePackageHooks(file: string, pkg: HookPackage): ConfigChange {
   const raw = readRaw(file);
   const change = applyPackage(file, raw, pkg);
-  const checked = OperatorConfigSchema.safeParse(raw);
-  if (!checked.success) throw new ConfigError(describeIssues(file, checked.error));
+  checkAgainstHigherLayers(file, validated(file, raw));
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(raw, null, 2)}\n`);
   renameSync(temporary, file);
   return change;
+}
+
+function validated(file: string, raw: unknown): OperatorConfig {
+  const checked = OperatorConfigSchema.safeParse(raw);
+  if (!checked.success) throw new ConfigError(describeIssues(file, checked.error));
+  return checked.data;
+}
+
+/** The project layer's checks against the layers above it (`loadLayeredConfig` does the same at run time). */
+function checkAgainstHigherLayers(file: string, config: OperatorConfig): void {
+  const { bounds } = loadLayeredConfig({ project: undefined });
+  checkLayer(config, { layer: 'project', file }, bounds);
 }
 
 /** The config as raw JSON (so fields hookbox does not rewrite stay as they are), validated first. */
