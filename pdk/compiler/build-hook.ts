@@ -98,7 +98,7 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
 /** An error about one export ("not a function", …) names where the entry declares it. */
 function withExportLocation(error: unknown, entry: string): unknown {
   if (!(error instanceof BuildError)) return error;
-  const name = /export "([^"]+)" (?:is not|clashes)/.exec(error.message)?.[1];
+  const name = /export "([^"]+)" (?:\(CommonJS: module.exports\) )?(?:is not|clashes)/.exec(error.message)?.[1];
   const where = name === undefined ? undefined : locateExport(entry, name);
   if (where === undefined) return error;
   const detail = error.message.replace(/^pre-initialization failed: /, '').split('\n')[0];

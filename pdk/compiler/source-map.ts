@@ -4,6 +4,7 @@
  * author's `file:line:col`.
  */
 import { resolve } from 'node:path';
+import { CJS_NAMESPACE } from './bundle.ts';
 
 /** A position in an original source file (1-based line and column). */
 export interface SourcePosition {
@@ -37,6 +38,11 @@ function decodeVlq(segment: string): number[] {
   return values;
 }
 
+/** A map source as a path relative to the map's directory: files bundled as CommonJS carry a namespace prefix. */
+export function sourcePath(source: string): string {
+  return source.startsWith(`${CJS_NAMESPACE}:`) ? source.slice(CJS_NAMESPACE.length + 1) : source;
+}
+
 /** A lookup from generated (1-based) line to the first original position mapped on it. */
 export function sourceMapLookup(mapJson: string, mapDir: string): (line: number) => SourcePosition | undefined {
   const map = JSON.parse(mapJson) as RawSourceMap;
@@ -54,7 +60,7 @@ export function sourceMapLookup(mapJson: string, mapDir: string): (line: number)
       origLine += fields[2] as number;
       origCol += fields[3] as number;
       const file = map.sources[source];
-      first ??= file === undefined ? undefined : { file: resolve(mapDir, file), line: origLine + 1, column: origCol + 1 };
+      first ??= file === undefined ? undefined : { file: resolve(mapDir, sourcePath(file)), line: origLine + 1, column: origCol + 1 };
     }
     lines.push(first);
   }
