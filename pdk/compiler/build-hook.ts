@@ -15,6 +15,8 @@ import { BuildError } from '../../host/errors.ts';
 import { seamForExport, type SeamId } from '../../host/seams/index.ts';
 import { ensureEngine } from '../engine/build.ts';
 import { addExports } from './add-exports.ts';
+import { addHostFunctions, hostFunctionTable } from './host-functions.ts';
+import { checkDeclaredExports, readPluginInterface } from './plugin-interface.ts';
 import { bundleHook } from './bundle.ts';
 import { locateExport } from './locate-export.ts';
 import { writeManifest } from './manifest.ts';
@@ -71,18 +73,24 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
   const wasmPath = resolve(options.outFile ?? join(dirname(entry), 'dist', `${basename(entry, extname(entry))}.wasm`));
 
   const enginePath = await ensureEngine({ cacheDir: options.cacheDir, onProgress: progress });
+  const plugin = readPluginInterface(entry);
   if (options.typecheck !== false) {
     progress('type-checking');
-    typecheckHook(entry);
+    typecheckHook(entry, plugin.files);
   }
   progress('bundling');
-  const bundle = await bundleHook(entry);
+  const bundle = await bundleHook(entry, plugin.hostFunctions.length > 0 ? hostFunctionTable(plugin.hostFunctions) : '');
   progress('pre-initializing');
   const snapshot = await preinitialize(enginePath, bundle, PDK_DIR).catch((error: unknown) => {
     throw withExportLocation(error, entry);
   });
+  checkDeclaredExports(plugin, snapshot.exportNames);
   progress('adding exports');
-  const wasm = addExports(snapshot.wasm, snapshot.exportNames);
+  let wasm = addExports(snapshot.wasm, snapshot.exportNames, { keepHostDispatch: plugin.hostFunctions.length > 0 });
+  if (plugin.hostFunctions.length > 0) {
+    progress(`adding ${plugin.hostFunctions.length} host function import(s)`);
+    wasm = addHostFunctions(wasm, plugin.hostFunctions);
+  }
 
   const sha256 = createHash('sha256').update(wasm).digest('hex');
   await mkdir(dirname(wasmPath), { recursive: true });

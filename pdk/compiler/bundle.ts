@@ -64,20 +64,22 @@ function commonJsPlugin(files: ReadonlySet<string>, workDir: string): esbuild.Pl
 }
 
 /** Bundles `entry` (absolute path); esbuild errors become one BuildError naming file:line:col. */
-export async function bundleHook(entry: string): Promise<HookBundle> {
+export async function bundleHook(entry: string, prologue = ''): Promise<HookBundle> {
   const workDir = dirname(entry);
-  const first = await bundleOnce(entry, new Set());
+  const first = await bundleOnce(entry, new Set(), prologue);
   // Files that use `module`/`exports` although their package says ESM: bundle again, loading them as CommonJS.
   const commonJs = new Set(
     first.warnings.filter((w) => w.id === 'commonjs-variable-in-esm' && w.location).map((w) => resolve(workDir, (w.location as esbuild.Location).file)),
   );
-  return commonJs.size === 0 ? first.bundle : (await bundleOnce(entry, commonJs)).bundle;
+  return commonJs.size === 0 ? first.bundle : (await bundleOnce(entry, commonJs, prologue)).bundle;
 }
 
-async function bundleOnce(entry: string, commonJs: ReadonlySet<string>): Promise<{ bundle: HookBundle; warnings: esbuild.Message[] }> {
+/** `prologue`: script run before the entry is evaluated (host-functions.ts's table). */
+async function bundleOnce(entry: string, commonJs: ReadonlySet<string>, prologue: string): Promise<{ bundle: HookBundle; warnings: esbuild.Message[] }> {
   const workDir = dirname(entry);
   const importPath = (path: string) => JSON.stringify(`./${relative(workDir, path).split('\\').join('/')}`);
   const wrapper =
+    prologue +
     `import * as entry from ${importPath(entry)};\n` +
     `import { collectExports } from ${importPath(COLLECT_EXPORTS)};\n` +
     `globalThis.__hookbox_exports = collectExports(entry);\n`;

@@ -128,13 +128,16 @@ static JSValue hb_http_request(JSContext *ctx, JSValueConst this_val, int argc, 
  * host-functions.ts): argument k is read from args[k] (an 8-byte slot holding
  * an i32, i64, f32 or f64), the result is written to *ret, and 0 returned.
  * Without declared host functions it stays this body: -1, "no such function".
- * The volatile read keeps the optimizer from folding the answer into callers.
+ * It reads its arguments through volatile stores: an unused argument lets the
+ * optimizer pass garbage at the call site (dead-argument elimination), and the
+ * rewritten body does use them. The volatile read keeps the answer opaque too.
  */
 static volatile int32_t no_host_functions = -1;
+static volatile uintptr_t keep_args;
 __attribute__((noinline, export_name("__hookbox_host_dispatch"))) int32_t hookbox_host_dispatch(int32_t index, uint64_t *args, uint64_t *ret) {
-  (void)index;
-  (void)args;
-  (void)ret;
+  keep_args = (uintptr_t)index;
+  keep_args = (uintptr_t)args;
+  keep_args = (uintptr_t)ret;
   return no_host_functions;
 }
 
@@ -187,7 +190,7 @@ static JSValue hb_host_call(JSContext *ctx, JSValueConst this_val, int argc, JSV
   JS_FreeCString(ctx, sig);
   if (JS_IsException(error)) return JS_EXCEPTION;
   if (hookbox_host_dispatch(index, args, &ret) != 0) {
-    return JS_ThrowReferenceError(ctx, "host function %d is not declared by this plugin (declare it in `declare module 'main'`)", index);
+    return JS_ThrowReferenceError(ctx, "host function %d is not declared by this plugin (declare it in `declare module 'extism:host' { interface user {…} }`)", index);
   }
   switch (result) {
     case 'i': {
