@@ -23,6 +23,8 @@ import { writeManifest } from './manifest.ts';
 import { preinitialize } from './preinit.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { typecheckHook } from './typecheck.ts';
+import { SOURCE_MAP_SECTION } from '../../host/runner/source-map.ts';
+import { portableSourceMap, withCustomSection } from './source-map.ts';
 
 /** The PDK's TypeScript sources (they ship beside dist/, and esbuild bundles them into each hook). */
 const PDK_DIR = join(PACKAGE_ROOT, 'pdk');
@@ -91,6 +93,8 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
     progress(`adding ${plugin.hostFunctions.length} host function import(s)`);
     wasm = addHostFunctions(wasm, plugin.hostFunctions);
   }
+  // The host maps a plugin error's `hook.js:LINE` frames back to the author's files with it.
+  wasm = withCustomSection(wasm, SOURCE_MAP_SECTION, portableSourceMap(bundle.map));
 
   const sha256 = createHash('sha256').update(wasm).digest('hex');
   await mkdir(dirname(wasmPath), { recursive: true });
