@@ -47,7 +47,8 @@ class Reader {
   }
 }
 
-function uleb(n: number): number[] {
+/** Unsigned LEB128 of `n`. */
+export function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     let b = n & 0x7f;

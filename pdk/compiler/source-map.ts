@@ -4,6 +4,7 @@
  * author's `file:line:col`.
  */
 import { resolve } from 'node:path';
+import { uleb } from './add-exports.ts';
 import { CJS_NAMESPACE } from './bundle.ts';
 
 /** A position in an original source file (1-based line and column). */
@@ -66,16 +67,6 @@ export function withCustomSection(wasm: Uint8Array, name: string, payload: strin
   return out;
 }
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
 
 /** A map source as a path relative to the map's directory: files bundled as CommonJS carry a namespace prefix. */
 export function sourcePath(source: string): string {

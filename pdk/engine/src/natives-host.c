@@ -128,9 +128,11 @@ static JSValue hb_http_request(JSContext *ctx, JSValueConst this_val, int argc, 
  * host-functions.ts): argument k is read from args[k] (an 8-byte slot holding
  * an i32, i64, f32 or f64), the result is written to *ret, and 0 returned.
  * Without declared host functions it stays this body: -1, "no such function".
- * It reads its arguments through volatile stores: an unused argument lets the
- * optimizer pass garbage at the call site (dead-argument elimination), and the
- * rewritten body does use them. The volatile read keeps the answer opaque too.
+ * The optimizer must not learn anything from this placeholder body: unused
+ * arguments would be passed as garbage (dead-argument elimination), and a body
+ * that never reads *args nor writes *ret would let callers drop the argument
+ * stores and read *ret as it was. So the arguments go to volatile stores and
+ * an empty asm with a memory clobber stands for "reads and writes anything".
  */
 static volatile int32_t no_host_functions = -1;
 static volatile uintptr_t keep_args;
@@ -138,6 +140,7 @@ __attribute__((noinline, export_name("__hookbox_host_dispatch"))) int32_t hookbo
   keep_args = (uintptr_t)index;
   keep_args = (uintptr_t)args;
   keep_args = (uintptr_t)ret;
+  __asm__ volatile("" : : "r"(args), "r"(ret) : "memory");
   return no_host_functions;
 }
 
