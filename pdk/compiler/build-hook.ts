@@ -91,7 +91,7 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
   let wasm = addExports(snapshot.wasm, snapshot.exportNames, { keepHostDispatch: plugin.hostFunctions.length > 0 });
   if (plugin.hostFunctions.length > 0) {
     progress(`adding ${plugin.hostFunctions.length} host function import(s)`);
-    wasm = addHostFunctions(wasm, plugin.hostFunctions);
+    wasm = await addHostFunctions(wasm, plugin.hostFunctions);
   }
   // The host maps a plugin error's `hook.js:LINE` frames back to the author's files with it.
   wasm = withCustomSection(wasm, SOURCE_MAP_SECTION, portableSourceMap(bundle.map));

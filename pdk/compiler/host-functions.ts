@@ -4,11 +4,22 @@
  * engine's `__hookbox_host_dispatch(index, args, ret)` rewritten to call them
  * (pdk/engine/src/natives-host.c reads arguments from, and the result into,
  * 8-byte slots). Adding imports renumbers every function, so this goes
- * through binaryen (~1–3 s on a ~1 MB module); plugins without host
- * functions never pay it, and lose only the dispatch export.
+ * through binaryen (~1–3 s on a ~1 MB module), loaded only then: plugins
+ * without host functions never need it, and lose only the dispatch export.
  */
-import binaryen from 'binaryen';
+
+// A variable specifier: binaryen is optional (only plugins that declare host functions need it).
+const BINARYEN_PACKAGE = 'binaryen';
+
+async function loadBinaryen(): Promise<Binaryen> {
+  try {
+    return ((await import(BINARYEN_PACKAGE)) as { default: Binaryen }).default;
+  } catch (error) {
+    throw new BuildError('this plugin declares host functions (`declare module \'extism:host\'`), which need the npm package binaryen to build; it is not installed', { cause: error });
+  }
+}
 import { BuildError } from '../../host/errors.ts';
+import type { Binaryen, BinaryenModule, Expression, ValueType } from './binaryen-api.ts';
 import type { HostFunction, WasmValue } from './plugin-interface.ts';
 
 /** The engine export whose body becomes the dispatch (natives-host.c). */
@@ -18,20 +29,15 @@ export const HOST_FUNCTION_MODULE = 'extism:host/user';
 
 // What the engine's libc and QuickJS use (bulk memory, saturating float→int, sign extension);
 // binaryen would otherwise refuse them when validating, or write encodings of features we never asked for.
-const FEATURES =
-  binaryen.Features.MVP |
-  binaryen.Features.MutableGlobals |
-  binaryen.Features.SignExt |
-  binaryen.Features.BulkMemory |
-  binaryen.Features.BulkMemoryOpt |
-  binaryen.Features.NontrappingFPToInt;
+const features = (b: Binaryen): number =>
+  b.Features.MVP | b.Features.MutableGlobals | b.Features.SignExt | b.Features.BulkMemory | b.Features.BulkMemoryOpt | b.Features.NontrappingFPToInt;
 
-function typeOf(value: WasmValue): binaryen.Type {
-  return { i32: binaryen.i32, i64: binaryen.i64, f32: binaryen.f32, f64: binaryen.f64 }[value];
+function typeOf(b: Binaryen, value: WasmValue): ValueType {
+  return { i32: b.i32, i64: b.i64, f32: b.f32, f64: b.f64 }[value];
 }
 
 /** The dispatch's call of host function `k`, its arguments loaded from the slots at `args`. */
-function callOf(m: binaryen.Module, fn: HostFunction, importName: string, args: () => binaryen.ExpressionRef): binaryen.ExpressionRef {
+function callOf(b: Binaryen, m: BinaryenModule, fn: HostFunction, importName: string, args: () => Expression): Expression {
   const operands = fn.params.map((type, j) => {
     const at = 8 * j;
     if (type === 'i32') return m.i32.load(at, 4, args());
@@ -39,10 +45,10 @@ function callOf(m: binaryen.Module, fn: HostFunction, importName: string, args: 
     if (type === 'f32') return m.f32.load(at, 4, args());
     return m.f64.load(at, 8, args());
   });
-  return m.call(importName, operands, fn.result === undefined ? binaryen.none : typeOf(fn.result));
+  return m.call(importName, operands, fn.result === undefined ? b.none : typeOf(b, fn.result));
 }
 
-function storeOf(m: binaryen.Module, type: WasmValue, ret: binaryen.ExpressionRef, value: binaryen.ExpressionRef): binaryen.ExpressionRef {
+function storeOf(m: BinaryenModule, type: WasmValue, ret: Expression, value: Expression): Expression {
   if (type === 'i32') return m.i32.store(0, 4, ret, value);
   if (type === 'i64') return m.i64.store(0, 8, ret, value);
   if (type === 'f32') return m.f32.store(0, 4, ret, value);
@@ -50,11 +56,11 @@ function storeOf(m: binaryen.Module, type: WasmValue, ret: binaryen.ExpressionRe
 }
 
 /** Every call expression under `expr` (a depth-first walk over binaryen's expression info). */
-function calls(expr: binaryen.ExpressionRef, out: string[] = []): string[] {
-  const info = binaryen.getExpressionInfo(expr) as unknown as Record<string, unknown>;
-  if (info.id === binaryen.CallId) out.push(info.target as string);
-  for (const key of ['children', 'operands']) for (const child of (info[key] as binaryen.ExpressionRef[] | undefined) ?? []) calls(child, out);
-  for (const key of ['value', 'body', 'condition', 'ifTrue', 'ifFalse']) if (typeof info[key] === 'number' && info[key] !== 0) calls(info[key] as binaryen.ExpressionRef, out);
+function calls(b: Binaryen, expr: Expression, out: string[] = []): string[] {
+  const info = b.getExpressionInfo(expr);
+  if (info.id === b.CallId) out.push(info.target as string);
+  for (const key of ['children', 'operands']) for (const child of (info[key] as Expression[] | undefined) ?? []) calls(b, child, out);
+  for (const key of ['value', 'body', 'condition', 'ifTrue', 'ifFalse']) if (typeof info[key] === 'number' && info[key] !== 0) calls(b, info[key] as Expression, out);
   return out;
 }
 
@@ -64,40 +70,41 @@ function calls(expr: binaryen.ExpressionRef, out: string[] = []): string[] {
  * cleanup) while C callers call the function itself: follow the wrapper to the
  * one defined function of the same signature it calls.
  */
-function wrappedFunction(m: binaryen.Module, exported: string): string {
-  const outer = binaryen.getFunctionInfo(m.getFunction(exported));
-  const inner = calls(outer.body)
-    .map((name) => binaryen.getFunctionInfo(m.getFunction(name)))
+function wrappedFunction(b: Binaryen, m: BinaryenModule, exported: string): string {
+  const outer = b.getFunctionInfo(m.getFunction(exported));
+  const inner = calls(b, outer.body)
+    .map((name) => b.getFunctionInfo(m.getFunction(name)))
     .filter((f) => f.module === '' && f.params === outer.params && f.results === outer.results);
-  return inner.length === 1 ? (inner[0] as binaryen.FunctionInfo).name : exported;
+  return inner.length === 1 ? (inner[0] as { name: string }).name : exported;
 }
 
 /** Returns `wasm` with `hostFunctions` imported and the dispatch calling them, and without the dispatch export. */
-export function addHostFunctions(wasm: Uint8Array, hostFunctions: readonly HostFunction[]): Uint8Array {
-  binaryen.setOptimizeLevel(0);
-  const m = binaryen.readBinary(wasm);
+export async function addHostFunctions(wasm: Uint8Array, hostFunctions: readonly HostFunction[]): Promise<Uint8Array> {
+  const b = await loadBinaryen();
+  b.setOptimizeLevel(0);
+  const m = b.readBinary(wasm);
   try {
-    m.setFeatures(FEATURES);
+    m.setFeatures(features(b));
     let dispatch: string | undefined;
     for (let i = 0; i < m.getNumExports(); i++) {
-      const info = binaryen.getExportInfo(m.getExportByIndex(i));
+      const info = b.getExportInfo(m.getExportByIndex(i));
       if (info.name === HOST_DISPATCH_EXPORT) dispatch = info.value;
     }
     if (dispatch === undefined) throw new BuildError(`the engine does not export ${HOST_DISPATCH_EXPORT}`);
-    dispatch = wrappedFunction(m, dispatch);
-    const info = binaryen.getFunctionInfo(m.getFunction(dispatch));
+    dispatch = wrappedFunction(b, m, dispatch);
+    const info = b.getFunctionInfo(m.getFunction(dispatch));
     m.removeFunction(dispatch);
     m.removeExport(HOST_DISPATCH_EXPORT);
 
-    const i32 = binaryen.i32;
+    const i32 = b.i32;
     const index = () => m.local.get(0, i32);
     const args = () => m.local.get(1, i32);
     const ret = () => m.local.get(2, i32);
     const cases = hostFunctions.map((fn, k) => {
       const importName = `hookbox$host$${k}`;
-      const params = binaryen.createType(fn.params.map(typeOf));
-      m.addFunctionImport(importName, HOST_FUNCTION_MODULE, fn.name, params, fn.result === undefined ? binaryen.none : typeOf(fn.result));
-      const call = callOf(m, fn, importName, args);
+      const params = b.createType(fn.params.map((p) => typeOf(b, p)));
+      m.addFunctionImport(importName, HOST_FUNCTION_MODULE, fn.name, params, fn.result === undefined ? b.none : typeOf(b, fn.result));
+      const call = callOf(b, m, fn, importName, args);
       const run = fn.result === undefined ? call : storeOf(m, fn.result, ret(), call);
       return m.if(m.i32.eq(index(), m.i32.const(k)), m.block(null, [run, m.return(m.i32.const(0))]));
     });
