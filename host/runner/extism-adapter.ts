@@ -27,6 +27,10 @@ export interface InstanceOptions {
   readonly memoryMaxPages: number | undefined;
   readonly maxOutputBytes: number;
   readonly logCap?: LogCap;
+  /** Non-seam exports this instance serves (channel export index = seam exports' count + position). */
+  readonly plainExports?: readonly string[];
+  /** File URL of the module whose named exports serve the plugin's `extism:host/user` imports. */
+  readonly hostFunctions?: string;
 }
 
 /**
@@ -115,6 +119,10 @@ export class ExtismInstance {
     if (wasi !== undefined) functions[WASI_HOST_MODULE] = wasi.functions as NonNullable<ExtismPluginOptions['functions']>[string];
     let plugin: Plugin | undefined;
     try {
+      if (options.hostFunctions !== undefined) {
+        const provided = (await import(options.hostFunctions)) as Record<string, unknown>;
+        functions['extism:host/user'] = Object.fromEntries(Object.entries(provided).filter(([, fn]) => typeof fn === 'function')) as NonNullable<ExtismPluginOptions['functions']>[string];
+      }
       plugin = await createPlugin(
         {
           wasm: [

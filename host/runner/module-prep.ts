@@ -30,6 +30,8 @@ export interface PreparedModule {
   readonly bytes: Uint8Array;
   /** Seams the module exports a function for, in lifecycle order of SEAMS. */
   readonly seamExports: readonly SeamId[];
+  /** Every exported function's name (a plain plugin's exports are served by `WasmHook.callExport`). */
+  readonly functionExports: readonly string[];
   /** Whether the module imports WASI (then the instance gets a `WasiHost`). */
   readonly wasi: boolean;
   /** Whether `_initialize` was renamed to `INIT_EXPORT` (the adapter runs it once the memory is reachable). */
@@ -118,6 +120,7 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
   return {
     bytes: patched,
     seamExports,
+    functionExports: layout.exports.filter((entry) => entry.kind === 'function').map((entry) => entry.name),
     wasi,
     init,
     exportsMemory: layout.exports.some((entry) => entry.kind === 'memory' && entry.name === 'memory'),

@@ -23,6 +23,7 @@ import {
 } from './types.ts';
 import type { WasiPreopen } from './wasi/index.ts';
 import { enableEagerWasmCompilation } from './warm-up.ts';
+import { SOURCE_MAP_SECTION, stackMapper } from './source-map.ts';
 import { type CompiledHookModule, WasmHookImpl } from './wasm-hook.ts';
 
 /**
@@ -139,9 +140,15 @@ export class HookRunner {
     const limits = { ...DEFAULT_LIMITS, ...spec.limits };
     const capabilities: Capabilities = spec.capabilities ?? {};
     const env = grantedEnv(capabilities.env);
-    const compiled = await this.#compile(bytes, sha256, source, { memoryMb: limits.memoryMb });
+    const plainExports = spec.plainExports ?? [];
+    const compiled = await this.#compile(bytes, sha256, source, { memoryMb: limits.memoryMb, plainExports });
     const exports = compiled.prepared.seamExports;
-    if (exports.length === 0) {
+    for (const name of plainExports) {
+      if (!compiled.prepared.functionExports.includes(name)) {
+        throw new HookLoadError(`${source}: hook "${spec.name}" is configured to serve export "${name}" but the module does not export it (it exports: ${compiled.prepared.functionExports.join(', ')})`);
+      }
+    }
+    if (exports.length === 0 && plainExports.length === 0) {
       throw new HookLoadError(`${source}: exports no seam function (expected one of ${Object.values(SEAMS).map((s) => s.exportName).join(', ')})`);
     }
     const seams = spec.seams ?? exports;
@@ -186,6 +193,8 @@ export class HookRunner {
         memoryMaxPages: compiled.prepared.memory?.max,
         maxOutputBytes: limits.maxOutputBytes,
         ...(this.#options.logCap !== undefined && { logCap: this.#options.logCap }),
+        ...(plainExports.length > 0 && { plainExports }),
+        ...(spec.hostFunctions !== undefined && { hostFunctions: spec.hostFunctions }),
       },
       timeoutMs: limits.timeoutMs,
       loadTimeoutMs: Math.max(limits.timeoutMs, MIN_LOAD_TIMEOUT_MS),
@@ -196,6 +205,7 @@ export class HookRunner {
       nextInstanceId: () => this.#nextInstanceId++,
       budget: this.#budget,
       capBytes,
+      mapStack: stackMapper(wasmApi.Module.customSections(compiled.guest, SOURCE_MAP_SECTION)),
     });
     const fault = await hook.probe();
     if (fault !== undefined) {
@@ -224,18 +234,18 @@ export class HookRunner {
     await this.#pool.close();
   }
 
-  #compile(bytes: Uint8Array, sha256: string, source: string, options: { memoryMb: number }) {
-    const key = `${sha256}:${options.memoryMb}`;
+  #compile(bytes: Uint8Array, sha256: string, source: string, options: { memoryMb: number; plainExports: readonly string[] }) {
+    const key = `${sha256}:${options.memoryMb}:${options.plainExports.join(',')}`;
     let entry = this.#modules.get(key);
     if (entry === undefined) {
       entry = (async () => {
-        const prepared = prepareModule(bytes, { ...options, source });
+        const prepared = prepareModule(bytes, { memoryMb: options.memoryMb, source });
         try {
           const [guest, wrapper] = await Promise.all([
             wasmApi.compile(prepared.bytes),
             wasmApi.compile(
               buildRcWrapper(
-                prepared.seamExports.map((s) => SEAMS[s].exportName),
+                [...prepared.seamExports.map((s) => SEAMS[s].exportName), ...options.plainExports.filter((name) => prepared.functionExports.includes(name))],
                 prepared.exportsMemory,
                 prepared.init,
                 prepared.growProbe,

@@ -1,6 +1,6 @@
 import type { Capabilities, HookLimits } from './limits.ts';
 import type { SeamListener } from '../events/index.ts';
-import type { FailPolicy, SeamId } from '../seams/index.ts';
+import type { FailPolicy, HookFault, SeamId } from '../seams/index.ts';
 import type { HookLogLevel } from './log-sink.ts';
 import type { HookCodec } from './wire.ts';
 
@@ -36,7 +36,21 @@ export interface WasmHookSpec {
   readonly capabilities?: Capabilities;
   /** Consecutive faults before quarantine (default 3). */
   readonly quarantineAfter?: number;
+  /**
+   * Exports that are not seams, served raw by {@link WasmHook.callExport}: an Extism plugin
+   * used as such (extism-js plugins, `hookbox call --export`). Each must be exported.
+   */
+  readonly plainExports?: readonly string[];
+  /**
+   * The host side of the plugin's host functions (`extism:host/user` imports): the file URL of an
+   * ES module whose named exports are Extism host functions, `(context, ...args) => result`.
+   * Imported by each worker; it runs in the host, outside the sandbox, so only trusted code goes here.
+   */
+  readonly hostFunctions?: string;
 }
+
+/** What a raw export call produced: its output bytes (`null` = none) or a fault. */
+export type ExportCallOutcome = { readonly type: 'output'; readonly output: Uint8Array | null } | { readonly type: 'fault'; readonly fault: HookFault };
 
 /** A loaded wasm hook: an ordinary seam listener, plus lifecycle. */
 export interface WasmHook extends SeamListener {
@@ -54,6 +68,11 @@ export interface WasmHook extends SeamListener {
    * row in this session (quarantine is per (hook, session)), or it is quarantined for every session.
    */
   isQuarantined(session: string): boolean;
+  /**
+   * Calls one of the spec's `plainExports` with raw input bytes in `session`'s instance, under the
+   * same limits, deadline and fault mapping as a seam call; nothing is decoded.
+   */
+  callExport(name: string, input: Uint8Array, session: string): Promise<ExportCallOutcome>;
   /** Clears the quarantine (every session's) and drops every instance (fresh state on the next call). */
   reload(): Promise<void>;
   close(): Promise<void>;

@@ -17,6 +17,7 @@ export interface WasmInstance {
 
 interface WasmApi {
   compile(bytes: Uint8Array): Promise<WebAssembly.Module>;
+  readonly Module: { customSections(module: WebAssembly.Module, name: string): ArrayBuffer[] };
   readonly RuntimeError: abstract new (...args: never[]) => Error;
 }
 

@@ -16,7 +16,8 @@ import type { LogLine } from './log-sink.ts';
 import { type BudgetEntry, type BudgetRefusal, type MemoryBudget, mib } from './memory-budget.ts';
 import type { WorkerPool } from './pool.ts';
 import { Quarantine } from './quarantine.ts';
-import type { HookLogEntry, WasmHook } from './types.ts';
+import type { ExportCallOutcome, HookLogEntry, WasmHook } from './types.ts';
+import type { StackMapper } from './source-map.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
 import { WARM_UP_CALLS, WARM_UP_PAYLOADS, WARM_UP_SESSION } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
@@ -52,6 +53,8 @@ export interface WasmHookInit {
   readonly budget: MemoryBudget;
   /** Most one instance can hold (linear-memory cap + Extism allocations + vars): charged while it runs. */
   readonly capBytes: number;
+  /** Points a plugin error's `hook.js:LINE` frames at the author's source (source-map.ts). */
+  readonly mapStack?: StackMapper;
 }
 
 interface InstanceRecord {
@@ -153,6 +156,22 @@ export class WasmHookImpl implements WasmHook {
     if ('budget' in attempt) return { type: 'fault', fault: attempt.fault };
     if ('fault' in attempt) return this.#record(session, { type: 'fault', fault: attempt.fault });
     return this.#record(session, this.#wire.decode(call.seam, attempt.reply));
+  }
+
+  async callExport(name: string, input: Uint8Array, session: string): Promise<ExportCallOutcome> {
+    if (this.#closed) return { type: 'fault', fault: hookFault('load', `hook "${this.name}" is closed`) };
+    const quarantined = this.#quarantine.faultFor(session);
+    if (quarantined !== undefined) return { type: 'fault', fault: quarantined };
+    const plain = this.#init.instanceOptions.plainExports ?? [];
+    if (!plain.includes(name)) return { type: 'fault', fault: hookFault('missing-export', `export "${name}" is not among the hook's plainExports`) };
+    const exportIndex = EXPORT_NAMES.length + plain.indexOf(name);
+    let attempt = await this.#attempt(session, exportIndex, input);
+    if ('retry' in attempt) attempt = await this.#attempt(session, exportIndex, input);
+    if ('retry' in attempt) return this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
+    if ('budget' in attempt) return { type: 'fault', fault: attempt.fault };
+    if ('fault' in attempt) return this.#record(session, { type: 'fault', fault: attempt.fault });
+    const { reply } = attempt;
+    return this.#record(session, reply.fault !== undefined ? { type: 'fault', fault: reply.fault } : { type: 'output', output: reply.output });
   }
 
   /** Creates the session's instance now (in parallel with the session's first model call), not at its first hook call. */
@@ -385,9 +404,11 @@ export class WasmHookImpl implements WasmHook {
     }
   }
 
-  #record<D>(session: string, outcome: ListenerOutcome<D>): ListenerOutcome<D> {
+  #record<O extends ListenerOutcome<unknown> | ExportCallOutcome>(session: string, outcome: O): O {
     this.#quarantine.record(session, outcome.type === 'fault' ? outcome.fault : undefined);
-    return outcome;
+    const mapStack = this.#init.mapStack;
+    if (outcome.type !== 'fault' || outcome.fault.kind !== 'plugin-error' || mapStack === undefined) return outcome;
+    return { ...outcome, fault: { ...outcome.fault, message: mapStack(outcome.fault.message) } };
   }
 
   #log(session: string, lines: readonly LogLine[]): void {

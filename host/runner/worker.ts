@@ -37,6 +37,8 @@ const encoder = new TextEncoder();
 
 const instances = new Map<number, ExtismInstance>();
 const modules = new Map<string, { guest: WebAssembly.Module; wrapper: WebAssembly.Module }>();
+/** Each instance's non-seam exports, indexed after the seam exports. */
+const plainExports = new Map<number, readonly string[]>();
 
 function post(message: FromWorker, transfer?: ArrayBuffer[]): void {
   port!.postMessage(message, transfer);
@@ -44,7 +46,7 @@ function post(message: FromWorker, transfer?: ArrayBuffer[]): void {
 
 async function serve(id: number, exportIndex: number, input: Uint8Array): Promise<CallReply> {
   const instance = instances.get(id);
-  const exportName = EXPORT_NAMES[exportIndex];
+  const exportName = EXPORT_NAMES[exportIndex] ?? plainExports.get(id)?.[exportIndex - EXPORT_NAMES.length];
   if (instance === undefined || exportName === undefined) {
     return { output: null, fault: { kind: 'load', message: `no live instance ${id}` }, discard: true, logs: [] };
   }
@@ -53,6 +55,7 @@ async function serve(id: number, exportIndex: number, input: Uint8Array): Promis
   if (outcome.type === 'output') return { output: outcome.bytes, logs: outcome.logs, ...(memoryBytes !== undefined && { memoryBytes }) };
   if (outcome.discard) {
     instances.delete(id);
+    plainExports.delete(id);
     void track(instance.close());
   }
   return {
@@ -171,6 +174,7 @@ async function create(message: Extract<ToWorker, { op: 'create' }>): Promise<voi
   const result = await ExtismInstance.create({ ...message.options, ...compiled });
   if (result.ok) {
     instances.set(message.id, result.instance);
+    if (message.options.plainExports !== undefined) plainExports.set(message.id, message.options.plainExports);
     const memoryBytes = result.instance.memoryBytes;
     post({ op: 'created', id: message.id, logs: result.logs, ...(memoryBytes !== undefined && { memoryBytes }) });
   } else {
@@ -186,6 +190,7 @@ port.on('message', (message: ToWorker) => {
     case 'dispose': {
       const instance = instances.get(message.id);
       instances.delete(message.id);
+      plainExports.delete(message.id);
       if (instance !== undefined) void track(instance.close());
       break;
     }

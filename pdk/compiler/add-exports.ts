@@ -9,6 +9,7 @@
  * leaves every other byte as Wizer wrote it.
  */
 import { BuildError } from '../../host/errors.ts';
+import { HOST_DISPATCH_EXPORT } from './host-functions.ts';
 
 const CALL_EXPORT = '__hookbox_call';
 const SECTION = { type: 1, import: 2, function: 3, export: 7, code: 10 } as const;
@@ -46,7 +47,8 @@ class Reader {
   }
 }
 
-function uleb(n: number): number[] {
+/** Unsigned LEB128 of `n`. */
+export function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     let b = n & 0x7f;
@@ -124,8 +126,12 @@ function importedFunctions(body: Uint8Array): number {
   return funcs;
 }
 
-/** Returns the module with `names[k]` exported as a shim for `__hookbox_call(k)`. */
-export function addExports(wasm: Uint8Array, names: readonly string[]): Uint8Array {
+/**
+ * Returns the module with `names[k]` exported as a shim for `__hookbox_call(k)`.
+ * The engine's host-function dispatch export is dropped too, unless `keepHostDispatch`
+ * (host-functions.ts rewrites it next).
+ */
+export function addExports(wasm: Uint8Array, names: readonly string[], options: { keepHostDispatch?: boolean } = {}): Uint8Array {
   const all = sections(wasm);
   const find = (id: number) => all.find((s) => s.id === id);
   const types = find(SECTION.type);
@@ -156,6 +162,8 @@ export function addExports(wasm: Uint8Array, names: readonly string[]): Uint8Arr
     const index = r.u32();
     if (name === CALL_EXPORT && kind === 0x00) {
       callIndex = index;
+    } else if (name === HOST_DISPATCH_EXPORT && options.keepHostDispatch !== true) {
+      // Dropped: nothing in the plugin calls host functions through it.
     } else {
       kept.push(...exps.body.subarray(start, r.pos));
       existing.add(name);

@@ -15,12 +15,16 @@ import { BuildError } from '../../host/errors.ts';
 import { seamForExport, type SeamId } from '../../host/seams/index.ts';
 import { ensureEngine } from '../engine/build.ts';
 import { addExports } from './add-exports.ts';
+import { addHostFunctions, hostFunctionTable } from './host-functions.ts';
+import { checkDeclaredExports, readPluginInterface } from './plugin-interface.ts';
 import { bundleHook } from './bundle.ts';
 import { locateExport } from './locate-export.ts';
 import { writeManifest } from './manifest.ts';
 import { preinitialize } from './preinit.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { typecheckHook } from './typecheck.ts';
+import { SOURCE_MAP_SECTION } from '../../host/runner/source-map.ts';
+import { portableSourceMap, withCustomSection } from './source-map.ts';
 
 /** The PDK's TypeScript sources (they ship beside dist/, and esbuild bundles them into each hook). */
 const PDK_DIR = join(PACKAGE_ROOT, 'pdk');
@@ -71,18 +75,26 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
   const wasmPath = resolve(options.outFile ?? join(dirname(entry), 'dist', `${basename(entry, extname(entry))}.wasm`));
 
   const enginePath = await ensureEngine({ cacheDir: options.cacheDir, onProgress: progress });
+  const plugin = readPluginInterface(entry);
   if (options.typecheck !== false) {
     progress('type-checking');
-    typecheckHook(entry);
+    typecheckHook(entry, plugin.files);
   }
   progress('bundling');
-  const bundle = await bundleHook(entry);
+  const bundle = await bundleHook(entry, plugin.hostFunctions.length > 0 ? hostFunctionTable(plugin.hostFunctions) : '');
   progress('pre-initializing');
   const snapshot = await preinitialize(enginePath, bundle, PDK_DIR).catch((error: unknown) => {
     throw withExportLocation(error, entry);
   });
+  checkDeclaredExports(plugin, snapshot.exportNames);
   progress('adding exports');
-  const wasm = addExports(snapshot.wasm, snapshot.exportNames);
+  let wasm = addExports(snapshot.wasm, snapshot.exportNames, { keepHostDispatch: plugin.hostFunctions.length > 0 });
+  if (plugin.hostFunctions.length > 0) {
+    progress(`adding ${plugin.hostFunctions.length} host function import(s)`);
+    wasm = await addHostFunctions(wasm, plugin.hostFunctions);
+  }
+  // The host maps a plugin error's `hook.js:LINE` frames back to the author's files with it.
+  wasm = withCustomSection(wasm, SOURCE_MAP_SECTION, portableSourceMap(bundle.map));
 
   const sha256 = createHash('sha256').update(wasm).digest('hex');
   await mkdir(dirname(wasmPath), { recursive: true });
@@ -98,7 +110,7 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
 /** An error about one export ("not a function", …) names where the entry declares it. */
 function withExportLocation(error: unknown, entry: string): unknown {
   if (!(error instanceof BuildError)) return error;
-  const name = /export "([^"]+)" (?:is not|clashes)/.exec(error.message)?.[1];
+  const name = /export "([^"]+)" (?:\(CommonJS: module.exports\) )?(?:is not|clashes)/.exec(error.message)?.[1];
   const where = name === undefined ? undefined : locateExport(entry, name);
   if (where === undefined) return error;
   const detail = error.message.replace(/^pre-initialization failed: /, '').split('\n')[0];

@@ -3,6 +3,7 @@
  * that QuickJS evaluates at pre-initialization. A generated wrapper imports
  * the entry and publishes its export table as `globalThis.__hookbox_exports`.
  */
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { PACKAGE_ROOT } from '../../host/package.ts';
@@ -33,16 +34,58 @@ function stripPathComments(code: string): string {
   return code.replace(/^(\s*)\/\/ (?:[^\s/]*\/)+([^\s/]+\.[cm]?[jt]sx?)$/gm, '$1// $2');
 }
 
+/** The namespace of files loaded as CommonJS whatever their package's `"type"` says (see {@link commonJsPlugin}). */
+export const CJS_NAMESPACE = 'hookbox-cjs';
+
+/**
+ * js-pdk plugins are CommonJS (`module.exports = { greet }`), and inside a
+ * `"type": "module"` package esbuild takes such a `.js` file for ESM, leaving
+ * `module` an undefined global. The files esbuild warned about are loaded
+ * from a namespace of their own, where no package.json applies and esbuild
+ * sees their syntax for what it is. Paths stay relative to `workDir` so that
+ * the bundle does not depend on where it was built.
+ */
+function commonJsPlugin(files: ReadonlySet<string>, workDir: string): esbuild.Plugin {
+  return {
+    name: 'hookbox-commonjs',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === CJS_NAMESPACE || args.namespace === CJS_NAMESPACE && args.kind === 'entry-point') return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: CJS_NAMESPACE });
+        if (resolved.errors.length > 0 || !files.has(resolved.path)) return resolved;
+        return { path: relative(workDir, resolved.path).split('\\').join('/'), namespace: CJS_NAMESPACE };
+      });
+      build.onLoad({ filter: /.*/, namespace: CJS_NAMESPACE }, async (args) => {
+        const file = resolve(workDir, args.path);
+        return { contents: await readFile(file, 'utf8'), loader: 'js', resolveDir: dirname(file) };
+      });
+    },
+  };
+}
+
 /** Bundles `entry` (absolute path); esbuild errors become one BuildError naming file:line:col. */
-export async function bundleHook(entry: string): Promise<HookBundle> {
+export async function bundleHook(entry: string, prologue = ''): Promise<HookBundle> {
+  const workDir = dirname(entry);
+  const first = await bundleOnce(entry, new Set(), prologue);
+  // Files that use `module`/`exports` although their package says ESM: bundle again, loading them as CommonJS.
+  const commonJs = new Set(
+    first.warnings.filter((w) => w.id === 'commonjs-variable-in-esm' && w.location).map((w) => resolve(workDir, (w.location as esbuild.Location).file)),
+  );
+  return commonJs.size === 0 ? first.bundle : (await bundleOnce(entry, commonJs, prologue)).bundle;
+}
+
+/** `prologue`: script run before the entry is evaluated (host-functions.ts's table). */
+async function bundleOnce(entry: string, commonJs: ReadonlySet<string>, prologue: string): Promise<{ bundle: HookBundle; warnings: esbuild.Message[] }> {
   const workDir = dirname(entry);
   const importPath = (path: string) => JSON.stringify(`./${relative(workDir, path).split('\\').join('/')}`);
   const wrapper =
+    prologue +
     `import * as entry from ${importPath(entry)};\n` +
     `import { collectExports } from ${importPath(COLLECT_EXPORTS)};\n` +
     `globalThis.__hookbox_exports = collectExports(entry);\n`;
   try {
     const result = await esbuild.build({
+      plugins: commonJs.size === 0 ? [] : [commonJsPlugin(commonJs, workDir)],
       stdin: { contents: wrapper, resolveDir: workDir, sourcefile: '<hookbox-entry>', loader: 'js' },
       // Relative paths in comments and the map: the bundle must not depend on where it was built from.
       absWorkingDir: workDir,
@@ -63,7 +106,7 @@ export async function bundleHook(entry: string): Promise<HookBundle> {
     const code = result.outputFiles.find((f) => f.path.endsWith('.js'));
     const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
     if (!code || !map) throw new BuildError(`esbuild produced no bundle for ${entry}`);
-    return { code: stripPathComments(code.text), map: map.text, mapDir: workDir };
+    return { bundle: { code: stripPathComments(code.text), map: map.text, mapDir: workDir }, warnings: result.warnings };
   } catch (error) {
     if (error instanceof BuildError) throw error;
     const failure = error as esbuild.BuildFailure;

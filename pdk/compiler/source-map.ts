@@ -4,6 +4,8 @@
  * author's `file:line:col`.
  */
 import { resolve } from 'node:path';
+import { uleb } from './add-exports.ts';
+import { CJS_NAMESPACE } from './bundle.ts';
 
 /** A position in an original source file (1-based line and column). */
 export interface SourcePosition {
@@ -37,6 +39,40 @@ function decodeVlq(segment: string): number[] {
   return values;
 }
 
+/**
+ * The bundle's map as it ships inside the wasm: sources inside the entry's
+ * directory stay relative paths; those outside it (the PDK, node_modules)
+ * keep only their file name, so the bytes do not depend on where hookbox or
+ * the project lives (builds stay byte-identical across machines).
+ */
+export function portableSourceMap(mapJson: string): string {
+  const map = JSON.parse(mapJson) as RawSourceMap & Record<string, unknown>;
+  const sources = map.sources.map((s) => {
+    const path = sourcePath(s);
+    return path.startsWith('../') ? (path.split('/').pop() ?? path) : path;
+  });
+  return JSON.stringify({ ...map, sources });
+}
+
+/** Appends a custom section (id 0) to a wasm module. */
+export function withCustomSection(wasm: Uint8Array, name: string, payload: string): Uint8Array {
+  const encoder = new TextEncoder();
+  const nameBytes = encoder.encode(name);
+  const body = [...uleb(nameBytes.length), ...nameBytes, ...encoder.encode(payload)];
+  const header = [0, ...uleb(body.length)];
+  const out = new Uint8Array(wasm.length + header.length + body.length);
+  out.set(wasm);
+  out.set(header, wasm.length);
+  out.set(body, wasm.length + header.length);
+  return out;
+}
+
+
+/** A map source as a path relative to the map's directory: files bundled as CommonJS carry a namespace prefix. */
+export function sourcePath(source: string): string {
+  return source.startsWith(`${CJS_NAMESPACE}:`) ? source.slice(CJS_NAMESPACE.length + 1) : source;
+}
+
 /** A lookup from generated (1-based) line to the first original position mapped on it. */
 export function sourceMapLookup(mapJson: string, mapDir: string): (line: number) => SourcePosition | undefined {
   const map = JSON.parse(mapJson) as RawSourceMap;
@@ -54,7 +90,7 @@ export function sourceMapLookup(mapJson: string, mapDir: string): (line: number)
       origLine += fields[2] as number;
       origCol += fields[3] as number;
       const file = map.sources[source];
-      first ??= file === undefined ? undefined : { file: resolve(mapDir, file), line: origLine + 1, column: origCol + 1 };
+      first ??= file === undefined ? undefined : { file: resolve(mapDir, sourcePath(file)), line: origLine + 1, column: origCol + 1 };
     }
     lines.push(first);
   }

@@ -3,12 +3,11 @@
  * only strips types. The environment is the hook's: ES2020 plus the js-pdk
  * globals (`Host`, `Config`, `Var`, …) from @extism/js-pdk, no Node.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type TS from 'typescript';
 import { typescript } from './typescript.ts';
 import { BuildError } from '../../host/errors.ts';
+import { PACKAGE_ROOT } from '../../host/package.ts';
 
 /**
  * The hook's type environment, as tsconfig `compilerOptions`: what QuickJS
@@ -39,15 +38,14 @@ function compilerOptions(): TS.CompilerOptions {
   return options;
 }
 
-// The js-pdk declarations, found from this package (a hook project need not
-// depend on @extism/js-pdk itself); its package exports only types for ".".
+/**
+ * The globals a hook may use, as the hookbox engine provides them (js-pdk's
+ * API: Host, Config, Var, Http, Memory, console, TextEncoder/Decoder, URL,
+ * atob/btoa, structuredClone). hookbox's own declarations, not
+ * @extism/js-pdk's: those also declare APIs the engine lacks.
+ */
 export function jsPdkTypes(): string {
-  const require = createRequire(import.meta.url);
-  for (const dir of require.resolve.paths('@extism/js-pdk') ?? []) {
-    const file = join(dir, '@extism', 'js-pdk', 'dist', 'index.d.ts');
-    if (existsSync(file)) return file;
-  }
-  throw new BuildError('cannot find @extism/js-pdk (its type declarations are needed to type-check hooks)');
+  return join(PACKAGE_ROOT, 'pdk', 'types', 'hook-globals.d.ts');
 }
 
 // Library .d.ts files parsed once per process: later builds (tests, watch) reuse them.
@@ -75,13 +73,44 @@ function format(d: TS.Diagnostic): string {
   return `${d.file.fileName}:${line + 1}:${character + 1}: error TS${d.code}: ${text}`;
 }
 
-/** Throws a BuildError listing every error as `file:line:col: error TSnnnn: message`. */
-export function typecheckHook(entry: string): void {
+/**
+ * Diagnostics that mean "this global (or this member of one) does not exist
+ * in the engine": cannot find name, and property-does-not-exist on one of the
+ * engine's global objects. In plain JavaScript these are the only ones
+ * reported: the rest of a JS file's inferred types are not the author's promise.
+ */
+const MISSING_NAME_CODES = new Set([2304, 2552, 2582, 2583, 2584]);
+const MISSING_MEMBER_CODES = new Set([2339, 2551]);
+const ENGINE_GLOBALS = /on type '(?:Console|Host|Memory|MemoryHandle|URL|URLSearchParams|TextEncoder|TextDecoder|typeof globalThis|\{ get\(key: string\): string \| null; \}|\{ request\(.*)'/;
+
+function missingGlobal(d: TS.Diagnostic): boolean {
+  if (MISSING_NAME_CODES.has(d.code)) return true;
+  return MISSING_MEMBER_CODES.has(d.code) && ENGINE_GLOBALS.test(typescript().flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+/**
+ * Throws a BuildError listing every error as `file:line:col: error TSnnnn: message`.
+ * TypeScript gets a full type-check; JavaScript (and `// @ts-nocheck` files) is checked for
+ * globals the engine does not have, so `setTimeout` or `console.table` fail here, not at run time.
+ * `interfaces` are `.d.ts` files declaring the plugin's exports and host functions.
+ */
+export function typecheckHook(entry: string, interfaces: readonly string[] = []): void {
   const ts = typescript();
   const options = compilerOptions();
-  const program = ts.createProgram({ rootNames: [entry, jsPdkTypes()], options, host: compilerHost(dirname(entry), options) });
+  const roots = [entry, jsPdkTypes(), ...interfaces];
+  const program = ts.createProgram({ rootNames: roots, options, host: compilerHost(dirname(entry), options) });
   const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (diagnostics.length > 0) {
     throw new BuildError(`type errors:\n${diagnostics.map(format).join('\n')}`);
+  }
+  const jsOptions = { ...options, checkJs: true };
+  const jsProgram = ts.createProgram({ rootNames: roots, options: jsOptions, host: compilerHost(dirname(entry), jsOptions), oldProgram: program });
+  const missing = jsProgram
+    .getSourceFiles()
+    .filter((f) => /\.[cm]?jsx?$/.test(f.fileName) && !f.fileName.includes('/node_modules/'))
+    .flatMap((f) => jsProgram.getSemanticDiagnostics(f))
+    .filter(missingGlobal);
+  if (missing.length > 0) {
+    throw new BuildError(`uses what the hookbox engine does not have (see the README's "Existing extism-js plugins"):\n${missing.map(format).join('\n')}`);
   }
 }

@@ -86,7 +86,7 @@ async function readDir(dir: string, pick: (name: string) => boolean): Promise<Re
 function preludeHeader(source: Uint8Array): Uint8Array {
   const bytes = Array.from(source, (b) => String(b)).join(',');
   return new TextEncoder().encode(
-    `/* Generated from prelude.js by pdk/engine/build.ts. */\n` +
+    `/* Generated from prelude*.js by pdk/engine/build.ts. */\n` +
       `const char HB_PRELUDE[] = {${bytes},0};\nconst unsigned HB_PRELUDE_LEN = ${source.length};\n`,
   );
 }
@@ -97,8 +97,11 @@ async function collectInputs(): Promise<EngineInputs> {
   const quickjs = await readDir(quickjsDir, (n) => n.endsWith('.h') || QUICKJS_UNITS.includes(n));
   quickjs['quickjs.c'] = patchQuickjs(quickjs['quickjs.c'] as Uint8Array);
   const glue = await readDir(GLUE_DIR, (n) => /\.(c|h|js)$/.test(n));
-  glue['prelude.c'] = preludeHeader(glue['prelude.js'] as Uint8Array);
-  delete glue['prelude.js'];
+  // prelude.js first, then prelude-*.js in name order; each is its own script over `__hb`, removed after the last.
+  const preludes = Object.keys(glue).filter((n) => /^prelude(-[a-z-]+)?\.js$/.test(n)).sort((a, b) => (a === 'prelude.js' ? -1 : b === 'prelude.js' ? 1 : a < b ? -1 : 1));
+  const prelude = [...preludes.map((n) => new TextDecoder().decode(glue[n])), 'delete globalThis.__hb;\n'].join('\n');
+  glue['prelude.c'] = preludeHeader(new TextEncoder().encode(prelude));
+  for (const n of preludes) delete glue[n];
   const units = [
     ...QUICKJS_UNITS.map((file) => ({ dir: 'quickjs' as const, file })),
     ...Object.keys(glue)

@@ -65,6 +65,9 @@ function describe(report: InspectReport): string {
     `exports:  ${report.exports.map((e) => `${p(e.name)} (${e.kind})`).join(', ') || 'none'}`,
     `imports:  ${report.imports.map((i) => `${p(i.module)} ${p(i.name)} (${i.kind})`).join(', ') || 'none'}`,
     `memory:   ${memory}`,
+    ...(report.imports.some((i) => i.module === 'wasi_snapshot_preview1' && i.name === 'clock_time_get')
+      ? ['clock:    reads the clock (WASI clock_time_get); without the operator\'s "clock": true grant it sees time 0 (Date.now() is 0, 1970-01-01)']
+      : []),
     ...(report.hasStartFunction ? ['start:    has a start function'] : []),
     ...(report.manifest === undefined
       ? []

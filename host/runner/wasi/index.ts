@@ -53,6 +53,10 @@ export interface WasiGrant {
 /** Host functions as the Extism SDK calls them: its call context first (unused). */
 export type HostFunction = (context: unknown, ...args: (number | bigint)[]) => number;
 
+/** The log note the first time an instance reads the clock without the grant. */
+export const CLOCK_DENIED_NOTE =
+  'the hook read the clock without the clock grant: it sees time 0 (Date.now() is 0, 1970-01-01T00:00:00Z); grant "clock": true for the real time';
+
 /** One instance's WASI: its fd table, stdio sink and the 46 preview1 functions. */
 export class WasiHost {
   readonly functions: Record<string, HostFunction>;
@@ -69,11 +73,18 @@ export class WasiHost {
       this.#table.add({ kind: 'dir', root: preopen, rel: [], preopen: true, base: rights, inheriting: rights });
     }
     const encoder = new TextEncoder();
+    let clockNoted = false;
     const state: WasiState = {
       table: this.#table,
       stdio: this.#stdio,
       environ: Object.entries(grant.env).map(([key, value]) => encoder.encode(`${key}=${value}\0`)),
       clock: grant.clock,
+      clockDenied: () => {
+        // Once per instance: a hook's `Date.now()` is silently 0 otherwise, and a loop of reads would flood the log.
+        if (clockNoted) return;
+        clockNoted = true;
+        sink.push('warn', CLOCK_DENIED_NOTE);
+      },
       memory: () => {
         const current = memory();
         if (current === undefined) throw new WasiErrno(Errno.FAULT);

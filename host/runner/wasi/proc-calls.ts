@@ -59,7 +59,10 @@ export function procCalls(state: WasiState): Record<string, WasiFn> {
       return Errno.SUCCESS;
     },
     clock_time_get: (id, _precision, ptr) => {
-      if (!state.clock) return Errno.NOTCAPABLE;
+      if (!state.clock) {
+        state.clockDenied();
+        return Errno.NOTCAPABLE;
+      }
       const now = clockNs(n(id));
       if (now === undefined) return Errno.INVAL;
       state.memory().setU64(n(ptr), now);

@@ -13,6 +13,8 @@ export interface WasiState {
   /** Granted variables as `NAME=value\0` bytes. */
   readonly environ: readonly Uint8Array[];
   readonly clock: boolean;
+  /** Called when the guest reads a clock it was not granted (the JS engine's `Date` then sees time 0). */
+  clockDenied(): void;
 }
 
 /** A WASI function as the SDK calls it: i32 params as numbers, i64 as bigints; returns an errno. */

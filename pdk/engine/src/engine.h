@@ -10,6 +10,22 @@ extern int hb_initializing;
 /* Installs `globalThis.__hb` (natives.c); prelude.js turns it into the js-pdk globals. */
 void hb_install_natives(JSContext *ctx);
 
+/* Borrowed bytes of argv[0] (ArrayBuffer) at argv[1] offset, argv[2] length; -1 with a pending exception. */
+int hb_buffer_arg(JSContext *ctx, JSValueConst *argv, uint8_t **data, size_t *len);
+
+/* Wraps a malloc'd buffer as an ArrayBuffer without copying (the ArrayBuffer frees it). */
+JSValue hb_adopt_buffer(JSContext *ctx, uint8_t *data, size_t len);
+
+/* Top-level hook code runs at build time, where there is no call, input, config or state. */
+#define HOST_ONLY(what)                                                                              \
+  if (hb_initializing)                                                                               \
+    return JS_ThrowTypeError(ctx, "%s is not available in top-level code (it runs at build time); " \
+                                  "use it inside a handler",                                         \
+                             what)
+
+/* Installs the natives behind Memory, Http and host functions on `__hb` (natives-host.c). */
+void hb_install_host_natives(JSContext *ctx, JSValueConst hb);
+
 /* Installs `globalThis.__hookbox.readInput/writeOutput` (msgpack.c). */
 void hb_install_msgpack(JSContext *ctx);
 

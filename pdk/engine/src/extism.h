@@ -30,6 +30,9 @@ EXTISM_IMPORT("log_info") void extism_log_info(uint64_t offs);
 EXTISM_IMPORT("log_warn") void extism_log_warn(uint64_t offs);
 EXTISM_IMPORT("log_error") void extism_log_error(uint64_t offs);
 EXTISM_IMPORT("log_debug") void extism_log_debug(uint64_t offs);
+EXTISM_IMPORT("http_request") uint64_t extism_http_request(uint64_t req_offs, uint64_t body_offs);
+EXTISM_IMPORT("http_status_code") int32_t extism_http_status_code(void);
+EXTISM_IMPORT("http_headers") uint64_t extism_http_headers(void);
 
 /* This call's input as the host filled it through `hookbox_input_reserve`, or NULL (input.c owns it). */
 const uint8_t *hb_reserved_input(size_t *len_out);

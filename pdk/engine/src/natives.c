@@ -13,7 +13,7 @@
 #include "extism.h"
 
 /* Borrowed bytes of argv[i] (ArrayBuffer) at argv[i+1] offset, argv[i+2] length. */
-static int buffer_arg(JSContext *ctx, JSValueConst *argv, uint8_t **data, size_t *len) {
+int hb_buffer_arg(JSContext *ctx, JSValueConst *argv, uint8_t **data, size_t *len) {
   size_t size;
   uint8_t *p = JS_GetArrayBuffer(ctx, &size, argv[0]);
   if (!p) return -1; /* not an ArrayBuffer: a TypeError is pending (empty buffers still have a pointer) */
@@ -30,13 +30,6 @@ static int buffer_arg(JSContext *ctx, JSValueConst *argv, uint8_t **data, size_t
 
 static JSValue throw_oom(JSContext *ctx) { return JS_ThrowOutOfMemory(ctx); }
 
-/* Top-level hook code runs at build time, where there is no call, input, config or state. */
-#define HOST_ONLY(what)                                                                              \
-  if (hb_initializing)                                                                               \
-    return JS_ThrowTypeError(ctx, "%s is not available in top-level code (it runs at build time); " \
-                                  "use it inside a handler",                                         \
-                             what)
-
 static void free_buffer(JSRuntime *rt, void *opaque, void *ptr) {
   (void)rt;
   (void)opaque;
@@ -44,7 +37,7 @@ static void free_buffer(JSRuntime *rt, void *opaque, void *ptr) {
 }
 
 /* Wraps a malloc'd buffer as an ArrayBuffer without copying. */
-static JSValue adopt_buffer(JSContext *ctx, uint8_t *data, size_t len) {
+JSValue hb_adopt_buffer(JSContext *ctx, uint8_t *data, size_t len) {
   return JS_NewArrayBuffer(ctx, data, len, free_buffer, NULL, 0);
 }
 
@@ -57,7 +50,7 @@ static JSValue hb_input_bytes(JSContext *ctx, JSValueConst this_val, int argc, J
   uint8_t *copy = malloc(len ? len : 1);
   if (copy) memcpy(copy, data, len);
   hb_release_input(data);
-  return copy ? adopt_buffer(ctx, copy, len) : throw_oom(ctx);
+  return copy ? hb_adopt_buffer(ctx, copy, len) : throw_oom(ctx);
 }
 
 static JSValue hb_input_string(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
@@ -83,7 +76,7 @@ static JSValue hb_output(JSContext *ctx, JSValueConst this_val, int argc, JSValu
   HOST_ONLY("Host.outputBytes");
   uint8_t *data;
   size_t len;
-  if (buffer_arg(ctx, argv, &data, &len)) return JS_EXCEPTION;
+  if (hb_buffer_arg(ctx, argv, &data, &len)) return JS_EXCEPTION;
   return set_output(ctx, data, len);
 }
 
@@ -117,7 +110,7 @@ static JSValue get_block(JSContext *ctx, JSValueConst key, int as_string, int is
   size_t len = 0;
   uint8_t *data = hb_load_and_free(offs, &len);
   if (!data) return throw_oom(ctx);
-  if (!as_string) return adopt_buffer(ctx, data, len);
+  if (!as_string) return hb_adopt_buffer(ctx, data, len);
   JSValue s = JS_NewStringLen(ctx, (const char *)data, len);
   hb_release_input(data);
   return s;
@@ -161,7 +154,7 @@ static JSValue hb_var_set(JSContext *ctx, JSValueConst this_val, int argc, JSVal
   HOST_ONLY("Var.set");
   uint8_t *data;
   size_t len;
-  if (buffer_arg(ctx, argv + 1, &data, &len)) return JS_EXCEPTION;
+  if (hb_buffer_arg(ctx, argv + 1, &data, &len)) return JS_EXCEPTION;
   return var_set(ctx, argv[0], data, len, 0);
 }
 
@@ -226,7 +219,7 @@ static int utf8_valid(const uint8_t *p, size_t len) {
 static JSValue hb_utf8_decode(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
   uint8_t *data;
   size_t len;
-  if (buffer_arg(ctx, argv, &data, &len)) return JS_EXCEPTION;
+  if (hb_buffer_arg(ctx, argv, &data, &len)) return JS_EXCEPTION;
   if (JS_ToBool(ctx, argv[3]) && !utf8_valid(data, len)) {
     return JS_ThrowTypeError(ctx, "The encoded data was not valid for encoding utf-8");
   }
@@ -238,7 +231,7 @@ static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 static JSValue hb_base64_encode(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
   uint8_t *data;
   size_t len;
-  if (buffer_arg(ctx, argv, &data, &len)) return JS_EXCEPTION;
+  if (hb_buffer_arg(ctx, argv, &data, &len)) return JS_EXCEPTION;
   size_t out_len = (len + 2) / 3 * 4;
   char *out = malloc(out_len + 1);
   if (!out) return throw_oom(ctx);
@@ -295,7 +288,7 @@ static JSValue hb_base64_decode(JSContext *ctx, JSValueConst this_val, int argc,
     }
   }
   JS_FreeCString(ctx, s);
-  return adopt_buffer(ctx, out, o);
+  return hb_adopt_buffer(ctx, out, o);
 }
 
 static const JSCFunctionListEntry HB_FUNCS[] = {
@@ -320,6 +313,7 @@ void hb_install_natives(JSContext *ctx) {
   JSValue global = JS_GetGlobalObject(ctx);
   JSValue hb = JS_NewObject(ctx);
   JS_SetPropertyFunctionList(ctx, hb, HB_FUNCS, sizeof(HB_FUNCS) / sizeof(HB_FUNCS[0]));
+  hb_install_host_natives(ctx, hb);
   JS_SetPropertyStr(ctx, global, "__hb", hb);
   JS_FreeValue(ctx, global);
 }

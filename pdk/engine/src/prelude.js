@@ -2,8 +2,7 @@
 // Runs once at pre-initialization, before the hook's bundle.
 (function (g) {
   'use strict';
-  const hb = g.__hb;
-  delete g.__hb;
+  const hb = g.__hb; // deleted after the last prelude file (pdk/engine/build.ts)
 
   // (ArrayBuffer, byteOffset, byteLength) of any BufferSource.
   function parts(value, what) {
@@ -27,7 +26,6 @@
       return hb.base64Encode(buf, off, len);
     },
     base64ToArrayBuffer: (input) => hb.base64Decode(String(input)),
-    getFunctions: () => ({}),
   });
 
   define('Config', { get: (key) => hb.configGet(String(key)) });
