@@ -17,9 +17,10 @@ beforeAll(async () => {
 afterAll(() => cleanup?.());
 
 describe('engine cache', () => {
-  it('is a wasm reactor exporting the call entry point, the bulk-input reservation and Wizer init, importing only Extism and WASI', async () => {
+  it('is a wasm reactor exporting the call entry point, the host-function dispatch, the bulk-input reservation and Wizer init, importing only Extism and WASI', async () => {
     const module = new wasmApi.Module(new Uint8Array(await readFile(builtEngine)));
-    expect(wasmApi.Module.exports(module).map((e) => e.name).sort()).toEqual(['__hookbox_call', 'hookbox_input_reserve', 'memory', 'wizer.initialize']);
+    // `__hookbox_host_dispatch` is rewritten for plugins that declare host functions and dropped from the others.
+    expect(wasmApi.Module.exports(module).map((e) => e.name).sort()).toEqual(['__hookbox_call', '__hookbox_host_dispatch', 'hookbox_input_reserve', 'memory', 'wizer.initialize']);
     expect([...new Set(wasmApi.Module.imports(module).map((i) => i.module))].sort()).toEqual(['extism:host/env', 'wasi_snapshot_preview1']);
     expect(basename(builtEngine)).toMatch(/^engine-[0-9a-f]{24}\.wasm$/);
     expect(await engineCachePath()).toBe(builtEngine);

@@ -97,14 +97,15 @@ describe('memory', () => {
 });
 
 describe('errors', () => {
-  it('a thrown JS error is a plugin-error carrying the JS message and stack', async () => {
+  it("a thrown JS error is a plugin-error carrying the JS message and a stack mapped to the author's source line", async () => {
     const hook = await load('throws');
     const outcome = await call(hook, 'throw:kaboom');
     expect(outcome.type).toBe('fault');
     if (outcome.type !== 'fault') return;
     expect(outcome.fault.kind).toBe('plugin-error');
     expect(outcome.fault.message).toContain('Error: hook says kaboom');
-    expect(outcome.fault.message).toMatch(/at preTool \(hook\.js:\d+\)/);
+    // fixtures/all-seams/hook.ts line 50 is the `throw`: the bundle's source map was applied.
+    expect(outcome.fault.message).toMatch(/at preTool \(hook\.ts:50:\d+\)/);
   });
 
   it('deep recursion hits the QuickJS stack limit (a plugin error), not the host stack', async () => {
