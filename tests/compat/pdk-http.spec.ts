@@ -62,6 +62,10 @@ function handle(req: IncomingMessage, res: import('node:http').ServerResponse): 
         res.writeHead(201, { 'content-type': 'text/plain' });
         res.end(`${req.method} ${req.headers['x-test']} ${Buffer.concat(chunks).toString()}`);
         return;
+      case '/empty':
+        res.writeHead(204, { 'x-empty': 'yes' });
+        res.end();
+        return;
       case '/big':
         // Chunked (no content-length): the cap is enforced while reading, not only from the header.
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
@@ -125,6 +129,12 @@ describe('Http.request to a granted host', () => {
     const plugin = await load({ allowedHosts: ['127.0.0.1'] });
     const res = JSON.parse((await plugin.text('fetch_json', JSON.stringify({ url: `${origin}/echo`, method: 'post', body: 'payload ✓' }))) ?? '');
     expect(res).toMatchObject({ status: 201, body: 'POST from-plugin payload ✓' });
+  });
+
+  it('an empty body (204) is an empty string, headers kept', async () => {
+    const plugin = await load({ allowedHosts: ['127.0.0.1'] });
+    const res = JSON.parse((await plugin.text('fetch_json', JSON.stringify({ url: `${origin}/empty` }))) ?? '');
+    expect(res).toMatchObject({ status: 204, body: '', headers: { 'x-empty': 'yes' } });
   });
 
   it('a redirect is the answer, never followed to a host outside the grant', async () => {
