@@ -30,7 +30,16 @@ function fetch_caught() {
   }
 }
 
-module.exports = { fetch_json, fetch_caught };
+function fetch_request() {
+  try {
+    const res = Http.request(JSON.parse(Host.inputString()));
+    Host.outputString('status ' + res.status);
+  } catch (e) {
+    Host.outputString('caught: ' + e.message);
+  }
+}
+
+module.exports = { fetch_json, fetch_caught, fetch_request };
 `;
 
 const BIG_BYTES = 2 * 1_048_576;
@@ -105,7 +114,7 @@ afterAll(async () => {
 });
 
 async function load(options: { allowedHosts?: string[]; timeoutMs?: number }): Promise<LoadedPlugin> {
-  const plugin = await loadPlugin(runner, logs, built, { exports: ['fetch_json', 'fetch_caught'], ...options });
+  const plugin = await loadPlugin(runner, logs, built, { exports: ['fetch_json', 'fetch_caught', 'fetch_request'], ...options });
   plugins.push(plugin);
   return plugin;
 }
@@ -113,7 +122,7 @@ async function load(options: { allowedHosts?: string[]; timeoutMs?: number }): P
 describe('Http.request to a granted host', () => {
   it('builds unchanged', () => {
     if (built instanceof Error || built === undefined) throw built;
-    expect(built.exports).toEqual(['fetch_caught', 'fetch_json']);
+    expect(built.exports).toEqual(['fetch_caught', 'fetch_json', 'fetch_request']);
   });
 
   it('GET answers {status, body, headers} as js-pdk documents', async () => {
@@ -188,6 +197,19 @@ describe('Http.request to a host outside the grant', () => {
   it('only http: and https: URLs are served', async () => {
     const plugin = await load({ allowedHosts: ['127.0.0.1'] });
     expect(await plugin.text('fetch_caught', 'file:///etc/passwd')).toBe('caught: Http.request to file:///etc/passwd failed: only http: and https: URLs are served, not file:');
+  });
+});
+
+describe('a malformed request from the guest', () => {
+  it('is refused field by field before anything is sent', async () => {
+    const plugin = await load({ allowedHosts: ['127.0.0.1'] });
+    const before = seen.length;
+    const ask = (request: unknown) => plugin.text('fetch_request', JSON.stringify(request));
+    expect(await ask({ url: `${origin}/hello`, method: 'GET /x HTTP/1.1' })).toBe(`caught: Http.request to ${origin}/hello failed: the request's "method" is not an HTTP method name`);
+    expect(await ask({ url: `${origin}/hello`, headers: { 'x-n': 5 } })).toBe(`caught: Http.request to ${origin}/hello failed: request header "x-n" is not a string`);
+    expect(await ask({ url: 'not a url' })).toBe('caught: Http.request to not a url failed: "not a url" is not a URL');
+    expect(await ask({ url: `${origin}/hello`, headers: { 'bad name': 'x' } })).toMatch(/^caught: Http\.request to .* failed: /);
+    expect(seen.length).toBe(before);
   });
 });
 
