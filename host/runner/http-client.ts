@@ -14,6 +14,8 @@ const HELPER = new URL('./http-helper.mjs', import.meta.url);
 /** Slots of the shared state word array (http-helper.mjs uses the same). */
 const READY = 0;
 const DONE = 1;
+/** `state[READY]` when the helper exited (set here, never by the helper). */
+const STOPPED = 2;
 
 /** One request, already checked against the hook's grant. */
 export interface HttpExchange {
@@ -43,6 +45,8 @@ class HttpHelper {
   readonly #state = new Int32Array(new SharedArrayBuffer(8));
   readonly #port: MessagePort;
   #seq = 0;
+  /** Why the helper thread failed, if it did. */
+  #error = '';
   gone = false;
 
   constructor() {
@@ -60,17 +64,23 @@ class HttpHelper {
     worker.unref();
     // Replies are taken with receiveMessageOnPort while blocked; no listener, so the port never holds the loop open.
     port1.unref();
+    worker.on('error', (error: Error) => {
+      this.#error = error.message;
+    });
     worker.on('exit', () => {
       this.gone = true;
       if (current === this) current = undefined;
+      // Wakes a creation still waiting in ready().
+      Atomics.store(this.#state, READY, STOPPED);
+      Atomics.notify(this.#state, READY);
     });
-    worker.on('error', () => undefined);
   }
 
-  /** Settles once the helper listens. */
+  /** Settles once the helper listens; rejects if it stopped before that. */
   async ready(): Promise<void> {
     const wait = waitAsync(this.#state, READY, 0);
     if (wait.async) await wait.value;
+    if (Atomics.load(this.#state, READY) === STOPPED) throw new Error(`the HTTP helper thread stopped before it listened${this.#error === '' ? '' : `: ${this.#error}`}`);
   }
 
   /** Blocks this thread until the answer comes or `deadline` (a `performance.now()` time) passes. */
