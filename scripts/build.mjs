@@ -21,5 +21,6 @@ if (result.status !== 0) process.exit(result.status ?? 1);
 
 mkdirSync(join(dist, 'host', 'runner'), { recursive: true });
 copyFileSync(join(root, 'host', 'runner', 'worker-bootstrap.mjs'), join(dist, 'host', 'runner', 'worker-bootstrap.mjs'));
+copyFileSync(join(root, 'host', 'runner', 'http-helper.mjs'), join(dist, 'host', 'runner', 'http-helper.mjs'));
 writeFileSync(join(dist, '.build-stamp'), `${JSON.stringify({ startedAt })}\n`);
 console.log(`built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.ts';
-import { type Capabilities, type PathGrant, pathGrant } from '../runner/index.ts';
+import { type Capabilities, type PathGrant, hostCovers, pathGrant } from '../runner/index.ts';
 
 /** Where each side of an intersection comes from, for error messages (file and JSON path). */
 export interface CapabilitySources {
@@ -86,15 +86,6 @@ export function realpathOrNull(file: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** Whether the allowed-host entry `grant` (exact, or `*.suffix`) covers `host` (itself possibly a wildcard). */
-export function hostCovers(grant: string, host: string): boolean {
-  if (grant === host) return true;
-  if (!grant.startsWith('*.')) return false;
-  const suffix = grant.slice(1); // ".example.com"
-  const bare = host.startsWith('*.') ? host.slice(1) : `.${host}`;
-  return bare.endsWith(suffix) && bare.length > suffix.length;
 }
 
 /** Whether `child` is `parent` or lies under it (both absolute). */

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { type Capabilities, pathGrant } from '../runner/index.ts';
-import { hostCovers, isInside, realpathOrNull } from './capabilities.ts';
+import { type Capabilities, hostCovers, pathGrant } from '../runner/index.ts';
+import { isInside, realpathOrNull } from './capabilities.ts';
 
 /** How a grant reaches beyond its bound: the field (`allowedPaths`…) and what is too wide. */
 export interface GrantExcess {

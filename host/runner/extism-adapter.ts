@@ -7,6 +7,8 @@ import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/ext
 import type { HookFault, HookFaultKind } from '../seams/fault.ts';
 import { type LogCap, type LogLine, LogSink } from './log-sink.ts';
 import { GROW_FAILED_GLOBAL } from './grow-probe.ts';
+import { HttpCalls, HttpDeadlineError, type HttpGrant } from './http-calls.ts';
+import { httpHelper } from './http-client.ts';
 import { GUEST_MODULE_NAME, INPUT_RESERVE_EXPORT, RC_GLOBAL } from './rc-wrapper.ts';
 import { INIT_EXPORT, WASI_HOST_MODULE, type WasiGrant, WasiExit, WasiHost } from './wasi/index.ts';
 import { type WasmGlobal, type WasmInstance, type WasmMemory, wasmApi } from './wasm-api.ts';
@@ -31,6 +33,8 @@ export interface InstanceOptions {
   readonly plainExports?: readonly string[];
   /** File URL of the module whose named exports serve the plugin's `extism:host/user` imports. */
   readonly hostFunctions?: string;
+  /** Hosts `http_request` may reach; absent = every request is refused (status 0). */
+  readonly http?: HttpGrant;
 }
 
 /**
@@ -75,9 +79,11 @@ export class ExtismInstance {
   readonly #budget: AllocBudget;
   readonly #budgetBytes: number;
   readonly #wasi: WasiHost | undefined;
+  readonly #http: HttpCalls;
 
-  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: AllocBudget, options: InstanceOptions, wasi: WasiHost | undefined) {
+  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: AllocBudget, options: InstanceOptions, wasi: WasiHost | undefined, http: HttpCalls) {
     this.#plugin = plugin;
+    this.#http = http;
     this.#wasi = wasi;
     this.#budget = budget;
     this.#budgetBytes = options.memoryMb * 1_048_576;
@@ -100,6 +106,7 @@ export class ExtismInstance {
     // the kernel's namespace replaces the kernel's (the SDK merges `functions`
     // into the same import object).
     const budget: AllocBudget = { left: options.memoryMb * 1_048_576, refused: false };
+    const http = new HttpCalls(options.http, sink);
     functions['extism:host/env'] = {
       alloc: (context: { alloc(size: bigint): bigint }, size: bigint): bigint => {
         const n = Number(size);
@@ -111,6 +118,8 @@ export class ExtismInstance {
         budget.left -= n;
         return context.alloc(size);
       },
+      // Served here, deny-by-default (http-calls.ts), instead of the SDK's disabled stubs.
+      ...http.functions(),
     };
     // hookbox's own WASI (the SDK's node:wasi stays off: it maps guest stdio
     // to real host fds). The memory is looked up at each call, so it is
@@ -119,6 +128,8 @@ export class ExtismInstance {
     if (wasi !== undefined) functions[WASI_HOST_MODULE] = wasi.functions as NonNullable<ExtismPluginOptions['functions']>[string];
     let plugin: Plugin | undefined;
     try {
+      // Started now, not inside the first call: a thread start would eat into that call's deadline.
+      if (http.granted) await httpHelper().ready();
       if (options.hostFunctions !== undefined) {
         const provided = (await import(options.hostFunctions)) as Record<string, unknown>;
         functions['extism:host/user'] = Object.fromEntries(Object.entries(provided).filter(([, fn]) => typeof fn === 'function')) as NonNullable<ExtismPluginOptions['functions']>[string];
@@ -145,7 +156,7 @@ export class ExtismInstance {
       const init = wrapperInstance.exports[INIT_EXPORT];
       if (typeof init === 'function') (init as () => void)();
       wasi?.flush();
-      return { ok: true, instance: new ExtismInstance(plugin, wrapperInstance, sink, budget, options, wasi), logs: sink.drain() };
+      return { ok: true, instance: new ExtismInstance(plugin, wrapperInstance, sink, budget, options, wasi, http), logs: sink.drain() };
     } catch (error) {
       wasi?.flush();
       wasi?.close();
@@ -168,6 +179,7 @@ export class ExtismInstance {
     if (growFailed !== undefined) growFailed.value = 0;
     this.#budget.left = this.#budgetBytes;
     this.#budget.refused = false;
+    this.#http.beginCall();
     let output: Uint8Array | null;
     try {
       // A guest that took the input in bulk reads only its length from the kernel: no second copy.
@@ -273,6 +285,8 @@ export function faultFromError(
   // WASI `proc_exit` unwinds the guest mid-function (its shadow stack and
   // allocator may be half-updated), so the instance goes.
   if (error instanceof WasiExit) return { kind: 'plugin-error', message: error.message, discard: true };
+  // An `Http.request` still unanswered at the deadline: the guest was unwound mid-call, so it goes too.
+  if (error instanceof HttpDeadlineError) return { kind: 'timeout', message: error.message, discard: true };
   const text = errorText(error);
   if (text.startsWith(PLUGIN_ERROR_PREFIX)) {
     const message = text.slice(PLUGIN_ERROR_PREFIX.length);

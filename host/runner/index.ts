@@ -1,6 +1,7 @@
 export { HookRunner, RUNNER_DEFAULTS } from './runner.ts';
 export type { HookRunnerOptions } from './runner.ts';
 export { DEFAULT_LIMITS, DEFAULT_QUARANTINE_AFTER } from './types.ts';
+export { hostCovers } from './host-grant.ts';
 export { CapabilitiesSchema, HookLimitsSchema, PathGrantSchema, pathGrant } from './limits.ts';
 export type { Capabilities, HookLimits, PathGrant } from './limits.ts';
 export type { HookLogEntry, WasmHook, WasmHookSpec } from './types.ts';

@@ -8,6 +8,7 @@ import { HookLoadError } from '../errors.ts';
 import { SEAMS } from '../seams/index.ts';
 import { DEFAULT_DATA_BYTES, DEFAULT_MAX_DATA_BYTES } from './channel.ts';
 import { type LogCap } from './log-sink.ts';
+import { HTTP_MAX_RESPONSE_BYTES } from './http-calls.ts';
 import { MemoryBudget, defaultMemoryBudgetBytes, mib } from './memory-budget.ts';
 import { prepareModule } from './module-prep.ts';
 import { WorkerPool } from './pool.ts';
@@ -168,9 +169,6 @@ export class HookRunner {
         `${source}: one instance of hook "${spec.name}" may hold up to ${mib(capBytes)} MiB (memoryMb ${limits.memoryMb}: linear memory, Extism allocations and vars), more than the runner's whole memory budget of ${mib(this.#budget.budgetBytes)} MiB (memoryBudgetMb); lower memoryMb or raise the budget`,
       );
     }
-    if ((capabilities.allowedHosts ?? []).length > 0) {
-      this.#options.onLog?.({ hook: spec.name, level: 'warn', message: 'network grants are not supported by the runner: http_request stays disabled', session: '' });
-    }
     const config: Record<string, string> = { ...spec.config };
     if (limits.instructionBudget !== undefined) config['hookbox.instructionBudget'] = String(limits.instructionBudget);
     // Engines that honour it (the hookbox JS engine) keep their heap under the
@@ -195,6 +193,9 @@ export class HookRunner {
         ...(this.#options.logCap !== undefined && { logCap: this.#options.logCap }),
         ...(plainExports.length > 0 && { plainExports }),
         ...(spec.hostFunctions !== undefined && { hostFunctions: spec.hostFunctions }),
+        ...((capabilities.allowedHosts ?? []).length > 0 && {
+          http: { allowedHosts: capabilities.allowedHosts ?? [], timeoutMs: limits.timeoutMs, maxResponseBytes: HTTP_MAX_RESPONSE_BYTES },
+        }),
       },
       timeoutMs: limits.timeoutMs,
       loadTimeoutMs: Math.max(limits.timeoutMs, MIN_LOAD_TIMEOUT_MS),

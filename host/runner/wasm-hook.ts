@@ -192,8 +192,8 @@ export class WasmHookImpl implements WasmHook {
    */
   async warmUp(): Promise<void> {
     const { instanceOptions, module, loadTimeoutMs, timeoutMs, pool, budget, capBytes } = this.#init;
-    // No capabilities: no preopened paths, no environment variables (the clock is only read, never written).
-    const { wasi, ...rest } = instanceOptions;
+    // No capabilities: no preopened paths, no environment variables, no network (the clock is only read, never written).
+    const { wasi, http: _http, ...rest } = instanceOptions;
     const options = { ...rest, ...(wasi !== undefined && { wasi: { ...wasi, preopens: [], env: {} } }) };
     for (const handle of pool.live()) {
       if (this.#closed) return;
