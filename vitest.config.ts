@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -11,10 +13,11 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     // Hermetic configuration layers: the machine's /etc/hookbox and ~/.config/hookbox never reach a test
-    // (an organisation layer with no hooks; a user config folder that does not exist).
+    // (an organisation layer with no hooks; a user config folder with no hookbox config, outside the
+    // checkout because other programs the tests start — Chromium — write their own config there).
     env: {
       HOOKBOX_ORG_CONFIG: fileURLToPath(new URL('tests/helpers/layers/no-org-policy.json', import.meta.url)),
-      XDG_CONFIG_HOME: fileURLToPath(new URL('tests/helpers/layers/no-user-config', import.meta.url)),
+      XDG_CONFIG_HOME: join(tmpdir(), 'hookbox-tests-xdg-config'),
     },
   },
 });
