@@ -20,10 +20,7 @@ uint8_t *hb_read_input(size_t *len_out) {
   return buf;
 }
 
-uint64_t hb_store(const uint8_t *data, size_t len) {
-  if (len == 0) return 0;
-  uint64_t offs = extism_alloc(len);
-  if (offs == 0) return 0;
+void hb_write_block(uint64_t offs, const uint8_t *data, size_t len) {
   size_t i = 0;
   for (; i + 8 <= len; i += 8) {
     uint64_t word;
@@ -31,6 +28,13 @@ uint64_t hb_store(const uint8_t *data, size_t len) {
     extism_store_u64(offs + i, word);
   }
   for (; i < len; i++) extism_store_u8(offs + i, data[i]);
+}
+
+uint64_t hb_store(const uint8_t *data, size_t len) {
+  if (len == 0) return 0;
+  uint64_t offs = extism_alloc(len);
+  if (offs == 0) return 0;
+  hb_write_block(offs, data, len);
   return offs;
 }
 

@@ -48,6 +48,8 @@ void hb_input_call_done(void);
 uint8_t *hb_read_input(size_t *len_out);
 void hb_release_input(uint8_t *buf);
 
+/* Copies `len` bytes into the existing kernel block at `offs` (8 bytes per store while it can). */
+void hb_write_block(uint64_t offs, const uint8_t *data, size_t len);
 /* Copies `len` bytes into a new Extism block and returns its offset (0 for an empty buffer). */
 uint64_t hb_store(const uint8_t *data, size_t len);
 

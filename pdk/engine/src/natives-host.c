@@ -40,13 +40,7 @@ static JSValue hb_mem_store(JSContext *ctx, JSValueConst this_val, int argc, JSV
   size_t len;
   if (offset_arg(ctx, argv[0], &offs) || hb_buffer_arg(ctx, argv + 1, &data, &len)) return JS_EXCEPTION;
   if (len > extism_length(offs)) return JS_ThrowRangeError(ctx, "Memory: %zu bytes do not fit the block", len);
-  size_t i = 0;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t word;
-    memcpy(&word, data + i, 8);
-    extism_store_u64(offs + i, word);
-  }
-  for (; i < len; i++) extism_store_u8(offs + i, data[i]);
+  hb_write_block(offs, data, len);
   return JS_UNDEFINED;
 }
 
