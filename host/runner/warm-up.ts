@@ -33,8 +33,23 @@ export const WARM_UP_PAYLOADS: { readonly [S in SeamId]: PayloadOf<S> } = {
 /** The session a warm-up call names (never a real session id: real ones are UUIDs or operator-chosen). */
 export const WARM_UP_SESSION: SessionInfo = { id: 'hookbox-warm-up', turn: 1, step: 1, cwd: '/' };
 
-/** Calls per seam per worker: enough for V8's baseline tiers and inline caches, small enough to cost a few ms. */
+/** Calls per seam per hook per worker: enough for the hook's own guest code and inline caches, small enough to cost a few ms. */
 export const WARM_UP_CALLS = 12;
+
+/**
+ * Calls per worker, across all its hooks, before the host code every call
+ * runs (channel, serve loop, Extism kernel functions, wire encode/decode on
+ * the main thread) counts as warm. V8 optimises a small function only after
+ * it has run some tens of kilobytes of bytecode (about a thousand calls of
+ * the per-call functions); until then a spaced session call costs 3–5× a hot
+ * one. The first hook loaded on a worker pays them (~1,000 calls of the WAT
+ * floor is ~0.1 s of CPU), the others only {@link WARM_UP_CALLS} per seam
+ * within {@link WARM_UP_BUDGET_MS}.
+ */
+export const WARM_UP_HOST_CALLS = 1000;
+
+/** Longest warm-up of one hook on one worker, in ms of wall time: a slow hook stops early. */
+export const WARM_UP_BUDGET_MS = 300;
 
 let eagerCompilation = false;
 

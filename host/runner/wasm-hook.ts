@@ -19,7 +19,7 @@ import { Quarantine } from './quarantine.ts';
 import type { ExportCallOutcome, HookLogEntry, WasmHook } from './types.ts';
 import type { StackMapper } from './source-map.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
-import { WARM_UP_CALLS, WARM_UP_PAYLOADS, WARM_UP_SESSION } from './warm-up.ts';
+import { WARM_UP_BUDGET_MS, WARM_UP_CALLS, WARM_UP_HOST_CALLS, WARM_UP_PAYLOADS, WARM_UP_SESSION } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
 import { releaseInput } from './input-lease.ts';
 
@@ -208,13 +208,16 @@ export class WasmHookImpl implements WasmHook {
         const created = await handle.create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, options, loadTimeoutMs, gate);
         if ('refused' in created) return;
         if ('timedOut' in created || created.fault !== undefined) continue;
+        const stop = performance.now() + WARM_UP_BUDGET_MS;
         calls: for (const seam of this.seams) {
           const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(seam));
           const definition = seamDefinition(seam);
           const payload = WARM_UP_PAYLOADS[seam];
           const call = { seam, payload, next: definition.kind === 'notify' ? null : definition.defaultDecision(payload as never), session: WARM_UP_SESSION };
-          for (let i = 0; i < WARM_UP_CALLS && !this.#closed; i++) {
+          for (let i = 0; (i < WARM_UP_CALLS || handle.warmUpCalls < WARM_UP_HOST_CALLS) && !this.#closed; i++) {
             const started = performance.now();
+            if (started > stop) break calls;
+            handle.warmUpCalls++;
             const result = await handle.call(id, exportIndex, this.#wire.encode(call as never), timeoutMs, gate);
             if ('refused' in result) return;
             if ('timedOut' in result || result.discard === true) break calls;

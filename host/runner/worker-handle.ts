@@ -77,6 +77,8 @@ export class WorkerHandle {
   readonly ready: Promise<void>;
   /** Live instances on this worker (the pool places new ones on the least loaded worker). */
   instanceCount = 0;
+  /** Synthetic warm-up calls this worker has served, across hooks (see `warm-up.ts`). */
+  warmUpCalls = 0;
   /** Called once when the worker dies for any reason (the pool replaces it). */
   onDeath: ((handle: WorkerHandle) => void) | undefined;
 
