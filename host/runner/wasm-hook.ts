@@ -70,6 +70,9 @@ interface InstanceRecord {
   refused: boolean;
 }
 
+/** The pool placement key of the instances made at load (`probe`), handed to the first session. */
+const LOAD_TIME_PLACEMENT = '\u0000hookbox-load';
+
 /** A synthetic warm-up call slower than this stops the warm-up of that hook (it would cost more than it saves). */
 const WARM_UP_SLOW_MS = 20;
 
@@ -205,7 +208,7 @@ export class WasmHookImpl implements WasmHook {
       budget.pin(entry);
       const gate = () => budget.run(entry) === undefined;
       try {
-        const created = await handle.create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, options, loadTimeoutMs, gate);
+        const created = await handle.create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, options, loadTimeoutMs, gate, 'background');
         if ('refused' in created) return;
         if ('timedOut' in created || created.fault !== undefined) continue;
         const stop = performance.now() + WARM_UP_BUDGET_MS;
@@ -218,7 +221,7 @@ export class WasmHookImpl implements WasmHook {
             const started = performance.now();
             if (started > stop) break calls;
             handle.warmUpCalls++;
-            const result = await handle.call(id, exportIndex, this.#wire.encode(call as never), timeoutMs, gate);
+            const result = await handle.call(id, exportIndex, this.#wire.encode(call as never), timeoutMs, gate, 'background');
             if ('refused' in result) return;
             if ('timedOut' in result || result.discard === true) break calls;
             this.#wire.decode(seam, result);
@@ -331,7 +334,9 @@ export class WasmHookImpl implements WasmHook {
 
   #createInstance(session: string): InstanceRecord {
     const { budget, capBytes, module, instanceOptions, loadTimeoutMs } = this.#init;
-    const handle = this.#init.pool.pick(session === '' ? undefined : session);
+    // Load-time instances (session '') all go to one worker: the first session takes them all there
+    // (its hooks share a worker), instead of finding half of them on the other worker and making new ones.
+    const handle = this.#init.pool.pick(session === '' ? LOAD_TIME_PLACEMENT : session);
     // `record` is assigned below, before the budget can ever call `evict` (only idle entries are evicted).
     // eslint-disable-next-line prefer-const
     let record: InstanceRecord;

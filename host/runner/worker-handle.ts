@@ -56,6 +56,13 @@ const MAX_BACKOFF_CALLS = 64;
 /** Weight of the newest sample in an instance's serve-time average. */
 const SERVE_EWMA_WEIGHT = 0.25;
 
+/**
+ * `background` work (the warm-up's throwaway instances and synthetic calls) waits while any
+ * `normal` task is queued, so a session's call is delayed by at most the one warm-up step
+ * already running, however much warm-up is left.
+ */
+export type Priority = 'normal' | 'background';
+
 /** A call's result, or the deadline passed (the worker is then being terminated). */
 export type CallResult = CallReply | { readonly timedOut: true };
 
@@ -94,6 +101,8 @@ export class WorkerHandle {
   #seq = 0;
   #busy = false;
   readonly #queue: (() => void)[] = [];
+  /** Warm-up work: runs only when no real call or instantiation is waiting (see {@link Priority}). */
+  readonly #background: (() => void)[] = [];
   readonly #waiters = new Map<string, { resolve: (message: FromWorker) => void; reject: (error: Error) => void }>();
   readonly #early = new Map<string, FromWorker>();
   readonly #modules = new Set<string>();
@@ -145,8 +154,9 @@ export class WorkerHandle {
     options: Omit<InstanceOptions, 'guest' | 'wrapper'>,
     timeoutMs: number,
     gate?: StartGate,
+    priority: Priority = 'normal',
   ): Promise<{ fault?: HookFault; logs: readonly LogLine[]; memoryBytes?: number } | { timedOut: true } | { refused: true }> {
-    return this.#serial(async () => {
+    return this.#serial(priority, async () => {
       if (gate !== undefined && !gate()) return { refused: true } as const;
       const started = performance.now();
       const send = !this.#modules.has(moduleKey);
@@ -165,8 +175,15 @@ export class WorkerHandle {
   }
 
   /** Calls an export of an instance on this worker. Rejects with `WorkerGoneError` if the worker is gone. */
-  call(id: number, exportIndex: number, input: Uint8Array, timeoutMs: number, gate?: StartGate): Promise<CallResult | { refused: true }> {
-    return this.#serial<CallResult | { refused: true }>(() =>
+  call(
+    id: number,
+    exportIndex: number,
+    input: Uint8Array,
+    timeoutMs: number,
+    gate?: StartGate,
+    priority: Priority = 'normal',
+  ): Promise<CallResult | { refused: true }> {
+    return this.#serial<CallResult | { refused: true }>(priority, () =>
       gate !== undefined && !gate() ? Promise.resolve({ refused: true }) : this.#call(id, exportIndex, input, timeoutMs),
     );
   }
@@ -317,8 +334,8 @@ export class WorkerHandle {
     });
   }
 
-  /** Runs tasks one at a time; the fast path skips the queue when idle. */
-  #serial<T>(task: () => Promise<T>): Promise<T> {
+  /** Runs tasks one at a time, `normal` ones before `background` ones; the fast path skips the queues when idle. */
+  #serial<T>(priority: Priority, task: () => Promise<T>): Promise<T> {
     if (this.#dead) return Promise.reject(new WorkerGoneError('worker terminated'));
     const run = async (): Promise<T> => {
       this.#busy = true;
@@ -328,11 +345,12 @@ export class WorkerHandle {
         return await task();
       } finally {
         this.#busy = false;
-        this.#queue.shift()?.();
+        (this.#queue.shift() ?? this.#background.shift())?.();
       }
     };
     if (!this.#busy) return run();
-    return new Promise<T>((resolve, reject) => this.#queue.push(() => void run().then(resolve, reject)));
+    const queue = priority === 'normal' ? this.#queue : this.#background;
+    return new Promise<T>((resolve, reject) => queue.push(() => void run().then(resolve, reject)));
   }
 
   #post(message: ToWorker): void {
@@ -377,7 +395,7 @@ export class WorkerHandle {
     const gone = new WorkerGoneError(message, true, reason);
     for (const waiter of this.#waiters.values()) waiter.reject(gone);
     this.#waiters.clear();
-    for (const next of this.#queue.splice(0)) next();
+    for (const next of [...this.#queue.splice(0), ...this.#background.splice(0)]) next();
     this.onDeath?.(this);
   }
 }

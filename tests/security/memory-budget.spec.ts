@@ -79,6 +79,9 @@ describe('memory budget decisions', () => {
     const spinner = await runner.load({ name: 'spinner', wasm: await compileWat('infinite-loop'), limits: { timeoutMs: 3000 } });
     const hog = await runner.load({ name: 'hog', wasm: await compileWatSource(MEMORY_HOG_WAT), limits: { memoryMb: 64, timeoutMs: 10_000 } });
     try {
+      // Load-time instances all sit on one worker (the first session takes them there); hand the
+      // spinner's to another session, so session s gets a new instance on the other worker.
+      spinner.prepareSession({ id: 'x', turn: 1, step: 1, cwd: '/tmp' });
       // The spinner runs (charged its 69 MiB cap) on one worker for 3 s; the hog's call would need 132 MiB beside it.
       const spinning = call(spinner, 's');
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -62,6 +62,28 @@ describe('session preparation', () => {
   });
 });
 
+describe('load-time instances', () => {
+  it('the first session uses every hook\'s load-time instance, on two workers too: no instantiation at its start', async () => {
+    const logs: HookLogEntry[] = [];
+    runner = await HookRunner.start({ workers: 2, spareWorker: false, onLog: (entry) => logs.push(entry) });
+    const wasm = await compileWatSource(LOGS_AT_START, 'logs-at-start.wat');
+    const bus = new SeamBus();
+    for (const name of ['first', 'second', 'third', 'fourth']) bus.use(await runner.load({ name, wasm }));
+    bus.sessionStarted(session('s1'));
+    for (let call = 0; call < 2; call++) {
+      const { decision } = await bus.dispatch('tools/pre-execute', WARM_UP_PAYLOADS['tools/pre-execute'], session('s1'));
+      expect(decision).toEqual({ action: 'allow' });
+    }
+    // Four instances, all made at load (session ''); the session's calls made none.
+    expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
+      'first:',
+      'second:',
+      'third:',
+      'fourth:',
+    ]);
+  });
+});
+
 describe('warm-up', () => {
   it('never touches a session instance: Var state starts fresh after warm-up calls', async () => {
     runner = await HookRunner.start({ workers: 2, warmUp: true });
