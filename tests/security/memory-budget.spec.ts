@@ -81,7 +81,7 @@ describe('memory budget decisions', () => {
     try {
       // Load-time instances all sit on one worker (the first session takes them there); hand the
       // spinner's to another session, so session s gets a new instance on the other worker.
-      spinner.prepareSession({ id: 'x', turn: 1, step: 1, cwd: '/tmp' });
+      spinner.prepareSession?.({ id: 'x', turn: 1, step: 1, cwd: '/tmp' });
       // The spinner runs (charged its 69 MiB cap) on one worker for 3 s; the hog's call would need 132 MiB beside it.
       const spinning = call(spinner, 's');
       await new Promise((resolve) => setTimeout(resolve, 500));

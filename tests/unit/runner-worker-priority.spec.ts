@@ -9,6 +9,7 @@ import { prepareModule } from '../../host/runner/module-prep.ts';
 import { buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
 import { EXPORT_NAMES } from '../../host/runner/channel.ts';
 import { WorkerHandle } from '../../host/runner/worker-handle.ts';
+import { wasmApi } from '../../host/runner/wasm-api.ts';
 import { encodeEnvelope } from '../../host/runner/wire.ts';
 import { SEAMS } from '../../host/seams/index.ts';
 import { compileWat } from '../helpers/wat.ts';
@@ -19,7 +20,7 @@ afterEach(async () => {
   handle = undefined;
 });
 
-async function allowOnWorker(): Promise<{ handle: WorkerHandle; modules: { guest: WebAssembly.Module; wrapper: WebAssembly.Module } }> {
+async function allowOnWorker(): Promise<{ handle: WorkerHandle; modules: { guest: WebAssembly.Module; wrapper: WebAssembly.Module }; memoryMaxPages: number | undefined }> {
   const prepared = prepareModule(await compileWat('allow'), { memoryMb: 16, source: 'allow.wat' });
   const wrapperBytes = buildRcWrapper(
     prepared.seamExports.map((seam) => SEAMS[seam].exportName),
@@ -28,17 +29,17 @@ async function allowOnWorker(): Promise<{ handle: WorkerHandle; modules: { guest
     prepared.growProbe,
     prepared.inputReserve && prepared.exportsMemory,
   );
-  const modules = { guest: await WebAssembly.compile(prepared.bytes), wrapper: await WebAssembly.compile(wrapperBytes) };
+  const modules = { guest: await wasmApi.compile(prepared.bytes), wrapper: await wasmApi.compile(wrapperBytes) };
   const created = new WorkerHandle({ dataBytes: 1 << 16, maxDataBytes: 1 << 20, mainSpinUs: 0, workerSpinUs: 0, workerQueuedSpinUs: 0 });
   await created.ready;
-  return { handle: created, modules };
+  return { handle: created, modules, memoryMaxPages: prepared.memory?.max };
 }
 
 describe('worker queue priority', () => {
   it('runs queued session calls and instantiations before queued warm-up steps, in order within each class', async () => {
     const setup = await allowOnWorker();
     handle = setup.handle;
-    const options = { config: {}, memoryMb: 16, maxOutputBytes: 1 << 16 };
+    const options = { config: {}, memoryMb: 16, memoryMaxPages: setup.memoryMaxPages, maxOutputBytes: 1 << 16 };
     const made = await handle.create(1, 'allow', setup.modules, options, 10_000);
     expect(made).toEqual({ logs: [], memoryBytes: expect.any(Number) });
     const input = encodeEnvelope('tools/pre-execute', { id: 's', turn: 1, step: 1, cwd: '/' }, { toolCallId: 't', toolName: 'bash', arguments: {} }, { action: 'allow' });
@@ -68,7 +69,7 @@ describe('worker queue priority', () => {
   it('a warm-up step already running is not interrupted: the session call waits for it, then runs next', async () => {
     const setup = await allowOnWorker();
     handle = setup.handle;
-    const options = { config: {}, memoryMb: 16, maxOutputBytes: 1 << 16 };
+    const options = { config: {}, memoryMb: 16, memoryMaxPages: setup.memoryMaxPages, maxOutputBytes: 1 << 16 };
     await handle.create(1, 'allow', setup.modules, options, 10_000);
     const input = encodeEnvelope('tools/pre-execute', { id: 's', turn: 1, step: 1, cwd: '/' }, { toolCallId: 't', toolName: 'bash', arguments: {} }, { action: 'allow' });
     const exportIndex = EXPORT_NAMES.indexOf('pre_tool');
