@@ -1,6 +1,7 @@
 /**
- * Warming a loaded hook off the critical path. A real session makes a
- * handful of calls per hook, seconds apart, so without this every one of
+ * Warming a loaded hook off the critical path (`warmUpHook`, called by
+ * `WasmHook.warmUp`). A real session makes a handful of calls per hook,
+ * seconds apart, so without this every one of
  * them runs host code V8 has not optimised yet (the worker's serve path, the
  * SDK's kernel functions, msgpack, zod) and guest code still in its baseline
  * tier. At load, after the probe, each worker runs a few synthetic calls
@@ -13,8 +14,15 @@
  * disposed afterwards. The session instances are never the throwaway one,
  * so no session's Var state ever saw a synthetic call.
  */
+import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
-import type { PayloadOf, SeamId, SessionInfo } from '../seams/index.ts';
+import { type PayloadOf, type SeamId, type SessionInfo, exportForSeam, seamDefinition } from '../seams/index.ts';
+import { EXPORT_NAMES } from './channel.ts';
+import type { InstanceOptions } from './extism-adapter.ts';
+import type { BudgetEntry, MemoryBudget } from './memory-budget.ts';
+import type { WorkerPool } from './pool.ts';
+import type { HookCodec } from './wire.ts';
+import { WorkerGoneError } from './worker-handle.ts';
 
 /** What a warm-up call carries, per seam: small, valid payloads (tests check them against the seam schemas). */
 export const WARM_UP_PAYLOADS: { readonly [S in SeamId]: PayloadOf<S> } = {
@@ -50,6 +58,73 @@ export const WARM_UP_HOST_CALLS = 1000;
 
 /** Longest warm-up of one hook on one worker, in ms of wall time: a slow hook stops early. */
 export const WARM_UP_BUDGET_MS = 300;
+
+/** A synthetic call slower than this stops the warm-up of that hook (it would cost more than it saves). */
+const WARM_UP_SLOW_MS = 20;
+
+/** What a warm-up needs of a loaded hook (a part of `WasmHookInit`). */
+export interface WarmUpInit {
+  readonly module: { readonly key: string; readonly guest: WebAssembly.Module; readonly wrapper: WebAssembly.Module };
+  readonly instanceOptions: Omit<InstanceOptions, 'guest' | 'wrapper'>;
+  readonly timeoutMs: number;
+  readonly loadTimeoutMs: number;
+  readonly pool: WorkerPool;
+  readonly budget: MemoryBudget;
+  readonly capBytes: number;
+  readonly nextInstanceId: () => number;
+}
+
+/**
+ * Runs synthetic calls of every configured seam through a throwaway,
+ * capability-free instance on each worker, then disposes it. Outcomes are
+ * dropped and never count towards quarantine. The instance and its calls are
+ * `background` work on the worker: a session's work queued behind them goes
+ * first.
+ */
+export async function warmUpHook(init: WarmUpInit, wire: HookCodec, seams: readonly SeamId[], closed: () => boolean): Promise<void> {
+  const { instanceOptions, module, loadTimeoutMs, timeoutMs, pool, budget, capBytes } = init;
+  // No capabilities: no preopened paths, no environment variables, no network (the clock is only read, never written).
+  const { wasi, http: _http, ...rest } = instanceOptions;
+  const options = { ...rest, ...(wasi !== undefined && { wasi: { ...wasi, preopens: [], env: {} } }) };
+  for (const handle of pool.live()) {
+    if (closed()) return;
+    const id = init.nextInstanceId();
+    handle.instanceCount++;
+    // Counted in the runner's memory budget like any instance, pinned (never evicted) until disposed;
+    // a refusal ends the warm-up (it is never worth a real session's room).
+    const entry: BudgetEntry = { bytes: 0, capBytes, pinned: 0, running: false, gone: () => handle.dead, evict: () => {} };
+    budget.pin(entry);
+    const gate = () => budget.run(entry) === undefined;
+    try {
+      const created = await handle.create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, options, loadTimeoutMs, gate, 'background');
+      if ('refused' in created) return;
+      if ('timedOut' in created || created.fault !== undefined) continue;
+      const stop = performance.now() + WARM_UP_BUDGET_MS;
+      calls: for (const seam of seams) {
+        const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(seam));
+        const definition = seamDefinition(seam);
+        const payload = WARM_UP_PAYLOADS[seam];
+        const call = { seam, payload, next: definition.kind === 'notify' ? null : definition.defaultDecision(payload as never), session: WARM_UP_SESSION };
+        for (let i = 0; (i < WARM_UP_CALLS || handle.warmUpCalls < WARM_UP_HOST_CALLS) && !closed(); i++) {
+          const started = performance.now();
+          if (started > stop) break calls;
+          handle.warmUpCalls++;
+          const result = await handle.call(id, exportIndex, wire.encode(call as never), timeoutMs, gate, 'background');
+          if ('refused' in result) return;
+          if ('timedOut' in result || result.discard === true) break calls;
+          wire.decode(seam, result);
+          if (performance.now() - started > WARM_UP_SLOW_MS) break calls;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof WorkerGoneError)) throw error;
+    } finally {
+      budget.release(entry);
+      handle.instanceCount--;
+      if (!handle.dead) handle.dispose(id);
+    }
+  }
+}
 
 let eagerCompilation = false;
 

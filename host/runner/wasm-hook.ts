@@ -1,5 +1,4 @@
 import type { ListenerOutcome, SeamCall } from '../events/index.ts';
-import { performance } from 'node:perf_hooks';
 import {
   type DecisionOf,
   type FailPolicy,
@@ -8,7 +7,6 @@ import {
   type SessionInfo,
   exportForSeam,
   hookFault,
-  seamDefinition,
 } from '../seams/index.ts';
 import { type CallReply, EXPORT_NAMES } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
@@ -19,7 +17,7 @@ import { Quarantine } from './quarantine.ts';
 import type { ExportCallOutcome, HookLogEntry, WasmHook } from './types.ts';
 import type { StackMapper } from './source-map.ts';
 import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
-import { WARM_UP_BUDGET_MS, WARM_UP_CALLS, WARM_UP_HOST_CALLS, WARM_UP_PAYLOADS, WARM_UP_SESSION } from './warm-up.ts';
+import { warmUpHook } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
 import { releaseInput } from './input-lease.ts';
 
@@ -72,9 +70,6 @@ interface InstanceRecord {
 
 /** The pool placement key of the instances made at load (`probe`), handed to the first session. */
 const LOAD_TIME_PLACEMENT = '\u0000hookbox-load';
-
-/** A synthetic warm-up call slower than this stops the warm-up of that hook (it would cost more than it saves). */
-const WARM_UP_SLOW_MS = 20;
 
 type Attempt =
   | { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> }
@@ -187,55 +182,9 @@ export class WasmHookImpl implements WasmHook {
     }
   }
 
-  /**
-   * Runs synthetic calls of every configured seam through a throwaway,
-   * capability-free instance on each worker (see `warm-up.ts`), then disposes
-   * it. Outcomes are dropped and never count towards quarantine. A hook whose
-   * synthetic call is slow (over {@link WARM_UP_SLOW_MS}) is not called again.
-   */
-  async warmUp(): Promise<void> {
-    const { instanceOptions, module, loadTimeoutMs, timeoutMs, pool, budget, capBytes } = this.#init;
-    // No capabilities: no preopened paths, no environment variables, no network (the clock is only read, never written).
-    const { wasi, http: _http, ...rest } = instanceOptions;
-    const options = { ...rest, ...(wasi !== undefined && { wasi: { ...wasi, preopens: [], env: {} } }) };
-    for (const handle of pool.live()) {
-      if (this.#closed) return;
-      const id = this.#init.nextInstanceId();
-      handle.instanceCount++;
-      // Counted in the runner's memory budget like any instance, pinned (never evicted) until disposed;
-      // a refusal ends the warm-up (it is never worth a real session's room).
-      const entry: BudgetEntry = { bytes: 0, capBytes, pinned: 0, running: false, gone: () => handle.dead, evict: () => {} };
-      budget.pin(entry);
-      const gate = () => budget.run(entry) === undefined;
-      try {
-        const created = await handle.create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, options, loadTimeoutMs, gate, 'background');
-        if ('refused' in created) return;
-        if ('timedOut' in created || created.fault !== undefined) continue;
-        const stop = performance.now() + WARM_UP_BUDGET_MS;
-        calls: for (const seam of this.seams) {
-          const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(seam));
-          const definition = seamDefinition(seam);
-          const payload = WARM_UP_PAYLOADS[seam];
-          const call = { seam, payload, next: definition.kind === 'notify' ? null : definition.defaultDecision(payload as never), session: WARM_UP_SESSION };
-          for (let i = 0; (i < WARM_UP_CALLS || handle.warmUpCalls < WARM_UP_HOST_CALLS) && !this.#closed; i++) {
-            const started = performance.now();
-            if (started > stop) break calls;
-            handle.warmUpCalls++;
-            const result = await handle.call(id, exportIndex, this.#wire.encode(call as never), timeoutMs, gate, 'background');
-            if ('refused' in result) return;
-            if ('timedOut' in result || result.discard === true) break calls;
-            this.#wire.decode(seam, result);
-            if (performance.now() - started > WARM_UP_SLOW_MS) break calls;
-          }
-        }
-      } catch (error) {
-        if (!(error instanceof WorkerGoneError)) throw error;
-      } finally {
-        budget.release(entry);
-        handle.instanceCount--;
-        if (!handle.dead) handle.dispose(id);
-      }
-    }
+  /** Warms the host path and this hook's code on every worker, off the critical path (see `warm-up.ts`). */
+  warmUp(): Promise<void> {
+    return warmUpHook(this.#init, this.#wire, this.seams, () => this.#closed);
   }
 
   async reload(): Promise<void> {
