@@ -58,6 +58,8 @@ describe('the packed package, as a consumer installs it', () => {
     expect(files).toContain('package/dist/host/index.d.ts');
     expect(files).toContain('package/dist/pdk/index.d.ts');
     expect(files).toContain('package/dist/host/runner/worker-bootstrap.mjs');
+    expect(files).toContain('package/dist/bin/main.js');
+    expect(files).toContain('package/dist/bin/worker-bootstrap.mjs');
     expect(files).toContain('package/pdk/runtime/dispatch.ts');
     expect(files).toContain('package/pdk/engine/src/engine.c');
     expect(files.some((file) => file.startsWith('package/tests/'))).toBe(false);
