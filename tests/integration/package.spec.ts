@@ -91,6 +91,12 @@ describe('the packed package, as a consumer installs it', () => {
     });
   });
 
+  it('runs the installed bin from the CLI bundle (the package ships no host/ TypeScript to fall back to)', () => {
+    const bin = path.join(project, 'node_modules', 'hookbox', 'host', 'cli', 'hookbox.mjs');
+    expect(run(process.execPath, [bin, '--version'], project).trim()).toBe(pkg.version);
+    expect(run(process.execPath, [bin, 'call', '--help'], project)).toContain('Usage: hookbox call [options] <hook>');
+  });
+
   it('type-checks a TypeScript consumer against the shipped declarations', () => {
     writeFileSync(
       path.join(project, 'consumer.ts'),
