@@ -1,6 +1,7 @@
 /**
  * CLI start-up: wall time of `hookbox` commands in a fresh process each, as
- * a user runs them (`node host/cli/hookbox.mjs …`, the package bin).
+ * a user runs them (`node host/cli/hookbox.mjs …`, the package bin), beside
+ * a bare `node -e 0` on the same machine (the floor no command gets under).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,28 +10,34 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PAYLOAD, type BenchHook } from './fixtures.ts';
+import { GUARD_BASH_ENTRY, PAYLOAD, type BenchHook } from './fixtures.ts';
 import { type Summary, summarize } from './harness.ts';
 
 const HOOKBOX_BIN = fileURLToPath(new URL('../host/cli/hookbox.mjs', import.meta.url));
 
 export interface CliRow {
-  readonly id: 'help' | 'call';
+  readonly id: 'node' | 'help' | 'call' | 'build';
   readonly command: string;
   readonly summary: Summary;
+  readonly p90Us: number;
 }
 
-async function timeRuns(args: readonly string[], runs: number): Promise<Summary> {
+async function timeRuns(args: readonly string[], runs: number): Promise<{ summary: Summary; p90Us: number }> {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    await promisify(execFile)(process.execPath, [HOOKBOX_BIN, ...args]);
+    await promisify(execFile)(process.execPath, args);
     samples.push(performance.now() - started);
   }
-  return summarize(samples);
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { summary: summarize(samples), p90Us: (sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)] as number) * 1000 };
 }
 
-/** `hookbox --help` and `hookbox call` on a built hook, `runs` fresh processes each. */
+/**
+ * `node -e 0`, `hookbox --help`, `hookbox call` on a built hook (`runs` fresh
+ * processes each) and `hookbox build` of guard-bash into a temp dir with the
+ * engine already cached (fewer runs: each is over a second).
+ */
 export async function measureCli(hook: BenchHook, options: { runs: number; onProgress: (message: string) => void }): Promise<CliRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'hookbox-bench-cli-'));
   try {
@@ -38,13 +45,19 @@ export async function measureCli(hook: BenchHook, options: { runs: number; onPro
     const payload = join(dir, 'payload.json');
     await writeFile(wasm, hook.bytes);
     await writeFile(payload, JSON.stringify(PAYLOAD));
+    options.onProgress('cli: node -e 0');
+    const node = await timeRuns(['-e', '0'], options.runs);
     options.onProgress('cli: hookbox --help');
-    const help = await timeRuns(['--help'], options.runs);
+    const help = await timeRuns([HOOKBOX_BIN, '--help'], options.runs);
     options.onProgress(`cli: hookbox call ${hook.name}`);
-    const call = await timeRuns(['call', wasm, '--seam', 'tools/pre-execute', '--payload', payload, '--json'], options.runs);
+    const call = await timeRuns([HOOKBOX_BIN, 'call', wasm, '--seam', 'tools/pre-execute', '--payload', payload, '--json'], options.runs);
+    options.onProgress('cli: hookbox build guard-bash');
+    const build = await timeRuns([HOOKBOX_BIN, 'build', GUARD_BASH_ENTRY, '-o', join(dir, 'build', 'hook.wasm'), '--json'], Math.max(3, Math.ceil(options.runs / 2)));
     return [
-      { id: 'help', command: 'hookbox --help', summary: help },
-      { id: 'call', command: `hookbox call ${hook.name}.wasm --seam tools/pre-execute`, summary: call },
+      { id: 'node', command: 'node -e 0 (bare node, for reference)', ...node },
+      { id: 'help', command: 'hookbox --help', ...help },
+      { id: 'call', command: `hookbox call ${hook.name}.wasm --seam tools/pre-execute`, ...call },
+      { id: 'build', command: 'hookbox build examples-hooks/guard-bash/hook.ts -o <tmp>', ...build },
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// `npm run build` (also run by `prepare` and `prepack`): compiles host/ and
-// pdk/ to dist/ (JS + .d.ts), copies the worker bootstrap beside the compiled
-// worker, and writes dist/.build-stamp — the time the build started — which
-// host/cli/hookbox.mjs compares with the sources' mtimes to never run a stale
-// build.
-import { spawnSync } from 'node:child_process';
+// `npm run build` (also run by `prepare` and `prepack`). Two outputs, built
+// side by side:
+// - dist/host, dist/pdk: host/ and pdk/ compiled by tsc (JS + .d.ts), the
+//   package's library entries (`hookbox`, `hookbox/pdk`) and pdk/testing.mjs;
+//   the worker bootstrap and the HTTP helper copied beside the compiled worker.
+// - dist/bin: the `hookbox` CLI bundled by esbuild (./bundle-cli.mjs), what
+//   host/cli/hookbox.mjs runs: one file per command instead of hundreds.
+// Then dist/.build-stamp: the time the build started and the source files the
+// bundle was made from, which host/cli/fresh-build.mjs compares with the
+// sources' mtimes to never run a stale build.
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleCli } from './bundle-cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -16,11 +22,15 @@ const startedAt = Date.now();
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-if (result.status !== 0) process.exit(result.status ?? 1);
+const compiled = new Promise((resolve) => {
+  spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1));
+});
+const bin = await bundleCli(root, join(dist, 'bin'));
+const status = await compiled;
+if (status !== 0) process.exit(status);
 
 mkdirSync(join(dist, 'host', 'runner'), { recursive: true });
 copyFileSync(join(root, 'host', 'runner', 'worker-bootstrap.mjs'), join(dist, 'host', 'runner', 'worker-bootstrap.mjs'));
 copyFileSync(join(root, 'host', 'runner', 'http-helper.mjs'), join(dist, 'host', 'runner', 'http-helper.mjs'));
-writeFileSync(join(dist, '.build-stamp'), `${JSON.stringify({ startedAt })}\n`);
-console.log(`built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+writeFileSync(join(dist, '.build-stamp'), `${JSON.stringify({ startedAt, binInputs: bin.inputs })}\n`);
+console.log(`built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (the CLI bundle: ${bin.files} files, ${(bin.bytes / 1024).toFixed(0)} KiB)`);

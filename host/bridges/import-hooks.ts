@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.ts';
 import { describeIssues } from '../json/index.ts';
 import type { SeamId, SessionStartSource } from '../seams/index.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSION_BEHAVIOURS, type PermissionRules, compileRule } from './permission-rules.ts';
 
 /** The config entry an importer writes for a settings file's `permissions`: a native rule hook. */

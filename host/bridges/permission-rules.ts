@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Claude Code's `permissions` lists, in the order Claude Code checks them: a deny wins over an ask, an ask over an allow. */
 export const PERMISSION_BEHAVIOURS = ['deny', 'ask', 'allow'] as const;

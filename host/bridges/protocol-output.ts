@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ListenerOutcome } from '../events/index.ts';
 import { issueLines } from '../json/index.ts';
 import { type DecisionOf, type HookFaultKind, type SeamId, hookFault } from '../seams/index.ts';

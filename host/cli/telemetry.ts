@@ -1,5 +1,3 @@
-import { telemetrySettings } from '../telemetry/index.ts';
-
 /** The commands that run sessions or dispatch seams, and so can export telemetry. */
 const TELEMETRY_COMMANDS: ReadonlySet<string> = new Set(['run', 'demo', 'acp', 'serve']);
 
@@ -12,6 +10,8 @@ const TELEMETRY_COMMANDS: ReadonlySet<string> = new Set(['run', 'demo', 'acp', '
 export async function startCliTelemetry(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<() => Promise<void>> {
   const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
   if (command === undefined || !TELEMETRY_COMMANDS.has(command)) return async () => {};
+  // Imported here, not at the top: it pulls in the OpenTelemetry API, which `--help` and most commands never need.
+  const { telemetrySettings } = await import('../telemetry/index.ts');
   const settings = telemetrySettings(env);
   if (settings === undefined) return async () => {};
   for (const note of settings.notes) process.stderr.write(`hookbox: ${note}\n`);

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, HookLoadError } from '../errors.ts';
 import { readJsonFile } from '../json/index.ts';
 import { fileSha256 } from './hook-pin.ts';

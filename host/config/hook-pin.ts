@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseJsonText } from '../json/index.ts';
 import { HookManifestSchema } from './manifest.ts';
 

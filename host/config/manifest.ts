@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TOOL_PROTOCOLS } from '../bridges/protocol.ts';
 import { CapabilitiesSchema, HookLimitsSchema } from '../runner/limits.ts';
 import { PROTOCOL_VERSION, SEAM_IDS, type SeamId } from '../seams/index.ts';

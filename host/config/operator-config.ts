@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.ts';
 import {
   FailPolicySchema,

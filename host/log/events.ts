@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AttributedAskSchema, HookFaultSchema, SEAM_IDS, type SeamId, SessionStartSourceSchema } from '../seams/index.ts';
 
 /** Why a turn ended. `rejected`: every prompt of its batch was blocked by prompt-submit. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { issueLines, readJsonFile } from '../json/index.ts';
 import { ProviderError } from '../errors.ts';
 import { ToolCallSchema } from '../log/index.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookFaultKindSchema, SEAM_IDS, type SeamId } from '../seams/index.ts';
 
 const count = z.number().int().nonnegative();

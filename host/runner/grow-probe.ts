@@ -153,28 +153,41 @@ function skipSimd(c: Cursor, sub: number): void {
   }
 }
 
-/** One function body with each `memory.grow` replaced by `call helper`; `null` when it has none. */
-function rewriteBody(bytes: Uint8Array, start: number, end: number, call: number[]): number[] | null {
+/**
+ * One function body with each `memory.grow` replaced by `call helper`; `null` when it has none.
+ * Built from slices of the original bytes: a JS-engine module has ~1.4 MB of code, and
+ * copying it a byte at a time into number arrays cost ~0.5 s per load.
+ */
+function rewriteBody(bytes: Uint8Array, start: number, end: number, call: Uint8Array): Uint8Array | null {
   const c = new Cursor(bytes, start);
   for (let n = c.u32(); n > 0; n--) {
     c.skipLeb();
     c.valtype();
   }
-  const out: number[] = [];
-  let copied = start;
-  let found = false;
+  const sites: number[] = []; // [start, end) of each memory.grow instruction
   while (c.offset < end) {
     const at = c.offset;
-    if (skipImmediates(c, c.byte())) {
-      found = true;
-      for (let i = copied; i < at; i++) out.push(bytes[i] as number);
-      out.push(...call);
-      copied = c.offset;
-    }
+    if (skipImmediates(c, c.byte())) sites.push(at, c.offset);
   }
   if (c.offset !== end) throw new WasmFormatError('a function body overruns its size');
-  if (!found) return null;
-  for (let i = copied; i < end; i++) out.push(bytes[i] as number);
+  if (sites.length === 0) return null;
+  const parts: Uint8Array[] = [];
+  let copied = start;
+  for (let i = 0; i < sites.length; i += 2) {
+    parts.push(bytes.subarray(copied, sites[i]), call);
+    copied = sites[i + 1] as number;
+  }
+  parts.push(bytes.subarray(copied, end));
+  return concat(parts);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
   return out;
 }
 
@@ -210,26 +223,29 @@ export function instrumentMemoryGrow(bytes: Uint8Array): Uint8Array | undefined 
   const helperIndex = importedFunctions + vectorCount(bytes, functions);
   const flagIndex = importedGlobals + vectorCount(bytes, globals);
   const typeIndex = vectorCount(bytes, types);
-  const call = [0x10, ...leb(helperIndex)];
+  const call = Uint8Array.from([0x10, ...leb(helperIndex)]);
 
   const c = new Cursor(bytes, code.contentStart);
-  const bodies: number[] = [];
-  let changed = false;
   const count = c.u32();
+  const bodies: Uint8Array[] = [Uint8Array.from(leb(count + 1))];
+  let changed = false;
   for (let n = 0; n < count; n++) {
+    const head = c.offset;
     const size = c.u32();
     const start = c.offset;
     const rewritten = rewriteBody(bytes, start, start + size, call);
-    if (rewritten !== null) changed = true;
-    const body = rewritten ?? bytes.subarray(start, start + size);
-    bodies.push(...leb(body.length), ...body);
+    if (rewritten === null) bodies.push(bytes.subarray(head, start + size));
+    else {
+      changed = true;
+      bodies.push(Uint8Array.from(leb(rewritten.length)), rewritten);
+    }
     c.offset = start + size;
   }
   if (!changed) return undefined;
   // (param $delta i32) (result i32) (local $r i32):
   //   local.get 0; memory.grow 0; local.tee 1; i32.const -1; i32.eq; if; i32.const 1; global.set $flag; end; local.get 1
   const helper = [0x01, 0x01, 0x7f, 0x20, 0x00, 0x40, 0x00, 0x22, 0x01, 0x41, 0x7f, 0x46, 0x04, 0x40, 0x41, 0x01, 0x24, ...leb(flagIndex), 0x0b, 0x20, 0x01, 0x0b];
-  bodies.push(...leb(helper.length), ...helper);
+  bodies.push(Uint8Array.from([...leb(helper.length), ...helper]));
 
   const name = new TextEncoder().encode(GROW_FAILED_GLOBAL);
   const replacements = new Map<number, Uint8Array>([
@@ -237,7 +253,7 @@ export function instrumentMemoryGrow(bytes: Uint8Array): Uint8Array | undefined 
     [SectionId.function, encodeSection(SectionId.function, appendToVector(bytes, functions, leb(typeIndex), 1))],
     [SectionId.global, encodeSection(SectionId.global, appendToVector(bytes, globals, [0x7f, 0x01, 0x41, 0x00, 0x0b], 1))],
     [SectionId.export, encodeSection(SectionId.export, appendToVector(bytes, exports, [...leb(name.length), ...name, 0x03, ...leb(flagIndex)], 1))],
-    [SectionId.code, encodeSection(SectionId.code, [...leb(count + 1), ...bodies])],
+    [SectionId.code, encodeSection(SectionId.code, concat(bodies))],
   ]);
   return assemble(bytes, layout.sections, replacements);
 }
@@ -266,11 +282,5 @@ function assemble(bytes: Uint8Array, sections: readonly { id: number; start: num
     parts.push(replacement);
     pending.delete(id);
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concat(parts);
 }

@@ -3,7 +3,7 @@
  * shapes; `host/config` composes them into `hook.json` and the operator
  * config.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Limits a hook asks for (manifest) or an operator sets (config). Every hook always runs with all of them set. */
 export const HookLimitsSchema = z.strictObject({

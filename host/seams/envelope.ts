@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Wire protocol version carried in every envelope; a hook declaring another version is refused at load. */
 export const PROTOCOL_VERSION = 1;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every way a hook can fail, as recorded in the audit log and returned by `hookbox call`. */
 export const HookFaultKindSchema = z.enum([

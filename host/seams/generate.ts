@@ -9,7 +9,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROTOCOL_VERSION, SessionInfoSchema } from './envelope.ts';
 import { HookFaultSchema } from './fault.ts';
 import { SEAMS, SEAM_IDS } from './index.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { faultReason, type SeamDefinition } from './seam.ts';
 
 export const PreToolPayloadSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { joinContext, type SeamDefinition } from './seam.ts';
 
 export const SessionStartSourceSchema = z.enum(['startup', 'resume', 'clear', 'compact']);

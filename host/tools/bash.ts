@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from '../loop/tool.ts';
 import type { ToolResult } from '../seams/index.ts';
 

@@ -1,6 +1,6 @@
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from '../loop/tool.ts';
 
 const MAX_READ_BYTES = 256 * 1024;

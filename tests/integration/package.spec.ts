@@ -58,6 +58,8 @@ describe('the packed package, as a consumer installs it', () => {
     expect(files).toContain('package/dist/host/index.d.ts');
     expect(files).toContain('package/dist/pdk/index.d.ts');
     expect(files).toContain('package/dist/host/runner/worker-bootstrap.mjs');
+    expect(files).toContain('package/dist/bin/main.js');
+    expect(files).toContain('package/dist/bin/worker-bootstrap.mjs');
     expect(files).toContain('package/pdk/runtime/dispatch.ts');
     expect(files).toContain('package/pdk/engine/src/engine.c');
     expect(files.some((file) => file.startsWith('package/tests/'))).toBe(false);
@@ -87,6 +89,12 @@ describe('the packed package, as a consumer installs it', () => {
       deny: { action: 'deny', reason: 'no' },
       privateImport: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
     });
+  });
+
+  it('runs the installed bin from the CLI bundle (the package ships no host/ TypeScript to fall back to)', () => {
+    const bin = path.join(project, 'node_modules', 'hookbox', 'host', 'cli', 'hookbox.mjs');
+    expect(run(process.execPath, [bin, '--version'], project).trim()).toBe(pkg.version);
+    expect(run(process.execPath, [bin, 'call', '--help'], project)).toContain('Usage: hookbox call [options] <hook>');
   });
 
   it('type-checks a TypeScript consumer against the shipped declarations', () => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
 import type { OurToolCall } from '../tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PayloadOf } from '../../seams/index.ts';
 import { fromProtocolToolInput, fromProtocolToolResponse } from '../tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';

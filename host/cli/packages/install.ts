@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type HookPackage, readHookPackage } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { parseJsonText } from '../../json/index.ts';

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type HookManifest, HookManifestSchema, type HookPackage, fileSha256, loadManifest, readHookPackage } from '../../config/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
 import { readJsonFile } from '../../json/index.ts';

@@ -1,0 +1,54 @@
+// The `hookbox` CLI as an esbuild bundle (dist/bin/), so a command starts by
+// loading a few files instead of resolving and loading hundreds of modules.
+// `main.js` is host/cli/main.ts; each command module stays a lazily imported
+// chunk (splitting), so `hookbox --help` loads the catalog and commander only.
+// The runner's worker is an entry of the same build (`worker.js`), with the
+// worker bootstrap and the HTTP helper copied beside it: the runner starts
+// both from a path relative to its own module, which is a chunk in dist/bin/.
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+
+/**
+ * Left to Node's resolution at run time: packages that locate files beside
+ * themselves (native binaries, wasm, a prebuilt addon), TypeScript (9 MB,
+ * loaded with `require` on use), and the loader for stale checkouts.
+ */
+const EXTERNAL = ['typescript', 'esbuild', 'binaryen', '@bytecodealliance/wizer', '@yowasp/clang', 'qjsc', 'tsx', 'msgpackr'];
+
+/** Files copied beside the bundle, loaded by path at run time. */
+const COPIED = ['host/runner/worker-bootstrap.mjs', 'host/runner/http-helper.mjs'];
+
+/**
+ * Bundles the CLI into `outDir`. Returns the project files it was made from
+ * (paths relative to `root`, node_modules excluded) for the freshness check,
+ * and the output's size.
+ */
+export async function bundleCli(root, outDir) {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { main: 'host/cli/main.ts', worker: 'host/runner/worker.ts' },
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // ES module builds first (jsonc-parser's UMD main requires its files by computed paths).
+    mainFields: ['module', 'main'],
+    external: EXTERNAL,
+    // Bundled CommonJS dependencies call `require` for Node's built-ins.
+    banner: { js: "import { createRequire as __hookboxRequire } from 'node:module'; const require = __hookboxRequire(import.meta.url);" },
+    chunkNames: 'chunk-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  for (const file of COPIED) copyFileSync(join(root, file), join(outDir, file.split('/').pop()));
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((file) => !file.startsWith('..') && !file.includes('node_modules/'))
+    .concat(COPIED)
+    .sort();
+  const outputs = Object.values(result.metafile.outputs);
+  return { inputs, files: outputs.length + COPIED.length, bytes: outputs.reduce((n, o) => n + o.bytes, 0) };
+}
+
