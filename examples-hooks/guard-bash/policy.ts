@@ -8,7 +8,7 @@
  * and judged by the rules; scripts run through `bash -c`, `eval`, heredocs,
  * here-strings and `echo … | sh` are analysed recursively.
  */
-import { normalizeCommand } from './normalize.ts';
+import { normalizeCommand, type Invocation } from './normalize.ts';
 import { forkBomb } from './fork-bomb.ts';
 import { addInvocationFindings, findingFor, pipelineRules, readsScriptFromStdin, redirectRule, scriptArgument, type Finding, type RuleId } from './rules.ts';
 import { changeDirectory } from './paths.ts';
@@ -74,6 +74,11 @@ function expandKnownVariables(words: string[], vars: ReadonlyMap<string, string>
   return out;
 }
 
+/** A nested script starts where its parent is, with a copy of its variables. */
+function childScope(scope: Scope): Scope {
+  return { cwd: scope.cwd, vars: new Map(scope.vars) };
+}
+
 function analyse(walk: Walk, script: string, depth: number, scope: Scope): void {
   if (depth > MAX_NESTING) {
     walk.findings.push(findingFor('too-complex', 'deny', 'command nests scripts too deeply to check'));
@@ -82,20 +87,24 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
   const bomb = forkBomb(script);
   if (bomb !== undefined) walk.findings.push(bomb);
   if (walk.options.denyPatterns?.length) matchesCustom(walk, script.replace(WHITESPACE_RUN, ' ').trim());
-  const child = (): Scope => ({ cwd: scope.cwd, vars: new Map(scope.vars) });
 
   const parsed = parseShell(script);
   const findings = walk.findings;
   const hasPatterns = walk.options.denyPatterns !== undefined && walk.options.denyPatterns.length > 0;
-  // Index loops and no spreads below: in the hook's interpreter every call and
-  // every iterator step costs, and this loop runs once per simple command.
+  // Index loops and no spreads or closures below: in the hook's interpreter every
+  // call, closure and iterator step costs, and this loop runs once per simple command.
   const pipelines = parsed.pipelines;
   for (let p = 0; p < pipelines.length; p++) {
     const pipeline = pipelines[p] as Pipeline;
+    // A pipeline's commands as written, normalized once: for the pipeline rules,
+    // and again below for every command whose words no variable changed.
+    let asWritten: (Invocation | undefined)[] | undefined;
     if (pipeline.length > 1) {
-      const piped = pipelineRules(pipeline);
+      asWritten = [];
+      for (let c = 0; c < pipeline.length; c++) asWritten.push(normalizeCommand(pipeline[c] as SimpleCommand));
+      const piped = pipelineRules(asWritten);
       for (let i = 0; i < piped.findings.length; i++) findings.push(piped.findings[i] as Finding);
-      for (let i = 0; i < piped.scripts.length; i++) analyse(walk, piped.scripts[i] as string, depth + 1, child());
+      for (let i = 0; i < piped.scripts.length; i++) analyse(walk, piped.scripts[i] as string, depth + 1, childScope(scope));
     }
     for (let c = 0; c < pipeline.length; c++) {
       const raw = pipeline[c] as SimpleCommand;
@@ -105,7 +114,7 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
         const redirect = redirectRule(command.redirects);
         if (redirect !== undefined) findings.push(redirect);
       }
-      const inv = normalizeCommand(command);
+      const inv = asWritten !== undefined && command === raw ? asWritten[c] : normalizeCommand(command);
       if (inv === undefined) {
         for (let w = 0; w < words.length; w++) {
           const m = ASSIGNMENT.exec(words[w] as string);
@@ -119,15 +128,15 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
       if (hasPatterns) matchesCustom(walk, inv.args.length === 0 ? inv.name : `${inv.name} ${inv.args.join(' ')}`);
       addInvocationFindings(findings, inv, { cwd: scope.cwd, workspace: walk.options.cwd });
       const nested = scriptArgument(inv);
-      if (nested !== undefined) analyse(walk, nested, depth + 1, child());
+      if (nested !== undefined) analyse(walk, nested, depth + 1, childScope(scope));
       // A heredoc or here-string fed to a shell is a script it runs.
       if (inv.stdinTexts.length > 0 && readsScriptFromStdin(inv)) {
-        for (let i = 0; i < inv.stdinTexts.length; i++) analyse(walk, inv.stdinTexts[i] as string, depth + 1, child());
+        for (let i = 0; i < inv.stdinTexts.length; i++) analyse(walk, inv.stdinTexts[i] as string, depth + 1, childScope(scope));
       }
     }
   }
   const substitutions = parsed.substitutions;
-  for (let i = 0; i < substitutions.length; i++) analyse(walk, substitutions[i] as string, depth + 1, child());
+  for (let i = 0; i < substitutions.length; i++) analyse(walk, substitutions[i] as string, depth + 1, childScope(scope));
 }
 
 /**
@@ -146,7 +155,15 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
 export function checkCommand(command: string, options: GuardOptions): Verdict {
   const walk: Walk = { options, findings: [] };
   analyse(walk, command, 0, { cwd: options.cwd, vars: new Map() });
-  const chosen = walk.findings.find((f) => f.action === 'deny') ?? walk.findings.find((f) => f.action === 'ask');
+  let chosen: Finding | undefined;
+  for (let i = 0; i < walk.findings.length; i++) {
+    const finding = walk.findings[i] as Finding;
+    if (finding.action === 'deny') {
+      chosen = finding;
+      break;
+    }
+    chosen ??= finding; // the first ask, unless a deny comes later
+  }
   return chosen === undefined ? { action: 'allow' } : { action: chosen.action, rule: chosen.rule, reason: chosen.reason };
 }
 

@@ -6,7 +6,7 @@
  */
 import { basename, normalizeCommand, type Invocation } from './normalize.ts';
 import { isBlockDevice, protectedTarget } from './paths.ts';
-import { parseShell, type Pipeline, type SimpleCommand } from './shell.ts';
+import { parseShell } from './shell.ts';
 
 /** Every rule id a verdict can name. */
 export type RuleId =
@@ -263,14 +263,13 @@ export function scriptArgument(inv: Invocation): string | undefined {
 /**
  * Judges what flows through a pipeline into an interpreter: downloaded or
  * decoded code → deny; `echo '…' | sh` → the echoed text is returned as a
- * script for the caller to analyse.
+ * script for the caller to analyse. Takes the pipeline's commands already
+ * normalized (`undefined` for one that runs nothing), which the caller
+ * reuses for the per-command rules.
  */
-export function pipelineRules(pipeline: Pipeline): { findings: Finding[]; scripts: string[] } {
+export function pipelineRules(invocations: readonly (Invocation | undefined)[]): { findings: Finding[]; scripts: string[] } {
   const findings: Finding[] = [];
   const scripts: string[] = [];
-  if (pipeline.length < 2) return { findings, scripts };
-  const invocations: (Invocation | undefined)[] = [];
-  for (let i = 0; i < pipeline.length; i++) invocations.push(normalizeCommand(pipeline[i] as SimpleCommand));
   for (let index = 1; index < invocations.length; index++) {
     const inv = invocations[index];
     if (inv === undefined || !readsScriptFromStdin(inv)) continue;
