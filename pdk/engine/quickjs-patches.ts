@@ -131,6 +131,23 @@ static JSValue js_regexp_test(JSContext *ctx, JSValueConst this_val,
     JS_FreeValue(ctx, val);
     val = JS_RegExpExec(ctx, this_val, argv[0]);`,
   },
+  // slice, map, filter, concat and splice create their result through the species
+  // constructor. When that is this realm's own Array (the usual case), `new Array(n)`
+  // is called directly: the same object (Array.prototype is not writable on Array),
+  // without a constructor call and a lookup of its `prototype`.
+  {
+    why: 'ArraySpeciesCreate calls the intrinsic Array constructor directly',
+    find: `    if (JS_IsUndefined(ctor)) {
+        return js_array_constructor(ctx, JS_UNDEFINED, 1, &len_val);
+    } else {
+        ret = JS_CallConstructor(ctx, ctor, 1, &len_val);`,
+    replace: `    if (JS_IsUndefined(ctor) ||
+        (JS_IsObject(ctor) && JS_VALUE_GET_OBJ(ctor) == JS_VALUE_GET_OBJ(ctx->array_ctor))) {
+        JS_FreeValue(ctx, ctor);
+        return js_array_constructor(ctx, JS_UNDEFINED, 1, &len_val);
+    } else {
+        ret = JS_CallConstructor(ctx, ctor, 1, &len_val);`,
+  },
 ];
 
 /**
@@ -157,6 +174,29 @@ int hookbox_binary_kind(JSValueConst v) {
 }
 `;
 
+/**
+ * libregexp tries a non-sticky pattern at every position from lastIndex on (its
+ * compiled prologue is a lazy `.*?`). A pattern whose every match starts with `^`
+ * (not multiline) can only match at position 0, so trying once is the same
+ * answer: `/^-[a-z]*r/.test(word)` no longer costs a failed attempt per
+ * character. The prologue's split becomes a goto over the scan loop (same size,
+ * same target), when the disjunction's first opcode after `save_start` is
+ * `line_start` (an alternation or a quantified `^` starts with a split instead).
+ */
+const LIBREGEXP_PATCHES: Patch[] = [
+  {
+    why: 'a pattern anchored with ^ (not multiline) is tried at its start position only',
+    find: '    re_emit_op_u8(s, REOP_save_end, 0);\n',
+    replace:
+      '    if (!is_sticky && !(re_flags & LRE_FLAG_MULTILINE) &&\n' +
+      '        s->byte_code.size > RE_HEADER_LEN + 13 &&\n' +
+      '        s->byte_code.buf[RE_HEADER_LEN + 13] == REOP_line_start) {\n' +
+      '        s->byte_code.buf[RE_HEADER_LEN] = REOP_goto; /* hookbox: no scan for a ^-anchored pattern */\n' +
+      '    }\n' +
+      '    re_emit_op_u8(s, REOP_save_end, 0);\n',
+  },
+];
+
 function applyPatches(source: Uint8Array, patches: readonly Patch[], file: string): string {
   let text = new TextDecoder().decode(source);
   for (const patch of patches) {
@@ -167,6 +207,11 @@ function applyPatches(source: Uint8Array, patches: readonly Patch[], file: strin
     text = text.slice(0, at) + patch.replace + text.slice(at + patch.find.length);
   }
   return text;
+}
+
+/** Applies the patches to libregexp.c's bytes. */
+export function patchLibregexp(source: Uint8Array): Uint8Array {
+  return new TextEncoder().encode(applyPatches(source, LIBREGEXP_PATCHES, 'libregexp.c'));
 }
 
 /** Applies the patches to quickjs.c's bytes. */
