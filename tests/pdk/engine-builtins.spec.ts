@@ -46,7 +46,7 @@ describe('engine builtins', () => {
       view: new Uint8Array([2, 3, 4]),
       wide: new Uint8Array([2, 1]),
       dataView: {},
-      list: [1, { nested: 'x' }, new Uint8Array(1)],
+      list: [1, { nested: 'x' }, new Uint8Array(0)],
       date: {},
     });
   });

@@ -246,8 +246,9 @@ static void put_byte(writer *w, uint8_t b) {
   if (p) *p = b;
 }
 
+/* fix_max 0: the type has no fix form (bin), so even an empty one gets a length byte. */
 static void put_head(writer *w, uint64_t n, uint8_t fix, uint64_t fix_max, int t8, uint8_t t16, uint8_t t32) {
-  if (n <= fix_max) put_byte(w, (uint8_t)(fix | n));
+  if (fix_max > 0 && n <= fix_max) put_byte(w, (uint8_t)(fix | n));
   else if (n <= 0xff && t8 >= 0) put_be(w, (uint8_t)t8, n, 1);
   else if (n <= 0xffff) put_be(w, t16, n, 2);
   else put_be(w, t32, n, 4);
