@@ -97,6 +97,22 @@ function stripWrapper(name: string, wrapper: Wrapper, words: string[]): string[]
 }
 
 /**
+ * The program a command runs when its first word already is the program (no
+ * assignment, keyword, wrapper or brace list before it): then
+ * `normalizeCommand` gives exactly this name, with the other words as
+ * arguments. `undefined` when only `normalizeCommand` can tell. A cheap
+ * look at most commands, which name programs no rule is about.
+ */
+export function plainProgram(words: readonly string[]): string | undefined {
+  const first = words[0];
+  if (first === undefined || first.charCodeAt(0) === 123 /* { */ || KEYWORDS.has(first) || (first.indexOf('=') > 0 && ASSIGNMENT.test(first))) {
+    return undefined;
+  }
+  const name = basename(first);
+  return WRAPPERS.has(name) ? undefined : name;
+}
+
+/**
  * The program a simple command runs, after stripping assignments, keywords
  * and wrappers; `undefined` when it runs nothing (only assignments, `command -v`).
  *

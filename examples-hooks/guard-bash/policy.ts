@@ -8,9 +8,20 @@
  * and judged by the rules; scripts run through `bash -c`, `eval`, heredocs,
  * here-strings and `echo … | sh` are analysed recursively.
  */
-import { normalizeCommand, type Invocation } from './normalize.ts';
+import { normalizeCommand, plainProgram, type Invocation } from './normalize.ts';
 import { forkBomb } from './fork-bomb.ts';
-import { addInvocationFindings, findingFor, pipelineRules, readsScriptFromStdin, redirectRule, scriptArgument, type Finding, type RuleId } from './rules.ts';
+import {
+  addInvocationFindings,
+  findingFor,
+  isInterpreter,
+  judgesProgram,
+  pipelineRules,
+  readsScriptFromStdin,
+  redirectRule,
+  scriptArgument,
+  type Finding,
+  type RuleId,
+} from './rules.ts';
 import { changeDirectory } from './paths.ts';
 import { parseShell, type Pipeline, type SimpleCommand } from './shell.ts';
 
@@ -74,6 +85,19 @@ function expandKnownVariables(words: string[], vars: ReadonlyMap<string, string>
   return out;
 }
 
+/**
+ * Whether the pipeline rules can find anything: some command after the first
+ * may be an interpreter reading its stdin. No when each of them plainly names
+ * a program that is not one.
+ */
+function mayRunPipedScript(pipeline: Pipeline): boolean {
+  for (let c = 1; c < pipeline.length; c++) {
+    const program = plainProgram((pipeline[c] as SimpleCommand).words);
+    if (program === undefined || isInterpreter(program)) return true;
+  }
+  return false;
+}
+
 /** A nested script starts where its parent is, with a copy of its variables. */
 function childScope(scope: Scope): Scope {
   return { cwd: scope.cwd, vars: new Map(scope.vars) };
@@ -99,7 +123,7 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
     // A pipeline's commands as written, normalized once: for the pipeline rules,
     // and again below for every command whose words no variable changed.
     let asWritten: (Invocation | undefined)[] | undefined;
-    if (pipeline.length > 1) {
+    if (pipeline.length > 1 && mayRunPipedScript(pipeline)) {
       asWritten = [];
       for (let c = 0; c < pipeline.length; c++) asWritten.push(normalizeCommand(pipeline[c] as SimpleCommand));
       const piped = pipelineRules(asWritten);
@@ -114,6 +138,9 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
         const redirect = redirectRule(command.redirects);
         if (redirect !== undefined) findings.push(redirect);
       }
+      // A program no rule is about (most of them): nothing below can find anything.
+      const program = hasPatterns ? undefined : plainProgram(words);
+      if (program !== undefined && program !== 'cd' && program !== 'pushd' && !judgesProgram(program)) continue;
       const inv = asWritten !== undefined && command === raw ? asWritten[c] : normalizeCommand(command);
       if (inv === undefined) {
         for (let w = 0; w < words.length; w++) {

@@ -220,6 +220,20 @@ const RULE_BY_NAME = new Map<string, 'delete' | 'chmod' | 'git' | 'runs-text' | 
   ...['dd', 'wipefs', 'blkdiscard', 'shred'].map((name) => [name, 'block-device'] as const),
 ]);
 
+/**
+ * Whether any rule about one invocation can fire for a program name: the
+ * rules of {@link addInvocationFindings}, {@link scriptArgument} and
+ * {@link readsScriptFromStdin}. For any other program they find nothing.
+ */
+export function judgesProgram(name: string): boolean {
+  return RULE_BY_NAME.has(name) || INTERPRETERS.has(name) || name === 'su' || (name.startsWith('mk') && MKFS.test(name));
+}
+
+/** Whether a program may run a script fed to its stdin (see {@link readsScriptFromStdin}). */
+export function isInterpreter(name: string): boolean {
+  return INTERPRETERS.has(name);
+}
+
 /** Rules that judge one invocation. */
 export function invocationRules(inv: Invocation, where: PathContext): Finding[] {
   const findings: Finding[] = [];
