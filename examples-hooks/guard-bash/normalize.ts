@@ -45,6 +45,9 @@ const WRAPPERS = new Map<string, Wrapper>(Object.entries({
 /** Words that open or close shell constructs and run nothing themselves. */
 const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac', 'in']);
 
+/** First words `normalizeCommand` strips to find the program: keywords and wrappers. */
+export const PREFIX_WORDS: ReadonlySet<string> = new Set([...KEYWORDS, ...WRAPPERS.keys()]);
+
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const BRACE_LIST = /^\{[^{}\s]*,[^{}\s]*\}$/;
 

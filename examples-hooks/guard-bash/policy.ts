@@ -8,12 +8,13 @@
  * and judged by the rules; scripts run through `bash -c`, `eval`, heredocs,
  * here-strings and `echo … | sh` are analysed recursively.
  */
-import { normalizeCommand, plainProgram, type Invocation } from './normalize.ts';
+import { normalizeCommand, plainProgram, PREFIX_WORDS, type Invocation } from './normalize.ts';
 import { forkBomb } from './fork-bomb.ts';
 import {
   addInvocationFindings,
   findingFor,
   isInterpreter,
+  JUDGED_PROGRAMS,
   judgesProgram,
   pipelineRules,
   readsScriptFromStdin,
@@ -86,6 +87,14 @@ function expandKnownVariables(words: string[], vars: ReadonlyMap<string, string>
 }
 
 /**
+ * First words a command is normalized and judged for: what `normalizeCommand`
+ * strips, the programs a rule is about, and `cd`/`pushd` (which move the
+ * directory paths resolve against). Any other bare name (no `=`, `/`, `{`,
+ * not `mk…`) is the program itself, and one no rule is about.
+ */
+const LOOK_CLOSER: ReadonlySet<string> = new Set([...PREFIX_WORDS, ...JUDGED_PROGRAMS, 'cd', 'pushd']);
+
+/**
  * Whether the pipeline rules can find anything: some command after the first
  * may be an interpreter reading its stdin. No when each of them plainly names
  * a program that is not one.
@@ -139,8 +148,15 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
         if (redirect !== undefined) findings.push(redirect);
       }
       // A program no rule is about (most of them): nothing below can find anything.
-      const program = hasPatterns ? undefined : plainProgram(words);
-      if (program !== undefined && program !== 'cd' && program !== 'pushd' && !judgesProgram(program)) continue;
+      // First the common case in one set lookup (a bare name), then any other plain one.
+      if (!hasPatterns) {
+        const first = words[0];
+        if (first !== undefined && !LOOK_CLOSER.has(first) && first.indexOf('=') < 0 && first.indexOf('/') < 0 && first.charCodeAt(0) !== 123 && !first.startsWith('mk')) {
+          continue;
+        }
+        const program = plainProgram(words);
+        if (program !== undefined && program !== 'cd' && program !== 'pushd' && !judgesProgram(program)) continue;
+      }
       const inv = asWritten !== undefined && command === raw ? asWritten[c] : normalizeCommand(command);
       if (inv === undefined) {
         for (let w = 0; w < words.length; w++) {

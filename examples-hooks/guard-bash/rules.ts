@@ -226,8 +226,11 @@ const RULE_BY_NAME = new Map<string, 'delete' | 'chmod' | 'git' | 'runs-text' | 
  * {@link readsScriptFromStdin}. For any other program they find nothing.
  */
 export function judgesProgram(name: string): boolean {
-  return RULE_BY_NAME.has(name) || INTERPRETERS.has(name) || name === 'su' || (name.startsWith('mk') && MKFS.test(name));
+  return JUDGED_PROGRAMS.has(name) || (name.startsWith('mk') && MKFS.test(name));
 }
+
+/** The programs {@link judgesProgram} names, besides `mkfs.*`, `mke2fs`… (which start with `mk`). */
+export const JUDGED_PROGRAMS: ReadonlySet<string> = new Set([...RULE_BY_NAME.keys(), ...INTERPRETERS, 'su']);
 
 /** Whether a program may run a script fed to its stdin (see {@link readsScriptFromStdin}). */
 export function isInterpreter(name: string): boolean {
