@@ -57,6 +57,9 @@ const PLAIN_RUN = /[^\s\\'"`$<>&|;()#]+/y;
  */
 const PLAIN_SEGMENT = /[^\t\n\v\f\r\\'"`$<>&|;()#\u0080-\uffff]+/y;
 
+/** The descriptor after `>&`/`<&` (`2`, `-`), tried where it must start. */
+const FD_DUP = /\d+|-/y;
+
 /** Characters with no meaning inside double quotes (`"`, `\\`, `` ` `` and `$` have one). */
 const QUOTED_RUN = /[^"\\`$]+/y;
 
@@ -262,8 +265,8 @@ function readRedirect(c: '<' | '>'): void {
   } else if (rest[1] === '&') {
     // `>&2`, `<&0`, `>&-`: descriptor duplication, no file. `>&file` is `&>file`.
     i += 2;
-    const m = /^(\d+|-)/.exec(src.slice(i));
-    if (m) i += m[0].length;
+    FD_DUP.lastIndex = i;
+    if (FD_DUP.test(src)) i = FD_DUP.lastIndex;
     else redirect = c === '>' ? 'out' : 'in';
   } else {
     redirect = c === '>' ? 'out' : 'in';
@@ -305,42 +308,10 @@ function lex(): void {
       i = end;
       continue;
     }
-    // Character codes, not one-character strings: integer comparisons.
-    if (code === TAB || code === CR) {
-      if (inWord) endWord();
-      i++;
-      continue;
-    }
+    // Character codes, not one-character strings: integer comparisons, the
+    // operators that separate commands first (each test is paid per token).
     const n = src.charCodeAt(i + 1); // NaN past the end
-    if (code === NEWLINE) {
-      endPipeline();
-      i++;
-      readHeredocBodies();
-    } else if (code === HASH && !inWord) {
-      const eol = src.indexOf('\n', i);
-      i = eol < 0 ? length : eol;
-    } else if (code === BACKSLASH) {
-      if (n !== NEWLINE) append(src[i + 1] ?? '');
-      i += 2;
-    } else if (code === SQUOTE) {
-      const end = src.indexOf("'", i + 1);
-      const stop = end < 0 ? length : end;
-      append(src.slice(i + 1, stop), true);
-      i = stop + 1;
-    } else if (code === DQUOTE) {
-      readDoubleQuoted();
-    } else if (code === BACKTICK) {
-      readBacktick();
-    } else if (code === DOLLAR) {
-      readDollar();
-    } else if ((code === LT || code === GT) && n === LPAREN) {
-      endWord();
-      const end = closingParen(src, i + 1);
-      addSubstitution(src.slice(i + 2, end));
-      i = end + 1;
-    } else if (code === LT || code === GT) {
-      readRedirect(code === LT ? '<' : '>');
-    } else if (code === AMP) {
+    if (code === AMP) {
       if (n === AMP) {
         endPipeline();
         i += 2;
@@ -356,9 +327,42 @@ function lex(): void {
       if (n === PIPE) endPipeline();
       else endCommand();
       i += n === PIPE || n === AMP ? 2 : 1;
+    } else if (code === NEWLINE) {
+      endPipeline();
+      i++;
+      readHeredocBodies();
+    } else if (code === LT || code === GT) {
+      if (n === LPAREN) {
+        endWord();
+        const end = closingParen(src, i + 1);
+        addSubstitution(src.slice(i + 2, end));
+        i = end + 1;
+      } else {
+        readRedirect(code === LT ? '<' : '>');
+      }
+    } else if (code === SQUOTE) {
+      const end = src.indexOf("'", i + 1);
+      const stop = end < 0 ? length : end;
+      append(src.slice(i + 1, stop), true);
+      i = stop + 1;
+    } else if (code === DQUOTE) {
+      readDoubleQuoted();
+    } else if (code === DOLLAR) {
+      readDollar();
     } else if (code === SEMI || code === LPAREN || code === RPAREN) {
       endPipeline();
       i++;
+    } else if (code === TAB || code === CR) {
+      if (inWord) endWord();
+      i++;
+    } else if (code === HASH && !inWord) {
+      const eol = src.indexOf('\n', i);
+      i = eol < 0 ? length : eol;
+    } else if (code === BACKSLASH) {
+      if (n !== NEWLINE) append(src[i + 1] ?? '');
+      i += 2;
+    } else if (code === BACKTICK) {
+      readBacktick();
     } else {
       // `#` inside a word: an ordinary character.
       append('#');
