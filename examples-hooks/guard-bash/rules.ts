@@ -147,7 +147,8 @@ function remoteScriptArgument(inv: Invocation): Finding | undefined {
 
 /** Force-push or delete of main/master; `ask` for any other push. */
 function gitPush(inv: Invocation): Finding | undefined {
-  if (inv.name !== 'git') return undefined;
+  // No `push` word at all (git add, git status…): not a push, whatever the options.
+  if (inv.name !== 'git' || inv.args.indexOf('push') < 0) return undefined;
   let args = inv.args.slice();
   // Global options before the subcommand (`git -C dir -c k=v push`).
   while (args.length > 0 && (args[0] as string).startsWith('-')) {

@@ -152,7 +152,9 @@ function endPipeline(): void {
 }
 
 function readHeredocBodies(): void {
-  for (const doc of heredocs) {
+  if (heredocs.length === 0) return;
+  for (let h = 0; h < heredocs.length; h++) {
+    const doc = heredocs[h] as PendingHeredoc;
     let body: string;
     if (!doc.strip && doc.delimiter.indexOf('\n') < 0) {
       // The body is every line up to the delimiter line: one slice, not a join of lines.
