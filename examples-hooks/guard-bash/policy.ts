@@ -141,7 +141,7 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
     }
     for (let c = 0; c < pipeline.length; c++) {
       const raw = pipeline[c] as SimpleCommand;
-      const words = expandKnownVariables(raw.words, scope.vars);
+      const words = scope.vars.size === 0 ? raw.words : expandKnownVariables(raw.words, scope.vars);
       const command = words === raw.words ? raw : { words, redirects: raw.redirects, stdinTexts: raw.stdinTexts };
       if (command.redirects.length > 0) {
         const redirect = redirectRule(command.redirects);

@@ -293,11 +293,19 @@ function lex(): void {
       const end = PLAIN_SEGMENT.lastIndex;
       const pieces = src.slice(i, end).split(' ');
       // The first piece continues the current word; every space ends a word.
-      if ((pieces[0] as string).length > 0) append(pieces[0] as string);
+      // (`append` inlined: this runs once per word.)
+      const head = pieces[0] as string;
+      if (head.length > 0) {
+        word = inWord ? word + head : head;
+        inWord = true;
+      }
       for (let k = 1; k < pieces.length; k++) {
         if (inWord) endWord();
         const piece = pieces[k] as string;
-        if (piece.length > 0) append(piece);
+        if (piece.length > 0) {
+          word = piece;
+          inWord = true;
+        }
       }
       i = end;
       continue;
