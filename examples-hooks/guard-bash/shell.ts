@@ -141,14 +141,17 @@ function endCommand(): void {
   const cmd = command;
   if (cmd.words.length > 0 || cmd.redirects.length > 0 || cmd.stdinTexts.length > 0 || (heredocs.length > 0 && heredocs.some((h) => h.command === cmd))) {
     pipeline.push(cmd);
+    command = newCommand();
   }
-  command = newCommand();
+  // Else it stays empty and unreferenced: the next command can be this one.
 }
 
 function endPipeline(): void {
   endCommand();
-  if (pipeline.length > 0) pipelines.push(pipeline);
-  pipeline = [];
+  if (pipeline.length > 0) {
+    pipelines.push(pipeline);
+    pipeline = [];
+  }
 }
 
 function readHeredocBodies(): void {
