@@ -61,9 +61,14 @@ function matchesCustom(walk: Walk, text: string): void {
   });
 }
 
-/** What a script has set up so far: its directory after `cd`, and plain variable assignments. */
+/**
+ * What a script has set up so far: its directory after `cd`, and plain
+ * variable assignments; with the session's workspace root it is the
+ * `PathContext` the rules resolve paths in.
+ */
 interface Scope {
   cwd: string;
+  readonly workspace: string;
   readonly vars: Map<string, string>;
 }
 
@@ -109,7 +114,7 @@ function mayRunPipedScript(pipeline: Pipeline): boolean {
 
 /** A nested script starts where its parent is, with a copy of its variables. */
 function childScope(scope: Scope): Scope {
-  return { cwd: scope.cwd, vars: new Map(scope.vars) };
+  return { cwd: scope.cwd, workspace: scope.workspace, vars: new Map(scope.vars) };
 }
 
 function analyse(walk: Walk, script: string, depth: number, scope: Scope): void {
@@ -166,10 +171,12 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
         continue;
       }
       if ((inv.name === 'cd' || inv.name === 'pushd') && pipeline.length === 1) {
-        scope.cwd = changeDirectory(inv.args.find((a) => !a.startsWith('-')), scope.cwd);
+        let target: string | undefined;
+        for (let a = 0; a < inv.args.length && target === undefined; a++) if (!(inv.args[a] as string).startsWith('-')) target = inv.args[a];
+        scope.cwd = changeDirectory(target, scope.cwd);
       }
       if (hasPatterns) matchesCustom(walk, inv.args.length === 0 ? inv.name : `${inv.name} ${inv.args.join(' ')}`);
-      addInvocationFindings(findings, inv, { cwd: scope.cwd, workspace: walk.options.cwd });
+      addInvocationFindings(findings, inv, scope);
       const nested = scriptArgument(inv);
       if (nested !== undefined) analyse(walk, nested, depth + 1, childScope(scope));
       // A heredoc or here-string fed to a shell is a script it runs.
@@ -197,7 +204,7 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
  */
 export function checkCommand(command: string, options: GuardOptions): Verdict {
   const walk: Walk = { options, findings: [] };
-  analyse(walk, command, 0, { cwd: options.cwd, vars: new Map() });
+  analyse(walk, command, 0, { cwd: options.cwd, workspace: options.cwd, vars: new Map() });
   let chosen: Finding | undefined;
   for (let i = 0; i < walk.findings.length; i++) {
     const finding = walk.findings[i] as Finding;
