@@ -6,9 +6,16 @@
  *
  *   npx tsx bench/engine-variants.ts .cache/engine/engine-<a>.wasm .cache/engine/engine-<b>.wasm [--rounds 8]
  *
+ * `--hook label=entry.ts` (repeatable) replaces the two default hooks, e.g. to
+ * compare two versions of a hook's source on one engine: extract the old one
+ * with `git archive <rev> examples-hooks/guard-bash pdk | tar -x -C /tmp/before`
+ * and pass `--hook before=/tmp/before/examples-hooks/guard-bash/hook.ts
+ * --hook after=examples-hooks/guard-bash/hook.ts`. Every hook must allow the
+ * bench payload.
+ *
  * Prints p50 and min per engine and hook, and process CPU time per call.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../host/package.ts';
 import { addExports } from '../pdk/compiler/add-exports.ts';
 import { bundleHook } from '../pdk/compiler/bundle.ts';
@@ -23,13 +30,19 @@ const WARM_CALLS_PER_ROUND = 100;
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 8;
+const hookEntries: { name: string; entry: string }[] = [];
+for (let at = args.indexOf('--hook'); at >= 0; at = args.indexOf('--hook')) {
+  const spec = args.splice(at, 2)[1] ?? '';
+  const eq = spec.indexOf('=');
+  if (eq <= 0) throw new Error(`engine-variants: --hook wants label=entry.ts, got "${spec}"`);
+  hookEntries.push({ name: spec.slice(0, eq), entry: resolve(spec.slice(eq + 1)) });
+}
+if (hookEntries.length === 0) hookEntries.push({ name: 'guard-bash', entry: GUARD_BASH_ENTRY }, { name: 'allow', entry: ALLOW_HOOK_ENTRY });
 const engines = args;
 if (engines.length === 0) throw new Error('engine-variants: give one or more engine .wasm paths');
 
-const hooks = [
-  { name: 'guard-bash', bundle: await bundleHook(GUARD_BASH_ENTRY) },
-  { name: 'allow', bundle: await bundleHook(ALLOW_HOOK_ENTRY) },
-];
+const hooks = [];
+for (const { name, entry } of hookEntries) hooks.push({ name, bundle: await bundleHook(entry) });
 const rows = [];
 for (const engine of engines) {
   for (const hook of hooks) {

@@ -39,16 +39,22 @@ const collapse = (text: string): string => text.replace(WHITESPACE_RUN, ' ');
 // the same regex on every window decides exactly what testing the whole text did.
 
 /**
+ * After a `|`: optional spaces, a whole run of name characters, optional
+ * spaces, `&` (the `\| ?\1 ?&` of both function forms, in raw text). Sticky:
+ * tried at one position. The run cannot end early: neither spaces nor `&`
+ * are name characters.
+ */
+const INTO_BACKGROUND = /\s*[^\s(){}|&;<>'"]+\s*&/y;
+
+/**
  * `| name &` (in collapsed text: `\| ?\1 ?&`, where the name is a whole run of
  * name characters) somewhere in `text`: both function forms need it, and it is
  * rare, so it decides cheaply whether to look for `name() {` at all.
  */
 function pipesIntoBackground(text: string): boolean {
   for (let bar = text.indexOf('|'); bar >= 0; bar = text.indexOf('|', bar + 1)) {
-    const nameStart = skipSpaces(text, bar + 1);
-    let nameEnd = nameStart;
-    while (isNameCharAt(text, nameEnd)) nameEnd++;
-    if (nameEnd > nameStart && text[skipSpaces(text, nameEnd)] === '&') return true;
+    INTO_BACKGROUND.lastIndex = bar + 1;
+    if (INTO_BACKGROUND.test(text)) return true;
   }
   return false;
 }

@@ -5,12 +5,15 @@
 import { allow, ask, defineHook, deny } from '../../pdk/index.ts';
 import { checkBashArguments, parseDenyPatterns } from './policy.ts';
 
-// Config is fixed for a plugin instance; compile the operator's patterns once per distinct value.
+// Config is fixed for a plugin instance; compile the operator's patterns once per distinct value
+// (an unset key included: `parsed` says whether `cachedRaw` holds a value read yet).
+let parsed = false;
 let cachedRaw: string | undefined;
 let cachedPatterns: ReturnType<typeof parseDenyPatterns> = { patterns: [] };
 
 function denyPatterns(raw: string | undefined): ReturnType<typeof parseDenyPatterns> {
-  if (raw !== cachedRaw || cachedRaw === undefined) {
+  if (!parsed || raw !== cachedRaw) {
+    parsed = true;
     cachedRaw = raw;
     cachedPatterns = parseDenyPatterns(raw);
   }

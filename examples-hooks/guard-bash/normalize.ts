@@ -45,6 +45,9 @@ const WRAPPERS = new Map<string, Wrapper>(Object.entries({
 /** Words that open or close shell constructs and run nothing themselves. */
 const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac', 'in']);
 
+/** First words `normalizeCommand` strips to find the program: keywords and wrappers. */
+export const PREFIX_WORDS: ReadonlySet<string> = new Set([...KEYWORDS, ...WRAPPERS.keys()]);
+
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const BRACE_LIST = /^\{[^{}\s]*,[^{}\s]*\}$/;
 
@@ -94,6 +97,22 @@ function stripWrapper(name: string, wrapper: Wrapper, words: string[]): string[]
     rest = rest.slice(wrapper.optionsWithValue.includes(w) ? 2 : 1);
   }
   return rest.slice(wrapper.positionals ?? 0);
+}
+
+/**
+ * The program a command runs when its first word already is the program (no
+ * assignment, keyword, wrapper or brace list before it): then
+ * `normalizeCommand` gives exactly this name, with the other words as
+ * arguments. `undefined` when only `normalizeCommand` can tell. A cheap
+ * look at most commands, which name programs no rule is about.
+ */
+export function plainProgram(words: readonly string[]): string | undefined {
+  const first = words[0];
+  if (first === undefined || first.charCodeAt(0) === 123 /* { */ || KEYWORDS.has(first) || (first.indexOf('=') > 0 && ASSIGNMENT.test(first))) {
+    return undefined;
+  }
+  const name = basename(first);
+  return WRAPPERS.has(name) ? undefined : name;
 }
 
 /**

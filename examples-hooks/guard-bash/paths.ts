@@ -55,19 +55,22 @@ function splitAbsolute(path: string): string[] {
  * `undefined` for words it cannot place (other variables, substitutions).
  */
 function resolveWord(word: string, cwd: string): Resolved | undefined {
-  const fromCwd = (rest: string): Resolved | undefined => {
-    if (cwd.startsWith('/')) return resolve('root', splitAbsolute(cwd), rest);
-    if (cwd === '~' || cwd.startsWith('~/')) return resolve('home', splitAbsolute(cwd.slice(1)), rest);
-    // After `cd $SOMEWHERE` the directory is unknown: relative paths cannot be judged.
-    return cwd === UNKNOWN_DIR ? undefined : resolve('cwd', [], rest);
-  };
+  // An absolute path (the usual word) cannot be one of the `~`/`$` forms below.
+  if (word.startsWith('/')) return resolve('root', [], word);
   const home = /^(~[A-Za-z0-9._-]*|\$HOME|\$\{HOME\})(\/.*)?$/.exec(word);
   if (home) return resolve('home', [], home[2] ?? '');
   const pwd = /^(\$PWD|\$\{PWD\}|\$\(\s*pwd\s*\))(\/.*)?$/.exec(word);
-  if (pwd) return fromCwd(pwd[2] ?? '');
-  if (word.startsWith('/')) return resolve('root', [], word);
+  if (pwd) return resolveFromCwd(cwd, pwd[2] ?? '');
   if (word.startsWith('$') || word.startsWith('`')) return undefined;
-  return fromCwd(word);
+  return resolveFromCwd(cwd, word);
+}
+
+/** A relative path from `cwd`; `undefined` when `cwd` itself is unknown. */
+function resolveFromCwd(cwd: string, rest: string): Resolved | undefined {
+  if (cwd.startsWith('/')) return resolve('root', splitAbsolute(cwd), rest);
+  if (cwd === '~' || cwd.startsWith('~/')) return resolve('home', splitAbsolute(cwd.slice(1)), rest);
+  // After `cd $SOMEWHERE` the directory is unknown: relative paths cannot be judged.
+  return cwd === UNKNOWN_DIR ? undefined : resolve('cwd', [], rest);
 }
 
 /** The effective directory after `cd` to somewhere this module cannot place. */

@@ -8,9 +8,21 @@
  * and judged by the rules; scripts run through `bash -c`, `eval`, heredocs,
  * here-strings and `echo … | sh` are analysed recursively.
  */
-import { normalizeCommand } from './normalize.ts';
+import { normalizeCommand, plainProgram, PREFIX_WORDS, type Invocation } from './normalize.ts';
 import { forkBomb } from './fork-bomb.ts';
-import { addInvocationFindings, findingFor, pipelineRules, readsScriptFromStdin, redirectRule, scriptArgument, type Finding, type RuleId } from './rules.ts';
+import {
+  addInvocationFindings,
+  findingFor,
+  isInterpreter,
+  JUDGED_PROGRAMS,
+  judgesProgram,
+  pipelineRules,
+  readsScriptFromStdin,
+  redirectRule,
+  scriptArgument,
+  type Finding,
+  type RuleId,
+} from './rules.ts';
 import { changeDirectory } from './paths.ts';
 import { parseShell, type Pipeline, type SimpleCommand } from './shell.ts';
 
@@ -49,9 +61,14 @@ function matchesCustom(walk: Walk, text: string): void {
   });
 }
 
-/** What a script has set up so far: its directory after `cd`, and plain variable assignments. */
+/**
+ * What a script has set up so far: its directory after `cd`, and plain
+ * variable assignments; with the session's workspace root it is the
+ * `PathContext` the rules resolve paths in.
+ */
 interface Scope {
   cwd: string;
+  readonly workspace: string;
   readonly vars: Map<string, string>;
 }
 
@@ -74,6 +91,32 @@ function expandKnownVariables(words: string[], vars: ReadonlyMap<string, string>
   return out;
 }
 
+/**
+ * First words a command is normalized and judged for: what `normalizeCommand`
+ * strips, the programs a rule is about, and `cd`/`pushd` (which move the
+ * directory paths resolve against). Any other bare name (no `=`, `/`, `{`,
+ * not `mk…`) is the program itself, and one no rule is about.
+ */
+const LOOK_CLOSER: ReadonlySet<string> = new Set([...PREFIX_WORDS, ...JUDGED_PROGRAMS, 'cd', 'pushd']);
+
+/**
+ * Whether the pipeline rules can find anything: some command after the first
+ * may be an interpreter reading its stdin. No when each of them plainly names
+ * a program that is not one.
+ */
+function mayRunPipedScript(pipeline: Pipeline): boolean {
+  for (let c = 1; c < pipeline.length; c++) {
+    const program = plainProgram((pipeline[c] as SimpleCommand).words);
+    if (program === undefined || isInterpreter(program)) return true;
+  }
+  return false;
+}
+
+/** A nested script starts where its parent is, with a copy of its variables. */
+function childScope(scope: Scope): Scope {
+  return { cwd: scope.cwd, workspace: scope.workspace, vars: new Map(scope.vars) };
+}
+
 function analyse(walk: Walk, script: string, depth: number, scope: Scope): void {
   if (depth > MAX_NESTING) {
     walk.findings.push(findingFor('too-complex', 'deny', 'command nests scripts too deeply to check'));
@@ -82,30 +125,44 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
   const bomb = forkBomb(script);
   if (bomb !== undefined) walk.findings.push(bomb);
   if (walk.options.denyPatterns?.length) matchesCustom(walk, script.replace(WHITESPACE_RUN, ' ').trim());
-  const child = (): Scope => ({ cwd: scope.cwd, vars: new Map(scope.vars) });
 
   const parsed = parseShell(script);
   const findings = walk.findings;
   const hasPatterns = walk.options.denyPatterns !== undefined && walk.options.denyPatterns.length > 0;
-  // Index loops and no spreads below: in the hook's interpreter every call and
-  // every iterator step costs, and this loop runs once per simple command.
+  // Index loops and no spreads or closures below: in the hook's interpreter every
+  // call, closure and iterator step costs, and this loop runs once per simple command.
   const pipelines = parsed.pipelines;
   for (let p = 0; p < pipelines.length; p++) {
     const pipeline = pipelines[p] as Pipeline;
-    if (pipeline.length > 1) {
-      const piped = pipelineRules(pipeline);
+    // A pipeline's commands as written, normalized once: for the pipeline rules,
+    // and again below for every command whose words no variable changed.
+    let asWritten: (Invocation | undefined)[] | undefined;
+    if (pipeline.length > 1 && mayRunPipedScript(pipeline)) {
+      asWritten = [];
+      for (let c = 0; c < pipeline.length; c++) asWritten.push(normalizeCommand(pipeline[c] as SimpleCommand));
+      const piped = pipelineRules(asWritten);
       for (let i = 0; i < piped.findings.length; i++) findings.push(piped.findings[i] as Finding);
-      for (let i = 0; i < piped.scripts.length; i++) analyse(walk, piped.scripts[i] as string, depth + 1, child());
+      for (let i = 0; i < piped.scripts.length; i++) analyse(walk, piped.scripts[i] as string, depth + 1, childScope(scope));
     }
     for (let c = 0; c < pipeline.length; c++) {
       const raw = pipeline[c] as SimpleCommand;
-      const words = expandKnownVariables(raw.words, scope.vars);
+      const words = scope.vars.size === 0 ? raw.words : expandKnownVariables(raw.words, scope.vars);
       const command = words === raw.words ? raw : { words, redirects: raw.redirects, stdinTexts: raw.stdinTexts };
       if (command.redirects.length > 0) {
         const redirect = redirectRule(command.redirects);
         if (redirect !== undefined) findings.push(redirect);
       }
-      const inv = normalizeCommand(command);
+      // A program no rule is about (most of them): nothing below can find anything.
+      // First the common case in one set lookup (a bare name), then any other plain one.
+      if (!hasPatterns) {
+        const first = words[0];
+        if (first !== undefined && !LOOK_CLOSER.has(first) && first.indexOf('=') < 0 && first.indexOf('/') < 0 && first.charCodeAt(0) !== 123 && !first.startsWith('mk')) {
+          continue;
+        }
+        const program = plainProgram(words);
+        if (program !== undefined && program !== 'cd' && program !== 'pushd' && !judgesProgram(program)) continue;
+      }
+      const inv = asWritten !== undefined && command === raw ? asWritten[c] : normalizeCommand(command);
       if (inv === undefined) {
         for (let w = 0; w < words.length; w++) {
           const m = ASSIGNMENT.exec(words[w] as string);
@@ -114,20 +171,22 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
         continue;
       }
       if ((inv.name === 'cd' || inv.name === 'pushd') && pipeline.length === 1) {
-        scope.cwd = changeDirectory(inv.args.find((a) => !a.startsWith('-')), scope.cwd);
+        let target: string | undefined;
+        for (let a = 0; a < inv.args.length && target === undefined; a++) if (!(inv.args[a] as string).startsWith('-')) target = inv.args[a];
+        scope.cwd = changeDirectory(target, scope.cwd);
       }
       if (hasPatterns) matchesCustom(walk, inv.args.length === 0 ? inv.name : `${inv.name} ${inv.args.join(' ')}`);
-      addInvocationFindings(findings, inv, { cwd: scope.cwd, workspace: walk.options.cwd });
+      addInvocationFindings(findings, inv, scope);
       const nested = scriptArgument(inv);
-      if (nested !== undefined) analyse(walk, nested, depth + 1, child());
+      if (nested !== undefined) analyse(walk, nested, depth + 1, childScope(scope));
       // A heredoc or here-string fed to a shell is a script it runs.
       if (inv.stdinTexts.length > 0 && readsScriptFromStdin(inv)) {
-        for (let i = 0; i < inv.stdinTexts.length; i++) analyse(walk, inv.stdinTexts[i] as string, depth + 1, child());
+        for (let i = 0; i < inv.stdinTexts.length; i++) analyse(walk, inv.stdinTexts[i] as string, depth + 1, childScope(scope));
       }
     }
   }
   const substitutions = parsed.substitutions;
-  for (let i = 0; i < substitutions.length; i++) analyse(walk, substitutions[i] as string, depth + 1, child());
+  for (let i = 0; i < substitutions.length; i++) analyse(walk, substitutions[i] as string, depth + 1, childScope(scope));
 }
 
 /**
@@ -145,8 +204,16 @@ function analyse(walk: Walk, script: string, depth: number, scope: Scope): void 
  */
 export function checkCommand(command: string, options: GuardOptions): Verdict {
   const walk: Walk = { options, findings: [] };
-  analyse(walk, command, 0, { cwd: options.cwd, vars: new Map() });
-  const chosen = walk.findings.find((f) => f.action === 'deny') ?? walk.findings.find((f) => f.action === 'ask');
+  analyse(walk, command, 0, { cwd: options.cwd, workspace: options.cwd, vars: new Map() });
+  let chosen: Finding | undefined;
+  for (let i = 0; i < walk.findings.length; i++) {
+    const finding = walk.findings[i] as Finding;
+    if (finding.action === 'deny') {
+      chosen = finding;
+      break;
+    }
+    chosen ??= finding; // the first ask, unless a deny comes later
+  }
   return chosen === undefined ? { action: 'allow' } : { action: chosen.action, rule: chosen.rule, reason: chosen.reason };
 }
 

@@ -6,7 +6,7 @@
  */
 import { basename, normalizeCommand, type Invocation } from './normalize.ts';
 import { isBlockDevice, protectedTarget } from './paths.ts';
-import { parseShell, type Pipeline, type SimpleCommand } from './shell.ts';
+import { parseShell } from './shell.ts';
 
 /** Every rule id a verdict can name. */
 export type RuleId =
@@ -147,7 +147,8 @@ function remoteScriptArgument(inv: Invocation): Finding | undefined {
 
 /** Force-push or delete of main/master; `ask` for any other push. */
 function gitPush(inv: Invocation): Finding | undefined {
-  if (inv.name !== 'git') return undefined;
+  // No `push` word at all (git add, git status…): not a push, whatever the options.
+  if (inv.name !== 'git' || inv.args.indexOf('push') < 0) return undefined;
   let args = inv.args.slice();
   // Global options before the subcommand (`git -C dir -c k=v push`).
   while (args.length > 0 && (args[0] as string).startsWith('-')) {
@@ -220,6 +221,23 @@ const RULE_BY_NAME = new Map<string, 'delete' | 'chmod' | 'git' | 'runs-text' | 
   ...['dd', 'wipefs', 'blkdiscard', 'shred'].map((name) => [name, 'block-device'] as const),
 ]);
 
+/**
+ * Whether any rule about one invocation can fire for a program name: the
+ * rules of {@link addInvocationFindings}, {@link scriptArgument} and
+ * {@link readsScriptFromStdin}. For any other program they find nothing.
+ */
+export function judgesProgram(name: string): boolean {
+  return JUDGED_PROGRAMS.has(name) || (name.startsWith('mk') && MKFS.test(name));
+}
+
+/** The programs {@link judgesProgram} names, besides `mkfs.*`, `mke2fs`… (which start with `mk`). */
+export const JUDGED_PROGRAMS: ReadonlySet<string> = new Set([...RULE_BY_NAME.keys(), ...INTERPRETERS, 'su']);
+
+/** Whether a program may run a script fed to its stdin (see {@link readsScriptFromStdin}). */
+export function isInterpreter(name: string): boolean {
+  return INTERPRETERS.has(name);
+}
+
 /** Rules that judge one invocation. */
 export function invocationRules(inv: Invocation, where: PathContext): Finding[] {
   const findings: Finding[] = [];
@@ -263,14 +281,13 @@ export function scriptArgument(inv: Invocation): string | undefined {
 /**
  * Judges what flows through a pipeline into an interpreter: downloaded or
  * decoded code → deny; `echo '…' | sh` → the echoed text is returned as a
- * script for the caller to analyse.
+ * script for the caller to analyse. Takes the pipeline's commands already
+ * normalized (`undefined` for one that runs nothing), which the caller
+ * reuses for the per-command rules.
  */
-export function pipelineRules(pipeline: Pipeline): { findings: Finding[]; scripts: string[] } {
+export function pipelineRules(invocations: readonly (Invocation | undefined)[]): { findings: Finding[]; scripts: string[] } {
   const findings: Finding[] = [];
   const scripts: string[] = [];
-  if (pipeline.length < 2) return { findings, scripts };
-  const invocations: (Invocation | undefined)[] = [];
-  for (let i = 0; i < pipeline.length; i++) invocations.push(normalizeCommand(pipeline[i] as SimpleCommand));
   for (let index = 1; index < invocations.length; index++) {
     const inv = invocations[index];
     if (inv === undefined || !readsScriptFromStdin(inv)) continue;

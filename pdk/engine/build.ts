@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BuildError } from '../../host/errors.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
-import { patchQuickjs } from './quickjs-patches.ts';
+import { patchLibregexp, patchQuickjs } from './quickjs-patches.ts';
 
 // From package.json, not from this file: the C glue ships as source beside the built dist/.
 const HERE = join(PACKAGE_ROOT, 'pdk', 'engine');
@@ -96,6 +96,7 @@ async function collectInputs(): Promise<EngineInputs> {
   const quickjsDir = join(dirname(require.resolve('qjsc/package.json')), 'deps', `quickjs_${QUICKJS_VERSION.replaceAll('-', '_')}`);
   const quickjs = await readDir(quickjsDir, (n) => n.endsWith('.h') || QUICKJS_UNITS.includes(n));
   quickjs['quickjs.c'] = patchQuickjs(quickjs['quickjs.c'] as Uint8Array);
+  quickjs['libregexp.c'] = patchLibregexp(quickjs['libregexp.c'] as Uint8Array);
   const glue = await readDir(GLUE_DIR, (n) => /\.(c|h|js)$/.test(n));
   // prelude.js first, then prelude-*.js in name order; each is its own script over `__hb`, removed after the last.
   const preludes = Object.keys(glue).filter((n) => /^prelude(-[a-z-]+)?\.js$/.test(n)).sort((a, b) => (a === 'prelude.js' ? -1 : b === 'prelude.js' ? 1 : a < b ? -1 : 1));

@@ -37,6 +37,8 @@ void hb_reseed_random(void);
 void hookbox_set_interrupt_counter(JSContext *ctx, int value);
 int hookbox_get_interrupt_counter(JSContext *ctx);
 void hookbox_fix_random_state(JSContext *ctx);
+/* 1: ArrayBuffer or SharedArrayBuffer, 2: a typed array, 0: anything else (never throws). */
+int hookbox_binary_kind(JSValueConst v);
 
 /* The JS prelude, generated from prelude.js by the build (prelude.h). */
 extern const char HB_PRELUDE[];

@@ -246,8 +246,9 @@ static void put_byte(writer *w, uint8_t b) {
   if (p) *p = b;
 }
 
+/* fix_max 0: the type has no fix form (bin), so even an empty one gets a length byte. */
 static void put_head(writer *w, uint64_t n, uint8_t fix, uint64_t fix_max, int t8, uint8_t t16, uint8_t t32) {
-  if (n <= fix_max) put_byte(w, (uint8_t)(fix | n));
+  if (fix_max > 0 && n <= fix_max) put_byte(w, (uint8_t)(fix | n));
   else if (n <= 0xff && t8 >= 0) put_be(w, (uint8_t)t8, n, 1);
   else if (n <= 0xffff) put_be(w, t16, n, 2);
   else put_be(w, t32, n, 4);
@@ -336,23 +337,28 @@ static int encode_value(JSContext *ctx, writer *w, JSValueConst v, int depth) {
     put_be(w, i < 0 ? 0xd3 : 0xcf, (uint64_t)i, 8);
   } else if (tag == JS_TAG_OBJECT) {
     size_t size, off, len, bpe;
-    uint8_t *bytes = JS_GetArrayBuffer(ctx, &size, v);
-    if (bytes) {
-      put_head(w, size, 0, 0, 0xc4, 0xc5, 0xc6);
-      put_raw(w, bytes, size);
-      return w->failed ? -1 : 0;
+    /* Asked first: probing with JS_GetArrayBuffer would throw (and build a backtrace) for every plain object. */
+    int binary = hookbox_binary_kind(v);
+    if (binary == 1) {
+      uint8_t *bytes = JS_GetArrayBuffer(ctx, &size, v);
+      if (bytes) {
+        put_head(w, size, 0, 0, 0xc4, 0xc5, 0xc6);
+        put_raw(w, bytes, size);
+        return w->failed ? -1 : 0;
+      }
+      JS_FreeValue(ctx, JS_GetException(ctx)); /* detached: encoded as the object it still is */
+    } else if (binary == 2) {
+      JSValue buf = JS_GetTypedArrayBuffer(ctx, v, &off, &len, &bpe);
+      if (!JS_IsException(buf)) {
+        uint8_t *bytes = JS_GetArrayBuffer(ctx, &size, buf);
+        JS_FreeValue(ctx, buf);
+        if (!bytes) return -1;
+        put_head(w, len, 0, 0, 0xc4, 0xc5, 0xc6);
+        put_raw(w, bytes + off, len);
+        return w->failed ? -1 : 0;
+      }
+      JS_FreeValue(ctx, JS_GetException(ctx));
     }
-    JS_FreeValue(ctx, JS_GetException(ctx));
-    JSValue buf = JS_GetTypedArrayBuffer(ctx, v, &off, &len, &bpe);
-    if (!JS_IsException(buf)) {
-      bytes = JS_GetArrayBuffer(ctx, &size, buf);
-      JS_FreeValue(ctx, buf);
-      if (!bytes) return -1;
-      put_head(w, len, 0, 0, 0xc4, 0xc5, 0xc6);
-      put_raw(w, bytes + off, len);
-      return w->failed ? -1 : 0;
-    }
-    JS_FreeValue(ctx, JS_GetException(ctx));
     int is_array = JS_IsArray(ctx, v);
     if (is_array < 0) return -1;
     if (!is_array) return encode_object(ctx, w, v, depth);

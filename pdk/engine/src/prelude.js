@@ -28,7 +28,21 @@
     base64ToArrayBuffer: (input) => hb.base64Decode(String(input)),
   });
 
-  define('Config', { get: (key) => hb.configGet(String(key)) });
+  // An instance's config never changes (Extism sets it when the plugin is created), so
+  // each key is read from the host once per instance: a host call per get cost ~3 µs.
+  // Empty in the snapshot: Config.get throws in top-level code, which runs at build time.
+  const configSeen = new Map();
+  define('Config', {
+    get(key) {
+      const name = String(key);
+      let value = configSeen.get(name);
+      if (value === undefined) {
+        value = hb.configGet(name);
+        configSeen.set(name, value);
+      }
+      return value;
+    },
+  });
 
   define('Var', {
     getBytes: (name) => hb.varGet(String(name)),
