@@ -20,6 +20,21 @@ afterEach(async () => {
   handle = undefined;
 });
 
+const INPUT = encodeEnvelope('tools/pre-execute', { id: 's', turn: 1, step: 1, cwd: '/' }, { toolCallId: 't', toolName: 'bash', arguments: {} }, { action: 'allow' });
+const PRE_TOOL = EXPORT_NAMES.indexOf('pre_tool');
+
+/** Start gates that record, in order, when the worker starts each task (the gate runs at that moment). */
+function startRecorder(): { started: string[]; gate: (label: string) => () => boolean } {
+  const started: string[] = [];
+  return {
+    started,
+    gate: (label) => () => {
+      started.push(label);
+      return true;
+    },
+  };
+}
+
 async function allowOnWorker(): Promise<{ handle: WorkerHandle; modules: { guest: WebAssembly.Module; wrapper: WebAssembly.Module }; memoryMaxPages: number | undefined }> {
   const prepared = prepareModule(await compileWat('allow'), { memoryMb: 16, source: 'allow.wat' });
   const wrapperBytes = buildRcWrapper(
@@ -42,22 +57,15 @@ describe('worker queue priority', () => {
     const options = { config: {}, memoryMb: 16, memoryMaxPages: setup.memoryMaxPages, maxOutputBytes: 1 << 16 };
     const made = await handle.create(1, 'allow', setup.modules, options, 10_000);
     expect(made).toEqual({ logs: [], memoryBytes: expect.any(Number) });
-    const input = encodeEnvelope('tools/pre-execute', { id: 's', turn: 1, step: 1, cwd: '/' }, { toolCallId: 't', toolName: 'bash', arguments: {} }, { action: 'allow' });
-    const exportIndex = EXPORT_NAMES.indexOf('pre_tool');
-    // Each task records when the worker starts it (the start gate runs at that moment).
-    const started: string[] = [];
-    const gate = (label: string) => () => {
-      started.push(label);
-      return true;
-    };
+    const { started, gate } = startRecorder();
     // All queued in one tick, while the first (a session call) holds the worker.
     const tasks = [
-      handle.call(1, exportIndex, input, 10_000, gate('session-1')),
-      handle.call(1, exportIndex, input, 10_000, gate('warm-up-1'), 'background'),
+      handle.call(1, PRE_TOOL, INPUT, 10_000, gate('session-1')),
+      handle.call(1, PRE_TOOL, INPUT, 10_000, gate('warm-up-1'), 'background'),
       handle.create(2, 'allow', setup.modules, options, 10_000, gate('warm-up-instance'), 'background'),
-      handle.call(1, exportIndex, input, 10_000, gate('session-2')),
+      handle.call(1, PRE_TOOL, INPUT, 10_000, gate('session-2')),
       handle.create(3, 'allow', setup.modules, options, 10_000, gate('session-instance')),
-      handle.call(1, exportIndex, input, 10_000, gate('session-3')),
+      handle.call(1, PRE_TOOL, INPUT, 10_000, gate('session-3')),
     ];
     const results = await Promise.all(tasks);
     expect(started).toEqual(['session-1', 'session-2', 'session-instance', 'session-3', 'warm-up-1', 'warm-up-instance']);
@@ -71,17 +79,11 @@ describe('worker queue priority', () => {
     handle = setup.handle;
     const options = { config: {}, memoryMb: 16, memoryMaxPages: setup.memoryMaxPages, maxOutputBytes: 1 << 16 };
     await handle.create(1, 'allow', setup.modules, options, 10_000);
-    const input = encodeEnvelope('tools/pre-execute', { id: 's', turn: 1, step: 1, cwd: '/' }, { toolCallId: 't', toolName: 'bash', arguments: {} }, { action: 'allow' });
-    const exportIndex = EXPORT_NAMES.indexOf('pre_tool');
-    const started: string[] = [];
-    const gate = (label: string) => () => {
-      started.push(label);
-      return true;
-    };
+    const { started, gate } = startRecorder();
     await Promise.all([
-      handle.call(1, exportIndex, input, 10_000, gate('warm-up-1'), 'background'),
-      handle.call(1, exportIndex, input, 10_000, gate('warm-up-2'), 'background'),
-      handle.call(1, exportIndex, input, 10_000, gate('session-1')),
+      handle.call(1, PRE_TOOL, INPUT, 10_000, gate('warm-up-1'), 'background'),
+      handle.call(1, PRE_TOOL, INPUT, 10_000, gate('warm-up-2'), 'background'),
+      handle.call(1, PRE_TOOL, INPUT, 10_000, gate('session-1')),
     ]);
     expect(started).toEqual(['warm-up-1', 'session-1', 'warm-up-2']);
   });
