@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { faultFromError } from '../../host/runner/extism-adapter.ts';
 import { HttpDeadlineError } from '../../host/runner/http-calls.ts';
 import { WasiExit } from '../../host/runner/wasi/index.ts';
+import { wasm } from '../helpers/wasm-js.ts';
 
 const free = { atMemoryCap: false };
 const capped = { atMemoryCap: true };
@@ -51,7 +52,7 @@ describe('faultFromError', () => {
   });
 
   it('a wasm trap keeps the instance, unless memory was refused during the call', () => {
-    const trap = new WebAssembly.RuntimeError('unreachable');
+    const trap = new wasm.RuntimeError('unreachable');
     expect(faultFromError(trap, free)).toEqual({ kind: 'trap', message: 'unreachable', discard: false });
     expect(faultFromError(trap, capped)).toEqual({
       kind: 'memory',

@@ -11,7 +11,9 @@
 import { describe, expect, it } from 'vitest';
 import { GROW_FAILED_GLOBAL, instrumentMemoryGrow } from '../../host/runner/grow-probe.ts';
 import { SectionId, WASM_HEADER, WasmFormatError, encodeSection, parseWasm } from '../../host/runner/wasm-binary.ts';
+import type { WasmGlobal, WasmInstance, WasmMemory } from '../../host/runner/wasm-api.ts';
 import { compileWatSource } from '../helpers/wat.ts';
+import { instantiateBytes, wasm } from '../helpers/wasm-js.ts';
 
 const FEATURES = { simd: true, reference_types: true, tail_call: true, threads: true, exceptions: true };
 
@@ -120,24 +122,21 @@ const EXPORTS = ['control', 'variables', 'memory', 'simd', 'atomics', 'exception
 
 interface Probed {
   readonly exports: Record<string, unknown>;
-  readonly flag: WebAssembly.Global;
+  readonly flag: WasmGlobal;
   readonly memory: () => number;
 }
 
-async function instantiate(bytes: Uint8Array): Promise<WebAssembly.Instance> {
-  const tag = new WebAssembly.Tag({ parameters: ['i32'] });
-  const { instance } = await WebAssembly.instantiate(bytes, {
-    env: { f: (x: number) => x + 1, g: new WebAssembly.Global({ value: 'i32', mutable: false }, 42), tag },
-  });
-  return instance;
+async function instantiate(bytes: Uint8Array): Promise<WasmInstance> {
+  const tag = new wasm.Tag({ parameters: ['i32'] });
+  return instantiateBytes(bytes, { env: { f: (x: number) => x + 1, g: new wasm.Global({ value: 'i32', mutable: false }, 42), tag } });
 }
 
 async function probed(bytes: Uint8Array): Promise<Probed> {
   const instance = await instantiate(bytes);
   return {
     exports: instance.exports,
-    flag: instance.exports[GROW_FAILED_GLOBAL] as WebAssembly.Global,
-    memory: () => (instance.exports.mem as WebAssembly.Memory | undefined)?.buffer.byteLength ?? -1,
+    flag: instance.exports[GROW_FAILED_GLOBAL] as WasmGlobal,
+    memory: () => (instance.exports.mem as WasmMemory | undefined)?.buffer.byteLength ?? -1,
   };
 }
 
@@ -147,7 +146,7 @@ describe('instrumentMemoryGrow', () => {
     const instrumented = instrumentMemoryGrow(original);
     expect(instrumented).toBeDefined();
     if (instrumented === undefined) return;
-    expect(WebAssembly.validate(instrumented)).toBe(true);
+    expect(wasm.validate(instrumented)).toBe(true);
     const before = parseWasm(original);
     const after = parseWasm(instrumented);
     expect(after.exports.map((e) => e.name)).toEqual([...before.exports.map((e) => e.name), GROW_FAILED_GLOBAL]);
@@ -206,8 +205,8 @@ describe('instrumentMemoryGrow', () => {
       (func (export "callf") (param i32) (result i32) (call $f (local.get 0))))`);
     const instrumented = instrumentMemoryGrow(bytes);
     if (instrumented === undefined) throw new Error('not instrumented');
-    const module = new WebAssembly.Module(instrumented);
-    expect(WebAssembly.Module.exports(module)).toEqual([
+    const module = new wasm.Module(instrumented);
+    expect(wasm.Module.exports(module)).toEqual([
       { name: 'grow', kind: 'function' },
       { name: 'own', kind: 'function' },
       { name: 'callf', kind: 'function' },
@@ -219,11 +218,11 @@ describe('instrumentMemoryGrow', () => {
     expect(body.slice(0, 7)).toEqual([4, 6, 0x00, 0x20, 0x00, 0x10, 0x04]);
     const helper = body.slice(-23);
     expect(helper).toEqual([22, 0x01, 0x01, 0x7f, 0x20, 0x00, 0x40, 0x00, 0x22, 0x01, 0x41, 0x7f, 0x46, 0x04, 0x40, 0x41, 0x01, 0x24, 0x02, 0x0b, 0x20, 0x01, 0x0b]);
-    const instance = await WebAssembly.instantiate(module, { env: { f: (x: number) => x * 2, g: new WebAssembly.Global({ value: 'i32' }, 1) } });
+    const instance = await wasm.instantiate(module, { env: { f: (x: number) => x * 2, g: new wasm.Global({ value: 'i32' }, 1) } });
     expect((instance.exports.own as () => number)()).toBe(5);
     expect((instance.exports.callf as (x: number) => number)(4)).toBe(8);
     expect((instance.exports.grow as (x: number) => number)(5)).toBe(-1);
-    expect((instance.exports[GROW_FAILED_GLOBAL] as WebAssembly.Global).value).toBe(1);
+    expect((instance.exports[GROW_FAILED_GLOBAL] as WasmGlobal).value).toBe(1);
   });
 
   it('adds the type, function, global and export sections a module lacks, in the order the format requires', async () => {
@@ -232,10 +231,10 @@ describe('instrumentMemoryGrow', () => {
     const withCustom = Uint8Array.from([...bytes, ...encodeSection(SectionId.custom, [4, ...new TextEncoder().encode('note'), 1, 2, 3])]);
     const instrumented = instrumentMemoryGrow(withCustom);
     if (instrumented === undefined) throw new Error('not instrumented');
-    expect(WebAssembly.validate(instrumented)).toBe(true);
+    expect(wasm.validate(instrumented)).toBe(true);
     const ids = parseWasm(instrumented).sections.map((s) => s.id);
     expect(ids).toEqual([SectionId.type, SectionId.function, SectionId.memory, SectionId.global, SectionId.export, SectionId.code, SectionId.custom]);
-    expect(WebAssembly.Module.customSections(new WebAssembly.Module(instrumented), 'note').map((b) => [...new Uint8Array(b)])).toEqual([[1, 2, 3]]);
+    expect(wasm.Module.customSections(new wasm.Module(instrumented), 'note').map((b) => [...new Uint8Array(b)])).toEqual([[1, 2, 3]]);
   });
 
   it('leaves a module without any grow, or without code, alone', async () => {

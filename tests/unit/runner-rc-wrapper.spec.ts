@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { GROW_FAILED_GLOBAL } from '../../host/runner/grow-probe.ts';
 import { GUEST_MODULE_NAME, INPUT_RESERVE_EXPORT, RC_GLOBAL, buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
 import { INIT_EXPORT } from '../../host/runner/wasi/index.ts';
+import type { WasmGlobal, WasmMemory } from '../../host/runner/wasm-api.ts';
 import { compileWatSource } from '../helpers/wat.ts';
+import { instantiateBytes } from '../helpers/wasm-js.ts';
 
 const GUEST = `(module
   (memory (export "memory") 1 2)
@@ -24,8 +26,8 @@ const GUEST = `(module
 type Fn = (...args: number[]) => number;
 
 async function link(wrapperBytes: Uint8Array) {
-  const guest = await WebAssembly.instantiate(await WebAssembly.compile(await compileWatSource(GUEST)));
-  const wrapper = await WebAssembly.instantiate(await WebAssembly.compile(wrapperBytes), { [GUEST_MODULE_NAME]: guest.exports });
+  const guest = await instantiateBytes(await compileWatSource(GUEST));
+  const wrapper = await instantiateBytes(wrapperBytes, { [GUEST_MODULE_NAME]: guest.exports });
   return { guest: guest.exports, wrapper: wrapper.exports };
 }
 
@@ -43,7 +45,7 @@ describe('buildRcWrapper', () => {
     if (options.memory) expected.push('memory');
     if (options.grow) expected.push(GROW_FAILED_GLOBAL);
     expect(names).toEqual(expected);
-    const rc = wrapper[RC_GLOBAL] as WebAssembly.Global;
+    const rc = wrapper[RC_GLOBAL] as WasmGlobal;
     expect(rc.value).toBe(0);
     expect((wrapper.pre_tool as Fn)()).toBe(7);
     expect(rc.value).toBe(7);
@@ -51,16 +53,16 @@ describe('buildRcWrapper', () => {
     expect(rc.value).toBe(-3);
     if (options.memory) expect(wrapper.memory).toBe(guest.memory);
     if (options.grow) {
-      const flag = wrapper[GROW_FAILED_GLOBAL] as WebAssembly.Global;
-      (guest[GROW_FAILED_GLOBAL] as WebAssembly.Global).value = 1;
+      const flag = wrapper[GROW_FAILED_GLOBAL] as WasmGlobal;
+      (guest[GROW_FAILED_GLOBAL] as WasmGlobal).value = 1;
       expect(flag.value).toBe(1);
       flag.value = 0;
-      expect((guest[GROW_FAILED_GLOBAL] as WebAssembly.Global).value).toBe(0);
+      expect((guest[GROW_FAILED_GLOBAL] as WasmGlobal).value).toBe(0);
     }
     if (options.init) {
       (wrapper[INIT_EXPORT] as Fn)();
       (wrapper[INIT_EXPORT] as Fn)();
-      expect(new Int32Array((guest.memory as WebAssembly.Memory).buffer)[0]).toBe(2);
+      expect(new Int32Array((guest.memory as WasmMemory).buffer)[0]).toBe(2);
       expect(rc.value).toBe(-3); // init is re-exported as is, not through the rc global
     }
     if (options.reserve) expect((wrapper[INPUT_RESERVE_EXPORT] as Fn)(24)).toBe(1024);
@@ -69,15 +71,15 @@ describe('buildRcWrapper', () => {
   it('wraps any number of exports (index LEBs past one byte) and none', async () => {
     const names = Array.from({ length: 130 }, (_, i) => `e${i}`);
     const guestText = `(module ${names.map((name, i) => `(func (export "${name}") (result i32) (i32.const ${i}))`).join(' ')})`;
-    const guest = await WebAssembly.instantiate(await WebAssembly.compile(await compileWatSource(guestText)));
-    const wrapper = (await WebAssembly.instantiate(await WebAssembly.compile(buildRcWrapper(names, false, true, false, true)), {
+    const guest = await instantiateBytes(await compileWatSource(guestText));
+    const wrapper = (await instantiateBytes(buildRcWrapper(names, false, true, false, true), {
       [GUEST_MODULE_NAME]: { ...guest.exports, [INIT_EXPORT]: () => {}, [INPUT_RESERVE_EXPORT]: (n: number) => n * 2 },
     })).exports;
     expect((wrapper.e129 as Fn)()).toBe(129);
-    expect((wrapper[RC_GLOBAL] as WebAssembly.Global).value).toBe(129);
+    expect((wrapper[RC_GLOBAL] as WasmGlobal).value).toBe(129);
     expect((wrapper.e0 as Fn)()).toBe(0);
     expect((wrapper[INPUT_RESERVE_EXPORT] as Fn)(21)).toBe(42);
-    const empty = await WebAssembly.instantiate(await WebAssembly.compile(buildRcWrapper([], false)), {});
+    const empty = await instantiateBytes(buildRcWrapper([], false), {});
     expect(Object.keys(empty.exports)).toEqual([RC_GLOBAL]);
   });
 });
