@@ -87,15 +87,16 @@ const KITCHEN_SINK = `
   (func (export "simd") (param $p i32) (result i32) (local $v v128)
     (local.set $v (v128.load (i32.const 0)))
     (local.set $v (i8x16.shuffle 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 (local.get $v) (local.get $v)))
-    (drop (i32x4.extract_lane 1 (local.get $v)))
+    (drop (i32x4.extract_lane 3 (local.get $v)))
     (local.set $v (i32x4.replace_lane 2 (local.get $v) (i32.const 9)))
-    (local.set $v (v128.load32_lane 1 (i32.const 0) (local.get $v)))
-    (v128.store16_lane offset=2 3 (i32.const 0) (local.get $v))
+    (local.set $v (i8x16.replace_lane 13 (local.get $v) (i32.const 1)))
+    (local.set $v (v128.load32_lane 2 (i32.const 0) (local.get $v)))
+    (v128.store16_lane offset=2 4 (i32.const 0) (local.get $v))
     (local.set $v (v128.load32_zero (i32.const 0)))
     (local.set $v (i32x4.add (local.get $v) (v128.const i64x2 7 8)))
-    (drop (i8x16.extract_lane_s 0 (local.get $v)))
+    (drop (i8x16.extract_lane_s 2 (local.get $v)))
     (local.set $v (f64x2.replace_lane 1 (local.get $v) (f64.const 1)))
-    (local.set $v (v128.load8_lane 0 (i32.const 0) (local.get $v)))
+    (local.set $v (v128.load8_lane 12 (i32.const 0) (local.get $v)))
     (v128.store64_lane 1 (i32.const 0) (local.get $v))
     (local.set $v (v128.load64_zero (i32.const 0)))
     (local.set $v (i8x16.swizzle (local.get $v) (local.get $v)))
@@ -235,6 +236,42 @@ describe('instrumentMemoryGrow', () => {
     const ids = parseWasm(instrumented).sections.map((s) => s.id);
     expect(ids).toEqual([SectionId.type, SectionId.function, SectionId.memory, SectionId.global, SectionId.export, SectionId.code, SectionId.custom]);
     expect(wasm.Module.customSections(new wasm.Module(instrumented), 'note').map((b) => [...new Uint8Array(b)])).toEqual([[1, 2, 3]]);
+  });
+
+  it('inserts missing sections before a tag, start, element, data count and data section, as the format orders them', async () => {
+    const bytes = await compileWatSource(
+      `(module (memory 1 2) (tag $t) (table 1 funcref)
+        (func $f (drop (memory.grow (i32.const 1))) (memory.init $d (i32.const 0) (i32.const 0) (i32.const 0)))
+        (start $f) (elem (i32.const 0) $f) (data $d "x"))`,
+      'ordered.wat',
+      { exceptions: true },
+    );
+    const instrumented = instrumentMemoryGrow(bytes);
+    if (instrumented === undefined) throw new Error('not instrumented');
+    expect(wasm.validate(instrumented)).toBe(true);
+    expect(parseWasm(instrumented).sections.map((s) => s.id)).toEqual([
+      SectionId.type, SectionId.function, 4, SectionId.memory, 13, SectionId.global, SectionId.export, SectionId.start, 9, 12, SectionId.code, 11,
+    ]);
+  });
+
+  it('skips the memory index of a multi-memory load (flag 0x40 in its alignment)', () => {
+    // i32.const 0; i32.load align-flags 0x42, memory 2, offset 255; drop; i32.const 1; memory.grow 0; drop; end
+    // (read without the memory index, 0xff would be taken for an opcode: there is none)
+    const body = [0, 0x41, 0, 0x28, 0x42, 2, 0xff, 0x01, 0x1a, 0x41, 1, 0x40, 0, 0x1a, 0x0b];
+    const bytes = Uint8Array.from([
+      ...WASM_HEADER,
+      ...encodeSection(SectionId.type, [1, 0x60, 0, 0]),
+      ...encodeSection(SectionId.function, [1, 0]),
+      ...encodeSection(SectionId.memory, [1, 0x00, 1]),
+      ...encodeSection(SectionId.code, [1, body.length, ...body]),
+    ]);
+    const instrumented = instrumentMemoryGrow(bytes);
+    if (instrumented === undefined) throw new Error('not instrumented');
+    const code = parseWasm(instrumented).sections.find((s) => s.id === SectionId.code);
+    // The first body: the load kept byte for byte, the grow replaced by `call 1` (the helper).
+    expect([...instrumented.subarray((code?.contentStart ?? 0) + 2, (code?.contentStart ?? 0) + 2 + 15)]).toEqual([
+      0, 0x41, 0, 0x28, 0x42, 2, 0xff, 0x01, 0x1a, 0x41, 1, 0x10, 1, 0x1a, 0x0b,
+    ]);
   });
 
   it('leaves a module without any grow, or without code, alone', async () => {
