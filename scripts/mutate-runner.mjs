@@ -52,11 +52,16 @@ export const GROUPS = [
     tests: ['tests/unit/runner-wasi-*.spec.ts', 'tests/security/wasi-boundary.spec.ts'],
   },
   {
-    // The runner itself: pool, worker handles, worker threads (coverage relayed, tests/mutation/setup.ts).
+    // The worker pool's bookkeeping, with real (idle) worker threads.
+    name: 'pool',
+    mutate: 'host/runner/pool.ts',
+    tests: ['tests/unit/runner-pool.spec.ts'],
+  },
+  {
+    // The runner itself: worker handles, worker threads (coverage relayed, tests/mutation/setup.ts).
     name: 'threads',
-    mutate: 'host/runner/@(runner|wasm-hook|worker-handle|worker|pool).ts',
+    mutate: 'host/runner/@(runner|wasm-hook|worker-handle|worker).ts',
     tests: [
-      'tests/unit/runner-pool.spec.ts',
       'tests/unit/runner-warm-up.spec.ts',
       'tests/security/quarantine-scope.spec.ts',
       'tests/security/memory-budget.spec.ts',
