@@ -14,6 +14,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_MAX_RESPONSE_BYTES, HttpCalls, HttpDeadlineError, type HttpGrant } from '../../host/runner/http-calls.ts';
+import { httpHelper } from '../../host/runner/http-client.ts';
 import { LogSink } from '../../host/runner/log-sink.ts';
 
 const SERVER = `
@@ -136,6 +137,13 @@ describe('HttpCalls refusals (status 0, the reason as the body)', () => {
 });
 
 describe('HttpCalls to a granted host', () => {
+  it("the worker's helper thread starts once and listens before the first request", async () => {
+    const helper = httpHelper();
+    await helper.ready();
+    expect(httpHelper()).toBe(helper);
+    expect(helper.gone).toBe(false);
+  });
+
   it('sends method, headers and body, and answers status, headers and body', () => {
     const { request } = calls({ allowedHosts: ['127.0.0.1'] });
     const reply = request({ url: `http://127.0.0.1:${port}/echo?q=1`, method: 'post', headers: { 'x-hook': 'h1' } }, 'payload');

@@ -24,6 +24,20 @@ describe('stackMapper', () => {
     expect(map('at (hook.js:2:1)')).toBe('at (src/hook.ts:2:5)');
   });
 
+  it('reads multi-digit lines and columns, and a column picks its own segment on a line with several', () => {
+    // Lines 1–12 of hook.js map to lines 1–12 at column 1; line 12 also has a segment at column 10 → line 12 column 20.
+    const mappings = ['AAAA', ...Array.from({ length: 11 }, () => 'AACA')].join(';') + ',SAAmB';
+    const map = stackMapper([section('hookbox-cjs:src/hook.ts', { mappings })]);
+    expect(map('at (hook.js:12:1)')).toBe('at (src/hook.ts:12:1)');
+    expect(map('at (hook.js:12:10)')).toBe('at (src/hook.ts:12:20)');
+    expect(map('at (hook.js:12)')).toBe('at (src/hook.ts:12:1)');
+  });
+
+  it('drops the hookbox-cjs: prefix only at the start of a source name', () => {
+    const map = stackMapper([section('src/hookbox-cjs:odd.ts')]);
+    expect(map('at (hook.js:2:5)')).toBe('at (src/hookbox-cjs:odd.ts:2:5)');
+  });
+
   it('leaves frames the map does not cover, other files and look-alikes as they are', () => {
     const map = stackMapper([section()]);
     expect(map('at (hook.js:9:1)')).toBe('at (hook.js:9:1)');
