@@ -71,6 +71,12 @@ describe('faultFromError', () => {
     expect(faultFromError(new RangeError('Invalid array buffer length'), free)).toEqual({ kind: 'memory', message: 'Invalid array buffer length', discard: true });
     expect(faultFromError(new RangeError('offset is out of bounds'), capped)).toEqual({ kind: 'trap', message: 'host function failed: offset is out of bounds', discard: true });
     expect(faultFromError(new TypeError('x is not a function'), free)).toEqual({ kind: 'trap', message: 'host function failed: x is not a function', discard: true });
+    // Only a RangeError is read for "call stack" and allocation failures.
+    expect(faultFromError(new TypeError('call stack: allocation failed'), free)).toEqual({
+      kind: 'trap',
+      message: 'host function failed: call stack: allocation failed',
+      discard: true,
+    });
   });
 
   it('a thrown non-Error is named as such, with its message, JSON or string form', () => {
