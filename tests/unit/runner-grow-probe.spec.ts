@@ -172,6 +172,49 @@ describe('instrumentMemoryGrow', () => {
     expect((exports.plain as () => number)()).toBe(42);
   });
 
+  it('skips immediates that contain the memory.grow byte (0x40): a decoder out of step would rewrite them', async () => {
+    // 64 is 0x40 in unsigned LEB128 and -64 in signed LEB128; 2.0 ends in 0x40 as f32 and f64.
+    const nested = (depth: number, inner: string): string => (depth === 0 ? inner : `(block ${nested(depth - 1, inner)})`);
+    const source = `(module
+      (memory 1 4)
+      (func (export "hostile") (param $p i32) (result i32) ${Array.from({ length: 64 }, () => '(local i32)').join(' ')}
+        (drop (i32.const -64))
+        (drop (i64.const -64))
+        (drop (f32.const 2.0))
+        (drop (f64.const 2.0))
+        (drop (local.get 64))
+        (drop (i32.load8_u offset=64 (i32.const 0)))
+        (i64.store32 offset=64 (i32.const 0) (i64.const 1))
+        (drop (v128.const i8x16 0x40 0 0x40 0 0x40 0 0x40 0 0x40 0 0x40 0 0x40 0 0x40 0))
+        (drop (v128.load offset=64 (i32.const 0)))
+        (drop (v128.load8_lane offset=64 1 (i32.const 0) (v128.const i64x2 0 0)))
+        (drop (v128.load32_zero offset=64 (i32.const 0)))
+        (drop (v128.load64_zero offset=64 (i32.const 0)))
+        (v128.store offset=64 (i32.const 0) (v128.const i64x2 0 0))
+        (v128.store64_lane offset=64 1 (i32.const 0) (v128.const i64x2 0 0))
+        (drop (i32.atomic.load offset=64 (i32.const 0)))
+        ${nested(65, '(br_table 0 64 (local.get $p))')}
+        (memory.grow (local.get $p))))`;
+    const bytes = await compileWatSource(source, 'hostile-immediates.wat', FEATURES);
+    const instrumented = instrumentMemoryGrow(bytes);
+    if (instrumented === undefined) throw new Error('not instrumented');
+    expect(wasm.validate(instrumented)).toBe(true);
+    // Exactly one grow replaced: the body grows by the call's 2 bytes less the grow's 2, i.e. not at all.
+    const code = (module: Uint8Array) => parseWasm(module).sections.find((s) => s.id === SectionId.code);
+    const before = code(bytes);
+    const after = code(instrumented);
+    const firstBody = (module: Uint8Array, section: typeof before) => [...module.subarray((section?.contentStart ?? 0) + 1, section?.end)];
+    const original = firstBody(bytes, before);
+    const rewritten = firstBody(instrumented, after).slice(0, original.length);
+    const differences = original.map((b, i) => (b === rewritten[i] ? -1 : i)).filter((i) => i >= 0);
+    expect(differences).toHaveLength(2); // 0x40 0x00 → 0x10 <helper index>
+    expect(rewritten[differences[0] as number]).toBe(0x10);
+    const { exports, flag } = await probed(instrumented);
+    expect((exports.hostile as (pages: number) => number)(0)).toBe(1);
+    expect((exports.hostile as (pages: number) => number)(9)).toBe(-1);
+    expect(flag.value).toBe(1);
+  });
+
   it('sets the flag only for a refused grow, and each grow of a function goes through the helper', async () => {
     const bytes = await compileWatSource(`(module (memory (export "mem") 1 3)
       (func (export "twice") (param i32) (result i32) (drop (memory.grow (local.get 0))) (memory.grow (local.get 0)))
