@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 // the sandbox reuses the engine instead of building it again.
 process.env.HOOKBOX_CACHE_DIR ??= fileURLToPath(new URL('.cache', import.meta.url));
 
+// `npm run mutate:runner` runs host/runner in groups, each with its own report
+// (reports/mutation/<group>.json); a plain `npm run mutate` writes `mutation`.
+const report = process.env.HOOKBOX_MUTATE_REPORT ?? 'mutation';
+
 /**
  * Mutation testing of the sandbox core: `npm run mutate` (all folders) or
  * `npm run mutate -- --mutate 'host/seams/**' ` for one. See docs/testing.md.
@@ -38,8 +42,8 @@ export default {
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: report === 'mutation' ? 'reports/mutation/index.html' : `reports/mutation/${report}.html` },
+  jsonReporter: { fileName: `reports/mutation/${report}.json` },
   concurrency: 1,
   dryRunTimeoutMinutes: 40,
   timeoutMS: 20_000,

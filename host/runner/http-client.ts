@@ -92,7 +92,11 @@ class HttpHelper {
     for (;;) {
       const reply = this.#take(seq);
       if (reply !== undefined) {
-        if (reply.error !== undefined) return { ok: false, reason: reply.error, timedOut: false };
+        if (reply.error !== undefined) {
+          // The helper aborts its fetch at the same deadline: an abort that beats this thread's own check is still the deadline.
+          if (performance.now() >= deadline) return { ok: false, reason: 'no answer before the hook\'s deadline', timedOut: true };
+          return { ok: false, reason: reply.error, timedOut: false };
+        }
         return { ok: true, status: reply.status ?? 0, headers: reply.headers ?? {}, body: reply.body ?? new Uint8Array(0) };
       }
       const left = deadline - performance.now();

@@ -45,7 +45,8 @@ export function stackMapper(sections: readonly ArrayBuffer[]): StackMapper {
       } catch {
         return whole;
       }
-      if (pos.source === null || pos.line === null) return whole;
+      // A segment naming a source index past `sources` yields `undefined`, not `null` (hostile maps).
+      if (typeof pos.source !== 'string' || typeof pos.line !== 'number') return whole;
       return `${printable(pos.source.replace(/^hookbox-cjs:/, ''), { maxLength: MAX_SOURCE_NAME })}:${pos.line}:${(pos.column ?? 0) + 1}`;
     });
 }

@@ -56,13 +56,14 @@ export function corpusPath(name: string): string {
 /**
  * Compiles WAT text to validated wasm bytes.
  * @param filename used in wabt's error messages only
+ * @param features wabt features beyond the corpus set (e.g. `tail_call`, `threads`, `exceptions`)
  * @throws Error naming the file when wabt rejects the text
  */
-export async function compileWatSource(source: string, filename = 'inline.wat'): Promise<Uint8Array> {
+export async function compileWatSource(source: string, filename = 'inline.wat', features: Record<string, boolean> = {}): Promise<Uint8Array> {
   const wabt = await loadWabt();
   let module: ReturnType<Wabt['parseWat']> | undefined;
   try {
-    module = wabt.parseWat(filename, source, FEATURES);
+    module = wabt.parseWat(filename, source, { ...FEATURES, ...features });
     module.resolveNames();
     module.validate();
     // Copy out of wabt's heap: the view it returns is not ours to keep.

@@ -166,3 +166,61 @@ describe('faultFromError', () => {
     expect(faultFromError(new Error('Plugin-originated error: memory access out of bounds'), { atMemoryCap: true })).toMatchObject({ kind: 'plugin-error' });
   });
 });
+
+describe('extism adapter: the exact outcome of each call', () => {
+  it("error_set keeps the export's return code and text; a non-zero return alone keeps its code; both keep the instance", async () => {
+    expect(await callOnce('error-set')).toEqual({
+      type: 'fault',
+      fault: { kind: 'plugin-error', message: 'corpus: refused' },
+      discard: false,
+      logs: [],
+      exit: { code: 1, errorText: 'corpus: refused' },
+    });
+    expect(await callOnce('nonzero-return')).toEqual({
+      type: 'fault',
+      fault: { kind: 'plugin-error', message: 'export "pre_tool" returned 1 without setting an error' },
+      discard: false,
+      logs: [],
+      exit: { code: 1 },
+    });
+    // A trap is not the plugin's own error: no exit.
+    expect(await callOnce('trap')).toEqual({ type: 'fault', fault: { kind: 'trap', message: expect.any(String) }, discard: false, logs: [] });
+  });
+
+  it('names an export the wrapper does not have, before calling anything', async () => {
+    expect(await callOnce('allow', 'no_such_export')).toEqual({
+      type: 'fault',
+      fault: { kind: 'missing-export', message: 'the module does not export "no_such_export"' },
+      discard: false,
+      logs: [],
+    });
+  });
+
+  it('takes an output of exactly maxOutputBytes and refuses one byte less, keeping the instance', async () => {
+    const allowBytes = 1 + 7 + 6; // fixmap, "action", "allow"
+    expect(await callOnce('allow', 'pre_tool', { maxOutputBytes: allowBytes })).toMatchObject({ type: 'output' });
+    expect(await callOnce('allow', 'pre_tool', { maxOutputBytes: allowBytes - 1 })).toEqual({
+      type: 'fault',
+      fault: { kind: 'output-too-large', message: `output of ${allowBytes} bytes exceeds maxOutputBytes ${allowBytes - 1}` },
+      discard: false,
+      logs: [],
+    });
+  });
+
+  it("reports the guest's linear memory size (what the memory budget charges)", async () => {
+    const created = await instantiate(await compileWatSource('(module (memory (export "memory") 3 5) (func (export "pre_tool") (result i32) (i32.const 0)))'));
+    if (!created.ok) throw new Error(created.fault.message);
+    try {
+      expect(created.instance.memoryBytes).toBe(3 * 65_536);
+    } finally {
+      await created.instance.close();
+    }
+    const hidden = await instantiate(await compileWatSource('(module (memory 1 1) (func (export "pre_tool") (result i32) (i32.const 0)))'));
+    if (!hidden.ok) throw new Error(hidden.fault.message);
+    try {
+      expect(hidden.instance.memoryBytes).toBeUndefined();
+    } finally {
+      await hidden.instance.close();
+    }
+  });
+});

@@ -109,3 +109,101 @@ describe('return-code wrapper and inspect', () => {
     expect(inspectWasm(await compileWat('start-never-returns'), 's.wasm').hasStartFunction).toBe(true);
   });
 });
+
+describe('what prepareModule reports', () => {
+  it('lists seam exports, every function export, the memory export and the input reservation', async () => {
+    const bytes = await compileWatSource(`(module
+      (memory (export "memory") 1 1)
+      (global (export "pre_tool") i32 (i32.const 0))
+      (func (export "post_tool") (result i32) (i32.const 0))
+      (func (export "session_start") (result i32) (i32.const 0))
+      (func (export "helper") (result i32) (i32.const 0))
+      (func (export "hookbox_input_reserve") (param i32) (result i32) (local.get 0)))`);
+    const prepared = prep(bytes, 1);
+    // Only function exports name seams (the global "pre_tool" does not). The order is the module's
+    // export order, although PreparedModule's doc says lifecycle order (reported in issue #18).
+    expect([...prepared.seamExports].sort()).toEqual(['agent/session-start', 'tools/post-execute']);
+    expect(prepared.functionExports).toEqual(['post_tool', 'session_start', 'helper', 'hookbox_input_reserve']);
+    expect(prepared).toMatchObject({ exportsMemory: true, inputReserve: true, growProbe: false, wasi: false, init: false });
+    expect(prepared.bytes).toBe(bytes); // nothing to change: the very same bytes
+  });
+
+  it('a memory not exported as "memory", a reservation that is not a function, no memory at all', async () => {
+    const other = prep(await compileWatSource('(module (memory (export "mem") 1 1) (global (export "hookbox_input_reserve") i32 (i32.const 0)))'));
+    expect(other).toMatchObject({ exportsMemory: false, inputReserve: false, memory: { min: 1, max: 1 } });
+    const none = prep(await compileWatSource('(module (func (export "pre_tool") (result i32) (i32.const 0)))'));
+    expect(none.memory).toBeUndefined();
+    expect(none.seamExports).toEqual(['tools/pre-execute']);
+  });
+
+  it('instruments memory.grow and says so; the declared maximum is written as a multi-byte LEB', async () => {
+    const bytes = await compileWatSource('(module (memory 1) (func (export "grow") (param i32) (result i32) (memory.grow (local.get 0))))');
+    const prepared = prep(bytes, 64);
+    expect(prepared.growProbe).toBe(true);
+    expect(prepared.memory).toEqual({ min: 1, max: 1024 });
+    const layout = parseWasm(prepared.bytes);
+    expect(layout.memories).toEqual([{ flags: 1, min: 1, max: 1024, shared: false, memory64: false }]);
+    expect(layout.exports.map((e) => e.name)).toEqual(['grow', 'hookbox_grow_failed']);
+    new moduleApi(prepared.bytes);
+  });
+
+  it('accepts an initial memory exactly at the cap, and names pages and MiB when above it', () => {
+    expect(prep(memoryOnly(0x00, 16), 1).memory).toEqual({ min: 16, max: 16 });
+    expect(() => prep(memoryOnly(0x00, 17), 1)).toThrow(
+      new HookLoadError('x.wasm: declares an initial memory of 17 pages (1.1 MiB), above the 1 MiB cap (memoryMb)'),
+    );
+  });
+
+  it('refuses two memories and an imported memory with messages naming the file and the import', async () => {
+    const two = Uint8Array.from([...WASM_HEADER, ...encodeSection(SectionId.memory, [2, 0x00, 1, 0x00, 1])]);
+    expect(() => prep(two)).toThrow(new HookLoadError('x.wasm: defines 2 memories; hookbox supports one'));
+    const imported = await compileWat('imported-memory');
+    expect(() => prep(imported)).toThrow(/^x\.wasm: imports its memory \("env" "memory"\); hookbox only runs modules that define their own memory, so it can be capped$/);
+    expect(() => prep(memoryOnly(0x03, 1, 2))).toThrow(new HookLoadError('x.wasm: declares a shared memory; hookbox refuses shared memories'));
+    expect(() => prep(memoryOnly(0x04, 1))).toThrow(new HookLoadError('x.wasm: declares a 64-bit or custom-page-size memory; hookbox supports 32-bit memories only'));
+  });
+
+  it('renames only the WASI entry points that are functions, and leaves non-WASI imports alone', async () => {
+    const bytes = await compileWatSource(`(module
+      (import "wasi_snapshot_preview1" "sched_yield" (func (result i32)))
+      (import "extism:host/env" "length" (func (param i64) (result i64)))
+      (memory (export "memory") 1)
+      (global (export "_start") i32 (i32.const 0))
+      (func (export "pre_tool") (result i32) (i32.const 0)))`);
+    const prepared = prep(bytes);
+    const layout = parseWasm(prepared.bytes);
+    expect(layout.imports.map((i) => i.module)).toEqual([WASI_HOST_MODULE, 'extism:host/env']);
+    expect(layout.exports.map((e) => e.name)).toEqual(['memory', '_start', 'pre_tool']);
+    expect(prepared.init).toBe(false);
+  });
+});
+
+describe('inspectWasm', () => {
+  it('reports exports with kinds, only function exports as seams, and the memory as declared', async () => {
+    const bytes = await compileWatSource(`(module
+      (memory (export "memory") 2)
+      (global (export "post_tool") i32 (i32.const 0))
+      (func (export "pre_tool") (result i32) (i32.const 0)))`);
+    const report = inspectWasm(bytes, 'x.wasm');
+    expect(report.exports).toEqual([
+      { name: 'memory', kind: 'memory' },
+      { name: 'post_tool', kind: 'global' },
+      { name: 'pre_tool', kind: 'function' },
+    ]);
+    expect(report.seams).toEqual(['tools/pre-execute']);
+    expect(report.memory).toEqual({ min: 2, max: null, imported: false, shared: false });
+    expect(report.imports).toEqual([]);
+    expect(report.hasStartFunction).toBe(false);
+    const { createHash } = await import('node:crypto');
+    expect(report.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('reports no memory as null, an imported one as imported, and names the file for bytes that are not a module', async () => {
+    expect(inspectWasm(await compileWatSource('(module)'), 'x.wasm').memory).toBeNull();
+    expect(inspectWasm(await compileWat('imported-memory'), 'i.wasm').memory).toEqual({ min: 1, max: 16, imported: true, shared: false });
+    expect(inspectWasm(memoryOnly(0x03, 1, 4), 's.wasm').memory).toEqual({ min: 1, max: 4, imported: false, shared: true });
+    expect(() => inspectWasm(Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7]), 'bad.wasm')).toThrow(
+      new HookLoadError('bad.wasm: not a valid WebAssembly module: not a WebAssembly module (bad magic number)'),
+    );
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The worker pool's bookkeeping (pool.ts) with real worker threads: a spare
+ * started beside the slots, placement on the least loaded worker, session
+ * affinity, the spare taking a dead worker's slot at once, and a closed pool
+ * refusing placement.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { WorkerPool } from '../../host/runner/pool.ts';
+import { DEFAULT_DATA_BYTES, DEFAULT_MAX_DATA_BYTES } from '../../host/runner/channel.ts';
+
+const TUNING = { dataBytes: DEFAULT_DATA_BYTES, maxDataBytes: DEFAULT_MAX_DATA_BYTES, mainSpinUs: 0, workerSpinUs: 0, workerQueuedSpinUs: 0 };
+
+let pool: WorkerPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('WorkerPool', () => {
+  it('starts the slots and one spare, all ready; without a spare only the slots; never fewer than one slot', async () => {
+    pool = await WorkerPool.start(2, TUNING);
+    expect(pool.started).toBe(3);
+    expect(pool.live()).toHaveLength(2);
+    await pool.close();
+    pool = await WorkerPool.start(0, TUNING, false);
+    expect(pool.started).toBe(1);
+    expect(pool.live()).toHaveLength(1);
+  });
+
+  it('places a new session on the worker with the fewest instances, and keeps a session on its worker', async () => {
+    pool = await WorkerPool.start(2, TUNING, false);
+    const [a, b] = pool.live();
+    if (a === undefined || b === undefined) throw new Error('two workers expected');
+    expect(pool.pick()).toBe(a); // a tie goes to the first slot
+    a.instanceCount = 3;
+    expect(pool.pick('s1')).toBe(b);
+    expect(pool.affinity('s1')).toBe(b);
+    b.instanceCount = 5;
+    expect(pool.pick('s1')).toBe(b); // bound: not moved although b is now the busier one
+    expect(pool.pick('s2')).toBe(a);
+    expect(pool.pick()).toBe(a); // no session: no binding made
+    expect(pool.affinity('never')).toBeUndefined();
+    pool.bind('s1', a);
+    expect(pool.pick('s1')).toBe(a);
+  });
+
+  it('forgets the oldest of more than 4,096 session bindings', async () => {
+    pool = await WorkerPool.start(1, TUNING, false);
+    const [only] = pool.live();
+    pool.bind('first', only!);
+    pool.bind('second', only!);
+    pool.bind('first', only!); // re-binding makes it the newest
+    for (let i = 0; i < 4095; i++) pool.bind(`s${i}`, only!);
+    expect(pool.affinity('second')).toBeUndefined();
+    expect(pool.affinity('first')).toBe(only);
+    expect(pool.affinity('s0')).toBe(only);
+  });
+
+  it('puts the spare in a dead worker\'s slot at once and starts a new spare; a dead worker\'s sessions are placed again', async () => {
+    pool = await WorkerPool.start(2, TUNING);
+    const [a, b] = pool.live();
+    if (a === undefined || b === undefined) throw new Error('two workers expected');
+    pool.bind('s1', a);
+    await a.terminate();
+    expect(pool.started).toBe(4);
+    const live = pool.live();
+    expect(live).toHaveLength(2);
+    expect(live[1]).toBe(b);
+    expect(live[0]).not.toBe(a);
+    expect(live[0]?.dead).toBe(false);
+    expect(pool.affinity('s1')).toBeUndefined();
+    expect(pool.pick('s1')).not.toBe(a);
+  });
+
+  it('without a spare, a dead worker is replaced by a new one in its slot', async () => {
+    pool = await WorkerPool.start(2, TUNING, false);
+    const [a, b] = pool.live();
+    await a!.terminate();
+    expect(pool.started).toBe(3);
+    const live = pool.live();
+    expect(live).toHaveLength(2);
+    expect(live[0]).not.toBe(a);
+    expect(live[1]).toBe(b);
+    await live[0]!.ready;
+  });
+
+  it('a closed pool refuses placement and replaces nothing', async () => {
+    pool = await WorkerPool.start(1, TUNING);
+    const [a] = pool.live();
+    await pool.close();
+    expect(() => pool!.pick()).toThrow('the worker pool is closed');
+    expect(pool.started).toBe(2);
+    expect(a!.dead).toBe(true);
+    expect(pool.live()).toHaveLength(0);
+  });
+});
