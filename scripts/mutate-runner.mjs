@@ -63,11 +63,14 @@ export const GROUPS = [
     // The runner itself: worker handles, worker threads (coverage relayed, tests/mutation/setup.ts).
     name: 'threads',
     mutate: 'host/runner/@(runner|wasm-hook|worker-handle|worker).ts',
+    // Not memory-budget.spec.ts: its 64-session child process (~90 s) covers most of these files, so
+    // Stryker would run it for hundreds of mutants.
     tests: [
       'tests/unit/runner-warm-up.spec.ts',
+      'tests/unit/runner-worker-priority.spec.ts',
       'tests/security/quarantine-scope.spec.ts',
-      'tests/security/memory-budget.spec.ts',
       'tests/unit/runner-channel-growth.spec.ts',
+      'tests/security/bad-output.spec.ts',
     ],
   },
 ];
