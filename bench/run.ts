@@ -246,6 +246,7 @@ async function main(): Promise<void> {
       trials: args.sessionTrials ?? (args.quick ? 1 : 2),
       hot: args.quick ? 100 : 300,
       variants,
+      floor: true,
       onProgress: progress,
     });
   }

@@ -16,7 +16,8 @@ import type { BenchHook } from './fixtures.ts';
 import { type Summary, percentile, summarize } from './harness.ts';
 import type { SessionTrialResult } from './session-trial.ts';
 
-export type SessionVariant = 'tuned' | 'cold';
+/** `floor`: no hook at all, the host's codec on one thread (see session-trial.ts). */
+export type SessionVariant = 'tuned' | 'cold' | 'floor';
 
 /** One hook's session figures, merged over its trials. */
 export interface SessionRow {
@@ -45,16 +46,21 @@ export interface SessionOptions {
   readonly trials: number;
   readonly hot: number;
   readonly variants: readonly SessionVariant[];
+  /** Also time the host codec alone, spaced and hot (one more fresh process per trial). */
+  readonly floor: boolean;
   readonly onProgress: (message: string) => void;
 }
 
+/** The row name of the `floor` trial. */
+export const FLOOR_ROW = 'host codec (no hook)';
 const TRIAL = fileURLToPath(new URL('./session-trial.ts', import.meta.url));
 const TSX_LOADER = 'tsx';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
-function runTrial(wasm: string, name: string, variant: SessionVariant, options: SessionOptions): Promise<SessionTrialResult> {
+function runTrial(hook: { wasm: string; name: string } | undefined, variant: SessionVariant, options: SessionOptions): Promise<SessionTrialResult> {
   const nodeArgs = ['--disable-warning=ExperimentalWarning', ...(variant === 'cold' ? ['--wasm-lazy-compilation'] : []), '--import', TSX_LOADER];
-  const args = [...nodeArgs, TRIAL, '--wasm', wasm, '--name', name, '--gap-ms', String(options.gapMs), '--calls', String(options.calls), '--hot', String(options.hot), '--variant', variant];
+  const name = hook?.name ?? FLOOR_ROW;
+  const args = [...nodeArgs, TRIAL, ...(hook ? ['--wasm', hook.wasm, '--name', hook.name] : []), '--gap-ms', String(options.gapMs), '--calls', String(options.calls), '--hot', String(options.hot), '--variant', variant];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -80,41 +86,45 @@ export async function measureSessions(hooks: readonly BenchHook[], options: Sess
       files.set(hook.name, file);
     }
     const results = new Map<string, SessionTrialResult[]>();
+    const record = (key: string, result: SessionTrialResult) => results.set(key, [...(results.get(key) ?? []), result]);
     for (let trial = 0; trial < options.trials; trial++) {
+      if (options.floor) {
+        options.onProgress(`session: ${FLOOR_ROW}, trial ${trial + 1}/${options.trials}, ${options.calls} calls ${options.gapMs} ms apart`);
+        record(`${FLOOR_ROW}:floor`, await runTrial(undefined, 'floor', options));
+      }
       for (const variant of options.variants) {
         for (const hook of hooks) {
           options.onProgress(`session: ${hook.name} (${variant}), trial ${trial + 1}/${options.trials}, ${options.calls} calls ${options.gapMs} ms apart`);
-          const key = `${hook.name}:${variant}`;
-          const list = results.get(key) ?? [];
-          list.push(await runTrial(files.get(hook.name) as string, hook.name, variant, options));
-          results.set(key, list);
+          record(`${hook.name}:${variant}`, await runTrial({ wasm: files.get(hook.name) as string, name: hook.name }, variant, options));
         }
       }
     }
     const rows: SessionRow[] = [];
-    for (const variant of options.variants) {
-      for (const hook of hooks) {
-        const trials = results.get(`${hook.name}:${variant}`) ?? [];
-        const first = trials.map((t) => t.callsUs[0] as number).sort((a, b) => a - b);
-        const firstCpu = trials.map((t) => t.callsCpuUs[0] as number).sort((a, b) => a - b);
-        const restCpu = trials.flatMap((t) => t.callsCpuUs.slice(1)).sort((a, b) => a - b);
-        const rest = summarize(trials.flatMap((t) => t.callsUs.slice(1)).map((us) => us / 1000));
-        const hot = summarize(trials.flatMap((t) => t.hotUs).map((us) => us / 1000));
-        rows.push({
-          hook: hook.name,
-          variant,
-          trials: trials.length,
-          gapMs: options.gapMs,
-          calls: options.calls,
-          firstP50Us: percentile(first, 0.5),
-          firstMaxUs: first.at(-1) ?? Number.NaN,
-          firstCpuP50Us: percentile(firstCpu, 0.5),
-          rest,
-          restCpuP50Us: percentile(restCpu, 0.5),
-          hot,
-          ratio: rest.p50Us / hot.p50Us,
-        });
-      }
+    const measured: Array<[string, SessionVariant]> = [
+      ...(options.floor ? [[FLOOR_ROW, 'floor'] as [string, SessionVariant]] : []),
+      ...options.variants.flatMap((variant) => hooks.map((hook): [string, SessionVariant] => [hook.name, variant])),
+    ];
+    for (const [name, variant] of measured) {
+      const trials = results.get(`${name}:${variant}`) ?? [];
+      const first = trials.map((t) => t.callsUs[0] as number).sort((a, b) => a - b);
+      const firstCpu = trials.map((t) => t.callsCpuUs[0] as number).sort((a, b) => a - b);
+      const restCpu = trials.flatMap((t) => t.callsCpuUs.slice(1)).sort((a, b) => a - b);
+      const rest = summarize(trials.flatMap((t) => t.callsUs.slice(1)).map((us) => us / 1000));
+      const hot = summarize(trials.flatMap((t) => t.hotUs).map((us) => us / 1000));
+      rows.push({
+        hook: name,
+        variant,
+        trials: trials.length,
+        gapMs: options.gapMs,
+        calls: options.calls,
+        firstP50Us: percentile(first, 0.5),
+        firstMaxUs: first.at(-1) ?? Number.NaN,
+        firstCpuP50Us: percentile(firstCpu, 0.5),
+        rest,
+        restCpuP50Us: percentile(restCpu, 0.5),
+        hot,
+        ratio: rest.p50Us / hot.p50Us,
+      });
     }
     return rows;
   } finally {
