@@ -18,6 +18,8 @@ export class WorkerPool {
   started = 0;
 
   readonly #keepSpare: boolean;
+  /** Settles once the first workers are ready (see {@link WorkerPool.open}). */
+  readonly ready: Promise<void>;
   /** Session id → the worker its instances were placed on. */
   readonly #affinity = new Map<string, WorkerHandle>();
 
@@ -26,18 +28,32 @@ export class WorkerPool {
     this.#keepSpare = spare;
     this.#slots = Array.from({ length: Math.max(1, size) }, () => this.#spawn());
     if (spare) this.#spare = this.#spawn();
+    const first = [...this.#slots, ...(this.#spare ? [this.#spare] : [])];
+    this.ready = Promise.all(first.map((handle) => handle.ready)).then(
+      () => undefined,
+      async (error: unknown) => {
+        await this.close();
+        throw error;
+      },
+    );
+    // Nobody may be waiting yet; whoever awaits `ready` later still sees the rejection.
+    this.ready.catch(() => undefined);
   }
 
   /** Starts `size` workers (and a spare unless `spare` is false), and waits until all of them are ready. */
   static async start(size: number, tuning: WorkerTuning, spare = true): Promise<WorkerPool> {
-    const pool = new WorkerPool(size, tuning, spare);
-    try {
-      await Promise.all([...pool.#slots, ...(pool.#spare ? [pool.#spare] : [])].map((handle) => handle.ready));
-    } catch (error) {
-      await pool.close();
-      throw error;
-    }
+    const pool = WorkerPool.open(size, tuning, spare);
+    await pool.ready;
     return pool;
+  }
+
+  /**
+   * Starts the workers and returns at once, so the caller's own work overlaps their boot
+   * (~100 ms each). `ready` settles when every first worker is ready; if one cannot start,
+   * it rejects with that worker's error once the pool is closed.
+   */
+  static open(size: number, tuning: WorkerTuning, spare = true): WorkerPool {
+    return new WorkerPool(size, tuning, spare);
   }
 
   /**

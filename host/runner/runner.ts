@@ -75,6 +75,13 @@ export interface HookRunnerOptions {
    * an embedder opts in to running a hook on synthetic input; the CLI does).
    */
   readonly warmUp?: boolean;
+  /**
+   * Compile every function of a module at load (default true; see `enableEagerWasmCompilation`
+   * in warm-up.ts): right for sessions, which call a hook again and again. A one-shot call
+   * (`hookbox call`) passes false: V8 then compiles only the functions the call reaches, ~100 ms
+   * less for a JS-engine hook. Process-wide: once a runner turned it on, it stays on.
+   */
+  readonly eagerCompilation?: boolean;
 }
 
 /**
@@ -113,9 +120,22 @@ export class HookRunner {
     return { budgetBytes: budget.budgetBytes, usedBytes: budget.usedBytes, instances: budget.instances, evictions: budget.evictions };
   }
 
+  /** Starts the runner and waits until its workers are ready; throws if one cannot start. */
   static async start(options: HookRunnerOptions = {}): Promise<HookRunner> {
-    enableEagerWasmCompilation();
-    const pool = await WorkerPool.start(options.workers ?? RUNNER_DEFAULTS.workers, {
+    const runner = HookRunner.open(options);
+    await runner.#pool.ready;
+    return runner;
+  }
+
+  /**
+   * Starts the runner without waiting for its workers: `load` reads, prepares and compiles the
+   * module while they boot, and waits for them only to instantiate it. A worker that cannot
+   * start makes `load` throw the error `start` would have. For a one-shot caller (`hookbox call`);
+   * `close` it on every path, loaded or not.
+   */
+  static open(options: HookRunnerOptions = {}): HookRunner {
+    if (options.eagerCompilation ?? true) enableEagerWasmCompilation();
+    const pool = WorkerPool.open(options.workers ?? RUNNER_DEFAULTS.workers, {
       dataBytes: options.channelBytes ?? DEFAULT_DATA_BYTES,
       maxDataBytes: options.channelMaxBytes ?? DEFAULT_MAX_DATA_BYTES,
       mainSpinUs: options.mainSpinUs ?? RUNNER_DEFAULTS.mainSpinUs,
@@ -175,6 +195,8 @@ export class HookRunner {
     // linear-memory cap, so running out is a clean `memory` fault, not a malloc
     // failure: three quarters of the cap, the rest for stack and data.
     config['hookbox.memoryLimitBytes'] ??= String(Math.floor(limits.memoryMb * 1024 * 1024 * 0.75));
+    // Opened without waiting (`open`): the workers booted while the module was prepared.
+    await this.#pool.ready;
     const hook = new WasmHookImpl({
       name: spec.name,
       sha256,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,6 +59,27 @@ describe('hookbox call (command function)', () => {
     const wrongPayload = path.join(dir, 'wrong.json');
     await writeFile(wrongPayload, JSON.stringify({ toolName: 'bash' }));
     await expect(callHook(wasm('deny'), { seam: 'tools/pre-execute', payload: wrongPayload })).rejects.toThrow(/wrong\.json: toolCallId: /);
+  });
+});
+
+/** OS threads of this process (a worker thread is one): Linux only. */
+const TASKS = '/proc/self/task';
+const threads = (): number => readdirSync(TASKS).length;
+
+describe.skipIf(!existsSync(TASKS))('hookbox call closes its worker on every path (skipped where /proc/self/task is missing, i.e. off Linux)', () => {
+  it('bad input found while the worker boots (payload, hook file) leaves no worker thread running', async () => {
+    await callHook(wasm('deny'), { seam: 'tools/pre-execute', payload }); // libuv and V8 threads started once
+    const baseline = threads();
+    const wrongPayload = path.join(dir, 'wrong-2.json');
+    await writeFile(wrongPayload, JSON.stringify({ toolName: 'bash' }));
+    await expect(callHook(wasm('deny'), { seam: 'tools/pre-execute', payload: wrongPayload })).rejects.toThrow(/toolCallId/);
+    expect(threads()).toBe(baseline);
+    await expect(callHook(path.join(dir, 'nope.wasm'), { seam: 'tools/pre-execute', payload })).rejects.toThrow(/ENOENT/);
+    expect(threads()).toBe(baseline);
+    await expect(callHook(payload, { seam: 'tools/pre-execute', payload })).rejects.toBeInstanceOf(ConfigError);
+    expect(threads()).toBe(baseline);
+    expect((await callHook(wasm('unknown-import'), { seam: 'tools/pre-execute', payload })).fault?.kind).toBe('load');
+    expect(threads()).toBe(baseline);
   });
 });
 

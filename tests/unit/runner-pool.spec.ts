@@ -84,6 +84,22 @@ describe('WorkerPool', () => {
     await live[0]!.ready;
   });
 
+  it('open returns before the workers are ready; a worker that dies booting rejects `ready` with its error and closes the pool', async () => {
+    pool = WorkerPool.open(1, TUNING, false);
+    const [booting] = pool.live();
+    let ready = false;
+    void pool.ready.then(() => (ready = true), () => undefined);
+    await Promise.resolve();
+    expect(ready).toBe(false); // still booting: a worker takes tens of ms to post `ready`
+    await booting!.terminate();
+    await expect(pool.ready).rejects.toThrow('worker terminated');
+    expect(() => pool!.pick()).toThrow('the worker pool is closed');
+    expect(pool.live()).toHaveLength(0); // the replacement started at the death is terminated with the pool
+    pool = WorkerPool.open(1, TUNING, false);
+    await pool.ready;
+    expect(pool.live()[0]?.dead).toBe(false);
+  });
+
   it('a closed pool refuses placement and replaces nothing', async () => {
     pool = await WorkerPool.start(1, TUNING);
     const [a] = pool.live();

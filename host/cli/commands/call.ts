@@ -66,26 +66,28 @@ export async function callHook(
 ): Promise<CallReport> {
   if (!isSeamId(options.seam)) throw new ConfigError(`unknown seam "${options.seam}" (expected one of ${SEAM_IDS.join(', ')})`);
   const seam: SeamId = options.seam;
-  const payload = await readPayload(seam, options.payload);
-  // The hook runs under the organisation and user layers' defaults; a flag cannot loosen them.
-  const overrides = hookFileOverrides({
-    ...(options.timeoutMs !== undefined && { timeoutMs: { value: options.timeoutMs, flag: '--timeout-ms' } }),
-    ...(options.memoryMb !== undefined && { memoryMb: { value: options.memoryMb, flag: '--memory-mb' } }),
-  });
-  const spec = loadHookFile(hookFile, overrides);
-  await assertReadableWasm(spec.wasm as string);
-  const session: SessionInfo = { id: options.sessionId ?? 'hookbox-call', turn: 0, step: 0, cwd: process.cwd() };
-  const definition = seamDefinition(seam);
-  const next = definition.kind === 'notify' ? null : definition.defaultDecision(payload as never);
-
-  const runner = shared ?? (await HookRunner.start({ workers: 1, spareWorker: false, ...(onLog !== undefined && { onLog }) }));
+  // The worker boots (~100 ms) while this thread reads the input and prepares the module.
+  // Closed on every path below.
+  const runner = shared ?? HookRunner.open({ workers: 1, spareWorker: false, ...(onLog !== undefined && { onLog }) });
   let hook: WasmHook | undefined;
   try {
+    const payload = await readPayload(seam, options.payload);
+    // The hook runs under the organisation and user layers' defaults; a flag cannot loosen them.
+    const overrides = hookFileOverrides({
+      ...(options.timeoutMs !== undefined && { timeoutMs: { value: options.timeoutMs, flag: '--timeout-ms' } }),
+      ...(options.memoryMb !== undefined && { memoryMb: { value: options.memoryMb, flag: '--memory-mb' } }),
+    });
+    const spec = loadHookFile(hookFile, overrides);
+    const wasmFile = spec.wasm as string;
+    const bytes = await readWasmFile(wasmFile);
+    const session: SessionInfo = { id: options.sessionId ?? 'hookbox-call', turn: 0, step: 0, cwd: process.cwd() };
+    const definition = seamDefinition(seam);
+    const next = definition.kind === 'notify' ? null : definition.defaultDecision(payload as never);
     let listener: SeamListener;
     try {
       // Every exported seam: calling one the hook lacks is a `missing-export` fault, not bad input.
       const { seams: _configured, ...everySeam } = spec;
-      hook = await runner.load(everySeam);
+      hook = await runner.load({ ...everySeam, wasm: bytes, source: spec.source ?? wasmFile });
       listener = hook;
     } catch (error) {
       if (!(error instanceof HookLoadError)) throw error;
@@ -123,17 +125,18 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A missing file or one that is not wasm at all is bad input, not a hook fault. */
-async function assertReadableWasm(file: string): Promise<void> {
-  let head: Buffer;
+/** The hook's bytes, read once (the runner takes them); a missing file or one that is not wasm at all is bad input, not a hook fault. */
+async function readWasmFile(file: string): Promise<Uint8Array> {
+  let bytes: Uint8Array;
   try {
-    head = (await readFile(file)).subarray(0, 4);
+    bytes = new Uint8Array(await readFile(file));
   } catch (error) {
     throw new ConfigError(`${file}: cannot read the hook (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
   }
-  if (head.length < 4 || head[0] !== 0 || head[1] !== 0x61 || head[2] !== 0x73 || head[3] !== 0x6d) {
+  if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
     throw new ConfigError(`${file}: not a WebAssembly module (expected a .wasm file or a hook.json manifest)`);
   }
+  return bytes;
 }
 
 /** Stands in for a hook that failed to load: every call is a `load` fault. */
