@@ -66,9 +66,9 @@ export async function callHook(
 ): Promise<CallReport> {
   if (!isSeamId(options.seam)) throw new ConfigError(`unknown seam "${options.seam}" (expected one of ${SEAM_IDS.join(', ')})`);
   const seam: SeamId = options.seam;
-  // The worker boots (~100 ms) while this thread reads the input and prepares the module.
-  // Closed on every path below.
-  const runner = shared ?? HookRunner.open({ workers: 1, spareWorker: false, ...(onLog !== undefined && { onLog }) });
+  // The worker boots (~100 ms) while this thread reads the input and prepares the module; a
+  // one-shot call compiles lazily (only what the call reaches). Closed on every path below.
+  const runner = shared ?? HookRunner.open({ workers: 1, spareWorker: false, eagerCompilation: false, ...(onLog !== undefined && { onLog }) });
   let hook: WasmHook | undefined;
   try {
     const payload = await readPayload(seam, options.payload);
