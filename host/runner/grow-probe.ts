@@ -29,8 +29,7 @@ class Cursor extends Reader {
 
   /** Any LEB128 (signed or unsigned): only its length matters here. */
   skipLeb(): void {
-    for (let i = 0; i < 10; i++) if ((this.byte() & 0x80) === 0) return;
-    throw new WasmFormatError(`LEB128 too long at byte ${this.offset}`);
+    this.offset = skipLebAt(this.bytes, this.offset);
   }
 
   u32(): number {
@@ -61,27 +60,47 @@ class Cursor extends Reader {
   }
 }
 
+/** What follows a one-byte opcode, for the two commonest shapes (everything else: `skipImmediates`' switch). */
+const Immediates = { other: 0, none: 1, oneLeb: 2 } as const;
+
 /**
- * Skips one instruction's immediates. Returns true for `memory.grow` (its
- * memory index already consumed). Unknown opcodes are refused: the guest
- * would not validate anyway, or uses a proposal this rewrite does not know.
+ * The shape of each opcode's immediates, as a table: the scan looks it up once per instruction
+ * of a JS-engine module's ~0.7 MB of code, on a path that runs once per module, mostly before V8 has optimised it.
+ */
+const IMMEDIATES = new Uint8Array(256);
+for (let op = 0x45; op <= 0xc4; op++) IMMEDIATES[op] = Immediates.none;
+for (const op of [0x00, 0x01, 0x05, 0x0a, 0x0b, 0x0f, 0x19, 0x1a, 0x1b, 0xd1, 0xd3]) IMMEDIATES[op] = Immediates.none;
+// Branch depths, function/type/local/global/table/tag indices, memory.size's memory index, i32/i64.const.
+const ONE_LEB = [0x07, 0x08, 0x09, 0x0c, 0x0d, 0x10, 0x12, 0x14, 0x15, 0x18, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x3f, 0x41, 0x42, 0xd2, 0xd4, 0xd6];
+for (const op of ONE_LEB) IMMEDIATES[op] = Immediates.oneLeb;
+
+/** The offset just past the LEB128 (signed or unsigned) at `at`. */
+function skipLebAt(bytes: Uint8Array, at: number): number {
+  let p = at;
+  for (let i = 0; i < 10; i++) {
+    if (p >= bytes.length) throw new WasmFormatError(`unexpected end of data at byte ${p}`);
+    if (((bytes[p++] as number) & 0x80) === 0) return p;
+  }
+  throw new WasmFormatError(`LEB128 too long at byte ${p}`);
+}
+
+/**
+ * Skips the immediates of one instruction whose shape `IMMEDIATES` leaves to it (`scanBody`
+ * skips the others inline). Returns true for `memory.grow` (its memory index already consumed).
+ * Unknown opcodes are refused: the guest would not validate anyway, or uses a proposal this
+ * rewrite does not know.
  */
 function skipImmediates(c: Cursor, op: number): boolean {
   if (op === 0x40) {
     c.skipLeb();
     return true;
   }
-  if ((op >= 0x45 && op <= 0xc4) || [0x00, 0x01, 0x05, 0x0a, 0x0b, 0x0f, 0x19, 0x1a, 0x1b, 0xd1, 0xd3].includes(op)) return false;
   switch (op) {
     case 0x02:
     case 0x03:
     case 0x04:
     case 0x06:
       c.blocktype();
-      return false;
-    case 0x07: case 0x08: case 0x09: case 0x0c: case 0x0d: case 0x10: case 0x12: case 0x14: case 0x15: case 0x18:
-    case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25: case 0x26: case 0x3f: case 0xd2: case 0xd4: case 0xd6:
-      c.skipLeb();
       return false;
     case 0x0e: {
       for (let n = c.u32(); n > 0; n--) c.skipLeb();
@@ -95,10 +114,6 @@ function skipImmediates(c: Cursor, op: number): boolean {
       return false;
     case 0x1c:
       for (let n = c.u32(); n > 0; n--) c.valtype();
-      return false;
-    case 0x41:
-    case 0x42:
-      c.skipLeb();
       return false;
     case 0x43:
       c.skip(4);
@@ -154,41 +169,101 @@ function skipSimd(c: Cursor, sub: number): void {
 }
 
 /**
- * One function body with each `memory.grow` replaced by `call helper`; `null` when it has none.
- * Built from slices of the original bytes: a JS-engine module has ~1.4 MB of code, and
- * copying it a byte at a time into number arrays cost ~0.5 s per load.
+ * Walks one function body (locals, then every instruction) and pushes the [start, end) of each
+ * `memory.grow` onto `sites`; returns how many it found. The commonest instructions (no
+ * immediates, one LEB128) are skipped inline, the rest by `skipImmediates`: a JS-engine module
+ * has ~0.7 MB of code, scanned once per load, mostly before V8 has optimised this loop.
  */
-function rewriteBody(bytes: Uint8Array, start: number, end: number, call: Uint8Array): Uint8Array | null {
-  const c = new Cursor(bytes, start);
+function scanBody(c: Cursor, start: number, end: number, sites: number[]): number {
+  c.offset = start;
   for (let n = c.u32(); n > 0; n--) {
     c.skipLeb();
     c.valtype();
   }
-  const sites: number[] = []; // [start, end) of each memory.grow instruction
-  while (c.offset < end) {
-    const at = c.offset;
-    if (skipImmediates(c, c.byte())) sites.push(at, c.offset);
+  const bytes = c.bytes;
+  let p = c.offset;
+  let found = 0;
+  while (p < end) {
+    if (p >= bytes.length) throw new WasmFormatError(`unexpected end of data at byte ${p}`);
+    const at = p;
+    const op = bytes[p++] as number;
+    const shape = IMMEDIATES[op];
+    if (shape === Immediates.none) continue;
+    if (shape === Immediates.oneLeb) {
+      p = skipLebAt(bytes, p);
+      continue;
+    }
+    c.offset = p;
+    if (skipImmediates(c, op)) {
+      sites.push(at, c.offset);
+      found++;
+    }
+    p = c.offset;
   }
-  if (c.offset !== end) throw new WasmFormatError('a function body overruns its size');
-  if (sites.length === 0) return null;
-  const parts: Uint8Array[] = [];
-  let copied = start;
-  for (let i = 0; i < sites.length; i += 2) {
-    parts.push(bytes.subarray(copied, sites[i]), call);
-    copied = sites[i + 1] as number;
-  }
-  parts.push(bytes.subarray(copied, end));
-  return concat(parts);
+  if (p !== end) throw new WasmFormatError('a function body overruns its size');
+  return found;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
+/** Bytes of a module under construction: a length, and how to write them at an offset. */
+interface Piece {
+  readonly length: number;
+  write(out: Uint8Array, at: number): void;
+}
+
+function piece(bytes: Uint8Array): Piece {
+  return { length: bytes.length, write: (out, at) => out.set(bytes, at) };
+}
+
+function lebLength(value: number): number {
+  let n = 1;
+  for (let v = Math.floor(value / 128); v > 0; v = Math.floor(v / 128)) n++;
+  return n;
+}
+
+/**
+ * The code section with every grow site replaced by `call` and the helper's body appended, as a
+ * piece written straight into the output: `bodies` holds, per function, its entry's start, body
+ * start and end, first site (an index into `sites`), site count and rewritten size.
+ */
+function codePiece(bytes: Uint8Array, bodies: readonly number[], sites: readonly number[], call: Uint8Array, helper: readonly number[]): Piece {
+  const count = Uint8Array.from(leb(bodies.length / 6 + 1));
+  const tail = Uint8Array.from([...leb(helper.length), ...helper]);
+  let content = count.length + tail.length;
+  for (let i = 0; i < bodies.length; i += 6) {
+    const size = bodies[i + 5] as number;
+    content += bodies[i + 4] === 0 ? (bodies[i + 2] as number) - (bodies[i] as number) : lebLength(size) + size;
   }
-  return out;
+  const head = Uint8Array.from([SectionId.code, ...leb(content)]);
+  return {
+    length: head.length + content,
+    write(out, at) {
+      let o = at;
+      const put = (part: Uint8Array): void => {
+        out.set(part, o);
+        o += part.length;
+      };
+      put(head);
+      put(count);
+      for (let i = 0; i < bodies.length; i += 6) {
+        const end = bodies[i + 2] as number;
+        const first = bodies[i + 3] as number;
+        const found = bodies[i + 4] as number;
+        if (found === 0) {
+          put(bytes.subarray(bodies[i] as number, end));
+          continue;
+        }
+        put(Uint8Array.from(leb(bodies[i + 5] as number)));
+        let copied = bodies[i + 1] as number;
+        for (let s = first; s < first + found * 2; s += 2) {
+          put(bytes.subarray(copied, sites[s]));
+          put(call);
+          copied = sites[s + 1] as number;
+        }
+        put(bytes.subarray(copied, end));
+      }
+      put(tail);
+    },
+  };
 }
 
 /** A vector section's content with `extra` entries appended. */
@@ -207,8 +282,10 @@ function vectorCount(bytes: Uint8Array, section: { contentStart: number } | unde
  * Returns the module with every `memory.grow` instrumented and the flag global
  * exported as {@link GROW_FAILED_GLOBAL}, or `undefined` when no function grows
  * memory (nothing to instrument). Throws `WasmFormatError` for code it cannot decode.
+ * `others` replaces more sections (id → encoded section) in the same pass, so the
+ * module is copied once (module-prep.ts passes the capped memory section).
  */
-export function instrumentMemoryGrow(bytes: Uint8Array): Uint8Array | undefined {
+export function instrumentMemoryGrow(bytes: Uint8Array, others?: ReadonlyMap<number, Uint8Array>): Uint8Array | undefined {
   const layout = parseWasm(bytes);
   const find = (id: number) => layout.sections.find((s) => s.id === id);
   const code = find(SectionId.code);
@@ -227,40 +304,42 @@ export function instrumentMemoryGrow(bytes: Uint8Array): Uint8Array | undefined 
 
   const c = new Cursor(bytes, code.contentStart);
   const count = c.u32();
-  const bodies: Uint8Array[] = [Uint8Array.from(leb(count + 1))];
-  let changed = false;
+  const sites: number[] = [];
+  const bodies: number[] = [];
   for (let n = 0; n < count; n++) {
-    const head = c.offset;
+    const entry = c.offset;
     const size = c.u32();
     const start = c.offset;
-    const rewritten = rewriteBody(bytes, start, start + size, call);
-    if (rewritten === null) bodies.push(bytes.subarray(head, start + size));
-    else {
-      changed = true;
-      bodies.push(Uint8Array.from(leb(rewritten.length)), rewritten);
-    }
+    const first = sites.length;
+    const found = scanBody(c, start, start + size, sites);
+    let rewritten = size;
+    for (let s = first; s < sites.length; s += 2) rewritten += call.length - ((sites[s + 1] as number) - (sites[s] as number));
+    bodies.push(entry, start, start + size, first, found, rewritten);
     c.offset = start + size;
   }
-  if (!changed) return undefined;
+  if (sites.length === 0) return undefined;
   // (param $delta i32) (result i32) (local $r i32):
   //   local.get 0; memory.grow 0; local.tee 1; i32.const -1; i32.eq; if; i32.const 1; global.set $flag; end; local.get 1
   const helper = [0x01, 0x01, 0x7f, 0x20, 0x00, 0x40, 0x00, 0x22, 0x01, 0x41, 0x7f, 0x46, 0x04, 0x40, 0x41, 0x01, 0x24, ...leb(flagIndex), 0x0b, 0x20, 0x01, 0x0b];
-  bodies.push(Uint8Array.from([...leb(helper.length), ...helper]));
 
   const name = new TextEncoder().encode(GROW_FAILED_GLOBAL);
-  const replacements = new Map<number, Uint8Array>([
-    [SectionId.type, encodeSection(SectionId.type, appendToVector(bytes, types, [0x60, 0x01, 0x7f, 0x01, 0x7f], 1))],
-    [SectionId.function, encodeSection(SectionId.function, appendToVector(bytes, functions, leb(typeIndex), 1))],
-    [SectionId.global, encodeSection(SectionId.global, appendToVector(bytes, globals, [0x7f, 0x01, 0x41, 0x00, 0x0b], 1))],
-    [SectionId.export, encodeSection(SectionId.export, appendToVector(bytes, exports, [...leb(name.length), ...name, 0x03, ...leb(flagIndex)], 1))],
-    [SectionId.code, encodeSection(SectionId.code, concat(bodies))],
+  const replacements = new Map<number, Piece>([
+    ...[...(others ?? [])].map(([id, section]): [number, Piece] => [id, piece(section)]),
+    [SectionId.type, piece(encodeSection(SectionId.type, appendToVector(bytes, types, [0x60, 0x01, 0x7f, 0x01, 0x7f], 1)))],
+    [SectionId.function, piece(encodeSection(SectionId.function, appendToVector(bytes, functions, leb(typeIndex), 1)))],
+    [SectionId.global, piece(encodeSection(SectionId.global, appendToVector(bytes, globals, [0x7f, 0x01, 0x41, 0x00, 0x0b], 1)))],
+    [SectionId.export, piece(encodeSection(SectionId.export, appendToVector(bytes, exports, [...leb(name.length), ...name, 0x03, ...leb(flagIndex)], 1)))],
+    [SectionId.code, codePiece(bytes, bodies, sites, call, helper)],
   ]);
   return assemble(bytes, layout.sections, replacements);
 }
 
-/** Rebuilds the module: sections replaced in place, missing ones inserted where the format wants them. */
-function assemble(bytes: Uint8Array, sections: readonly { id: number; start: number; end: number }[], replacements: Map<number, Uint8Array>): Uint8Array {
-  const parts: Uint8Array[] = [bytes.subarray(0, 8)];
+/**
+ * Rebuilds the module: sections replaced in place, missing ones inserted where the format wants
+ * them; sized first, then written into one buffer (no intermediate copy of the code).
+ */
+function assemble(bytes: Uint8Array, sections: readonly { id: number; start: number; end: number }[], replacements: Map<number, Piece>): Uint8Array {
+  const parts: Piece[] = [piece(bytes.subarray(0, 8))];
   const pending = new Map(replacements);
   for (const section of sections) {
     const rank = ORDER[section.id];
@@ -276,11 +355,17 @@ function assemble(bytes: Uint8Array, sections: readonly { id: number; start: num
     if (replacement !== undefined && section.id !== SectionId.custom) {
       parts.push(replacement);
       pending.delete(section.id);
-    } else parts.push(bytes.subarray(section.start, section.end));
+    } else parts.push(piece(bytes.subarray(section.start, section.end)));
   }
   for (const [id, replacement] of [...pending].sort((a, b) => (ORDER[a[0]] as number) - (ORDER[b[0]] as number))) {
     parts.push(replacement);
     pending.delete(id);
   }
-  return concat(parts);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    part.write(out, offset);
+    offset += part.length;
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import { HookLoadError } from '../errors.ts';
 import { type SeamId, seamForExport } from '../seams/index.ts';
 import {
   type MemoryLimits,
+  type Section,
   type WasmLayout,
   SectionId,
   WASM_PAGE_BYTES,
@@ -97,6 +98,7 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
 
   const capPages = options.memoryMb * (1_048_576 / WASM_PAGE_BYTES);
   let memory: PreparedModule['memory'];
+  let cappedMemory: Uint8Array | undefined;
   const declared = layout.memories[0];
   if (declared !== undefined) {
     refuseUncappable(declared, options.source);
@@ -107,11 +109,13 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
     }
     const max = declared.max === undefined ? capPages : Math.min(declared.max, capPages);
     memory = { min: declared.min, max };
-    if (declared.max !== max) patched = rewriteMemoryMax(patched, layout, declared.min, max);
+    if (declared.max !== max) cappedMemory = encodeSection(SectionId.memory, [1, 0x01, ...leb(declared.min), ...leb(max)]);
   }
-  // Last: it re-encodes sections, so the layout's offsets above no longer hold after it.
-  const probed = growProbe(patched);
+  // Last: it re-encodes sections, so the layout's offsets above no longer hold after it. The
+  // capped memory section goes in the same pass (one copy of the module, not two).
+  const probed = growProbe(patched, cappedMemory);
   if (probed !== undefined) patched = probed;
+  else if (cappedMemory !== undefined) patched = replaceSection(patched, memorySection(layout), cappedMemory);
 
   const seamExports = layout.exports
     .filter((entry) => entry.kind === 'function')
@@ -135,9 +139,9 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
  * decoder does not know (a newer proposal) loads uninstrumented: such a trap then reads as `trap`
  * unless the memory sits at its cap — a misnamed fault, never a weaker sandbox.
  */
-function growProbe(bytes: Uint8Array): Uint8Array | undefined {
+function growProbe(bytes: Uint8Array, cappedMemory: Uint8Array | undefined): Uint8Array | undefined {
   try {
-    return instrumentMemoryGrow(bytes);
+    return instrumentMemoryGrow(bytes, cappedMemory === undefined ? undefined : new Map([[SectionId.memory, cappedMemory]]));
   } catch (error) {
     if (error instanceof WasmFormatError) return undefined;
     throw error;
@@ -151,11 +155,10 @@ function refuseUncappable(limits: MemoryLimits, source: string): void {
   }
 }
 
-function rewriteMemoryMax(bytes: Uint8Array, layout: WasmLayout, min: number, max: number): Uint8Array {
+function memorySection(layout: WasmLayout): Section {
   const section = layout.sections.find((s) => s.id === SectionId.memory);
   if (section === undefined) throw new Error('memory limits without a memory section');
-  const content = [1, 0x01, ...leb(min), ...leb(max)];
-  return replaceSection(bytes, section, encodeSection(SectionId.memory, content));
+  return section;
 }
 
 function pagesToMb(pages: number): string {
