@@ -45,11 +45,26 @@ export function registerCallCommand(program: Command): void {
     .action(async (hook: string, options: CallOptions) => {
       // Hook text is hostile: log lines and the human report are sanitised;
       // --json stays lossless (printableJson only \u-escapes what a terminal would act on).
-      const report = await callHook(hook, options, (entry) =>
+      const runner = oneShotRunner((entry) =>
         process.stderr.write(`[${printable(entry.hook, { maxLength: 80 })} ${entry.level}] ${printable(entry.message, { maxLength: 2000 })}\n`),
       );
-      process.stdout.write(options.json === true ? `${printableJson(report)}\n` : describe(report));
+      try {
+        const report = await callHook(hook, options, undefined, runner);
+        // Printed before the worker is torn down (tens of ms): the answer does not wait for cleanup.
+        process.stdout.write(options.json === true ? `${printableJson(report)}\n` : describe(report));
+      } finally {
+        await runner.close();
+      }
     });
+}
+
+/**
+ * The runner of one call: one worker, no spare, booting while the caller reads its input and
+ * prepares the module (`HookRunner.open`); lazy wasm compilation, since a single call reaches
+ * a small part of a JS-engine module.
+ */
+function oneShotRunner(onLog: ((entry: HookLogEntry) => void) | undefined): HookRunner {
+  return HookRunner.open({ workers: 1, spareWorker: false, eagerCompilation: false, ...(onLog !== undefined && { onLog }) });
 }
 
 /**
@@ -66,9 +81,8 @@ export async function callHook(
 ): Promise<CallReport> {
   if (!isSeamId(options.seam)) throw new ConfigError(`unknown seam "${options.seam}" (expected one of ${SEAM_IDS.join(', ')})`);
   const seam: SeamId = options.seam;
-  // The worker boots (~100 ms) while this thread reads the input and prepares the module; a
-  // one-shot call compiles lazily (only what the call reaches). Closed on every path below.
-  const runner = shared ?? HookRunner.open({ workers: 1, spareWorker: false, eagerCompilation: false, ...(onLog !== undefined && { onLog }) });
+  // Opened first, so the worker boots while the input is read; closed on every path below.
+  const runner = shared ?? oneShotRunner(onLog);
   let hook: WasmHook | undefined;
   try {
     const payload = await readPayload(seam, options.payload);
