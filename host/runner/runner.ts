@@ -23,7 +23,7 @@ import {
   type WasmHookSpec,
 } from './types.ts';
 import type { WasiPreopen } from './wasi/index.ts';
-import { enableEagerWasmCompilation } from './warm-up.ts';
+import { enableEagerWasmCompilation, useBaselineWasmCompilerOnly } from './warm-up.ts';
 import { SOURCE_MAP_SECTION, stackMapper } from './source-map.ts';
 import { type CompiledHookModule, WasmHookImpl } from './wasm-hook.ts';
 
@@ -76,12 +76,16 @@ export interface HookRunnerOptions {
    */
   readonly warmUp?: boolean;
   /**
-   * Compile every function of a module at load (default true; see `enableEagerWasmCompilation`
-   * in warm-up.ts): right for sessions, which call a hook again and again. A one-shot call
-   * (`hookbox call`) passes false: V8 then compiles only the functions the call reaches, ~100 ms
-   * less for a JS-engine hook. Process-wide: once a runner turned it on, it stays on.
+   * A runner for a single call (`hookbox call`), in a process that exits right after it
+   * (default false). Sessions call a hook again and again: every function is compiled at load
+   * (`enableEagerWasmCompilation`) and V8 tiers hot code up to its optimising compiler in the
+   * background. One call reaches a small part of a JS-engine module and never profits from
+   * optimised code, and the process waits at exit for the optimising jobs still running
+   * (~0.5 s for guard-bash on a loaded machine): a one-shot runner compiles lazily, with V8's
+   * baseline wasm compiler only (`useBaselineWasmCompilerOnly`). Process-wide flags: once set,
+   * they hold for every runner of the process.
    */
-  readonly eagerCompilation?: boolean;
+  readonly oneShot?: boolean;
 }
 
 /**
@@ -134,7 +138,8 @@ export class HookRunner {
    * `close` it on every path, loaded or not.
    */
   static open(options: HookRunnerOptions = {}): HookRunner {
-    if (options.eagerCompilation ?? true) enableEagerWasmCompilation();
+    if (options.oneShot === true) useBaselineWasmCompilerOnly();
+    else enableEagerWasmCompilation();
     const pool = WorkerPool.open(options.workers ?? RUNNER_DEFAULTS.workers, {
       dataBytes: options.channelBytes ?? DEFAULT_DATA_BYTES,
       maxDataBytes: options.channelMaxBytes ?? DEFAULT_MAX_DATA_BYTES,

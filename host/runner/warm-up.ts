@@ -142,3 +142,17 @@ export function enableEagerWasmCompilation(): void {
   eagerCompilation = true;
   setFlagsFromString('--no-wasm-lazy-compilation');
 }
+
+let baselineOnly = false;
+
+/**
+ * Makes V8 compile wasm with its baseline compiler (Liftoff) only, never tiering hot functions
+ * up to TurboFan in the background: for a process that makes one call and exits (`oneShot` in
+ * runner.ts), where those jobs are wasted work that exit waits for. Same semantics, traps and
+ * limits; only the code is slower in a long loop. Process-wide, set once.
+ */
+export function useBaselineWasmCompilerOnly(): void {
+  if (baselineOnly) return;
+  baselineOnly = true;
+  setFlagsFromString('--liftoff-only');
+}

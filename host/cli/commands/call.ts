@@ -60,11 +60,11 @@ export function registerCallCommand(program: Command): void {
 
 /**
  * The runner of one call: one worker, no spare, booting while the caller reads its input and
- * prepares the module (`HookRunner.open`); lazy wasm compilation, since a single call reaches
- * a small part of a JS-engine module.
+ * prepares the module (`HookRunner.open`), compiling for a single call (`oneShot`: lazily, no
+ * background tier-up for the exit to wait on).
  */
 function oneShotRunner(onLog: ((entry: HookLogEntry) => void) | undefined): HookRunner {
-  return HookRunner.open({ workers: 1, spareWorker: false, eagerCompilation: false, ...(onLog !== undefined && { onLog }) });
+  return HookRunner.open({ workers: 1, spareWorker: false, oneShot: true, ...(onLog !== undefined && { onLog }) });
 }
 
 /**
