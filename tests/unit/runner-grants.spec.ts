@@ -84,6 +84,21 @@ describe('channel buffer', () => {
     expect(exact.byteLength).toBe(HEADER_BYTES + 2048);
   });
 
+  it('grows straight to a request of exactly the maximum, and leaves a region that already fits as it is', () => {
+    const sab = channelBuffer(1024, 3000);
+    expect(ensureDataBytes(sab, 3000)).toBe(true);
+    expect(sab.byteLength).toBe(HEADER_BYTES + 3000);
+    // A region grown earlier serves smaller requests, and one of exactly its size, unchanged (it never shrinks).
+    const grown = channelBuffer(1000, 1 << 20);
+    expect(ensureDataBytes(grown, 1000)).toBe(true);
+    expect(grown.byteLength).toBe(HEADER_BYTES + 1000);
+    expect(ensureDataBytes(grown, 5000)).toBe(true);
+    expect(grown.byteLength).toBe(HEADER_BYTES + 8192);
+    expect(ensureDataBytes(grown, 100)).toBe(true);
+    expect(ensureDataBytes(grown, 8192)).toBe(true);
+    expect(grown.byteLength).toBe(HEADER_BYTES + 8192);
+  });
+
   it('names exports by index in SEAMS order', () => {
     expect(EXPORT_NAMES).toEqual(SEAM_IDS.map((id) => SEAMS[id].exportName));
   });

@@ -84,6 +84,17 @@ describe('copyInput', () => {
     expect(bigger.buffer.byteLength).toBe(1 * MIB);
   });
 
+  it('takes the smallest idle buffer that fits when it was given back first', () => {
+    const small = copyInput(filled(1100 * KIB, 1)); // 2 MiB buffer
+    const large = copyInput(filled(2100 * KIB, 2)); // 4 MiB buffer
+    releaseInput(small);
+    releaseInput(large);
+    const first = copyInput(filled(1500 * KIB, 3));
+    expect(same(first, small)).toBe(true);
+    const second = copyInput(filled(1500 * KIB, 4));
+    expect(same(second, large)).toBe(true);
+  });
+
   it('ignores a second release of the same view and arrays it never leased', () => {
     const view = copyInput(filled(2 * MIB + 1, 9)); // 4 MiB buffer
     releaseInput(view);

@@ -150,6 +150,22 @@ describe('MemoryBudget room', () => {
     expect(budget.usedBytes).toBe(35 * MIB);
   });
 
+  it('stops evicting as soon as the charge fits exactly', () => {
+    const budget = new MemoryBudget(40 * MIB);
+    const [a, b, c] = [entry('a', 10 * MIB), entry('b', 10 * MIB), entry('c', 10 * MIB)];
+    for (const e of [a, b, c]) callOnce(budget, e, 10 * MIB);
+    // 30 held + 20 needed: evicting a (the least recently used) lands exactly on 40.
+    const d = entry('d', 20 * MIB);
+    budget.pin(d);
+    expect(budget.run(d)).toBeUndefined();
+    expect(a.evicted).toHaveLength(1);
+    expect(b.evicted).toEqual([]);
+    expect(c.evicted).toEqual([]);
+    expect(budget.evictions).toBe(1);
+    expect(budget.instances).toBe(3);
+    expect(budget.usedBytes).toBe(40 * MIB);
+  });
+
   it('never evicts an instance with a call queued or running; refuses when only those hold the memory, and changes nothing', () => {
     const budget = new MemoryBudget(30 * MIB);
     const busy = entry('busy', 20 * MIB);
