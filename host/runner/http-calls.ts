@@ -15,6 +15,13 @@ import type { LogSink } from './log-sink.ts';
 /** Largest response body a hook may receive by default; a bigger one is an error to the guest. */
 export const HTTP_MAX_RESPONSE_BYTES = 1_048_576;
 
+/**
+ * Largest request JSON (url, method, headers) sent to the helper thread. Servers refuse heads past
+ * 8–16 KiB anyway; a head of ~1M headers ran the helper out of its 64 MiB heap, and one 100 MiB
+ * header string aborted the whole process (V8's heap limit is fatal for a single huge allocation).
+ */
+export const HTTP_MAX_REQUEST_BYTES = 65_536;
+
 /** What an instance may reach over HTTP. Structured-cloneable (it crosses to a worker). */
 export interface HttpGrant {
   /** Exact host names or `*.suffix` wildcards (the hook's granted `allowedHosts`). */
@@ -111,7 +118,10 @@ export class HttpCalls {
   #request(context: KernelContext, requestAddr: bigint, bodyAddr: bigint): bigint {
     this.#status = 0;
     this.#headers = null;
-    const request = parseRequest(context.read(requestAddr)?.string());
+    const block = context.read(requestAddr);
+    const size = block?.bytes().byteLength ?? 0;
+    if (size > HTTP_MAX_REQUEST_BYTES) return this.#fail(context, `the request is ${size} bytes, over the ${HTTP_MAX_REQUEST_BYTES}-byte cap on its url and headers`);
+    const request = parseRequest(block?.string());
     if (!request.ok) return this.#fail(context, request.reason);
     const host = hostName(request.url);
     const allowed = this.#grant?.allowedHosts ?? [];
