@@ -11,9 +11,10 @@
  * the server with its method, headers and body, and a request unanswered at
  * the deadline throws `HttpDeadlineError` (the adapter's `timeout` fault).
  */
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_MAX_RESPONSE_BYTES, HttpCalls, HttpDeadlineError, type HttpGrant } from '../../host/runner/http-calls.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HTTP_MAX_REQUEST_BYTES, HTTP_MAX_RESPONSE_BYTES, HttpCalls, HttpDeadlineError, type HttpGrant } from '../../host/runner/http-calls.ts';
 import { httpHelper } from '../../host/runner/http-client.ts';
 import { LogSink } from '../../host/runner/log-sink.ts';
 
@@ -24,7 +25,15 @@ const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    if (req.url === '/hang') return; // never answers
+    if (req.url.startsWith('/hang')) {
+      // Never answers; tells the test when the client gives the request up.
+      res.on('close', () => parentPort.postMessage({ closed: req.url }));
+      return;
+    }
+    if (req.url.startsWith('/delay/')) {
+      setTimeout(() => res.end('late'), Number(req.url.slice(7)));
+      return;
+    }
     if (req.url.startsWith('/big/')) {
       const n = Number(req.url.slice(5));
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': n });
@@ -107,6 +116,9 @@ describe('HttpCalls refusals (status 0, the reason as the body)', () => {
     [{ url: 'http://127.0.0.1/', method: 'GE T' }, 'the request\'s "method" is not an HTTP method name'],
     [{ url: 'http://127.0.0.1/', method: 'A'.repeat(17) }, 'the request\'s "method" is not an HTTP method name'],
     [{ url: 'http://127.0.0.1/', method: 7 }, 'the request\'s "method" is not an HTTP method name'],
+    // Neither reads as a method name unless coerced to a string ("true", "GET").
+    [{ url: 'http://127.0.0.1/', method: true }, 'the request\'s "method" is not an HTTP method name'],
+    [{ url: 'http://127.0.0.1/', method: ['GET'] }, 'the request\'s "method" is not an HTTP method name'],
     [{ url: 'http://127.0.0.1/', headers: ['a'] }, 'the request\'s "headers" is not an object'],
     [{ url: 'http://127.0.0.1/', headers: 'a: b' }, 'the request\'s "headers" is not an object'],
     [{ url: 'http://127.0.0.1/', headers: 5 }, 'the request\'s "headers" is not an object'],
@@ -121,6 +133,18 @@ describe('HttpCalls refusals (status 0, the reason as the body)', () => {
     const { request } = calls(local);
     expect(request({ url: `x${'y'.repeat(300)}` }).text).toBe(`"x${'y'.repeat(199)}" is not a URL`);
     expect(request({ url: 'http://127.0.0.1/', headers: { ['h'.repeat(150)]: 1 } }).text).toBe(`request header "${'h'.repeat(100)}" is not a string`);
+  });
+
+  it('refuses a request JSON over 64 KiB before it reaches the helper thread, and takes one exactly at it', () => {
+    const { request } = calls({ allowedHosts: ['granted.example'] });
+    // Padded to an exact size: a JSON object with one header whose value fills the rest.
+    const sized = (bytes: number): string => {
+      const head = JSON.stringify({ url: 'http://denied.example/', headers: { pad: '' } });
+      return head.replace('"pad":""', `"pad":"${'p'.repeat(bytes - head.length)}"`);
+    };
+    expect(sized(HTTP_MAX_REQUEST_BYTES)).toHaveLength(65_536);
+    expect(request(sized(HTTP_MAX_REQUEST_BYTES)).text).toBe('host "denied.example" is not in this hook\'s allowedHosts (granted: granted.example)');
+    expect(request(sized(HTTP_MAX_REQUEST_BYTES + 1))).toEqual({ status: 0, text: 'the request is 65537 bytes, over the 65536-byte cap on its url and headers', headers: 0n });
   });
 
   it('refuses a host outside the grant, names what is granted, and logs a warn line for the hook', () => {
@@ -169,6 +193,13 @@ describe('HttpCalls to a granted host', () => {
     expect(viaName.status).toBe(201);
   });
 
+  it('sends a method name upper-cased (fetch normalises only the common ones), and no body when the body block is missing', () => {
+    const { request, blocks, http } = calls({ allowedHosts: ['127.0.0.1'] });
+    expect(JSON.parse(request({ url: `http://127.0.0.1:${port}/m`, method: 'patch' }, 'p').text)).toMatchObject({ method: 'PATCH', body: 'p' });
+    const out = http.functions().http_request(blocks, blocks.store(JSON.stringify({ url: `http://127.0.0.1:${port}/nobody`, method: 'POST' })), 12345n) as bigint;
+    expect(JSON.parse(blocks.text(out))).toMatchObject({ method: 'POST', url: '/nobody', body: '' });
+  });
+
   it('answers a redirect as it is, without following it', () => {
     const { request } = calls({ allowedHosts: ['127.0.0.1'] });
     const reply = request({ url: `http://127.0.0.1:${port}/redirect` });
@@ -201,4 +232,65 @@ describe('HttpCalls to a granted host', () => {
     const late = calls({ allowedHosts: ['127.0.0.1'], timeoutMs: 0 });
     expect(() => late.request({ url: `http://127.0.0.1:${port}/echo` })).toThrow(HttpDeadlineError);
   });
+});
+
+/** Settles when the server sees the client give up the request for `path` (its connection closes). */
+function closedOnServer(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (message: { closed?: string }): void => {
+      if (message.closed !== path) return;
+      server.off('message', listener);
+      resolve();
+    };
+    server.on('message', listener);
+  });
+}
+
+const exchange = (path: string, headers: Record<string, string> = {}) => ({ url: `http://127.0.0.1:${port}${path}`, method: 'GET', headers, maxBytes: 1000 });
+
+describe("the worker's HTTP helper thread (http-client.ts)", () => {
+  it('sends nothing when no time is left before the deadline', () => {
+    expect(httpHelper().request(exchange('/echo'), performance.now())).toEqual({ ok: false, reason: 'no time left before the hook\'s deadline', timedOut: true });
+  });
+
+  it('answers a request unanswered at the deadline as timed out, and the helper gives it up too (the server sees it close)', async () => {
+    // Several times: the helper's own abort at the deadline may reach this thread before its wait ends; both read as the deadline.
+    for (let i = 0; i < 5; i++) {
+      const path = `/hang?n=${i}`;
+      const closed = closedOnServer(path);
+      expect(httpHelper().request(exchange(path), performance.now() + 30)).toEqual({ ok: false, reason: 'no answer before the hook\'s deadline', timedOut: true });
+      await closed;
+    }
+  });
+
+  it('drops the late answer to a request it gave up, and waits for the answer to the current one', async () => {
+    const helper = httpHelper();
+    const closed = closedOnServer('/hang?stale');
+    expect(helper.request(exchange('/hang?stale'), performance.now() + 50)).toMatchObject({ ok: false, timedOut: true });
+    // The given-up request's abort comes back while this one waits for its (later) answer.
+    const answer = helper.request(exchange('/delay/300'), performance.now() + 5000);
+    expect(answer.ok && new TextDecoder().decode(answer.body)).toBe('late');
+    await closed;
+  });
+
+  it('a helper that dies under a request (out of its heap) ends the wait at the deadline; the next request starts a new helper', async () => {
+    const helper = httpHelper();
+    await helper.ready();
+    // Unchecked headers (HttpCalls caps them; this is the helper's own boundary): a million of them
+    // exhaust the helper's 64 MiB heap while it reads the message, so no answer ever comes.
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 1_000_000; i++) many[`h${i}`] = 'v';
+    expect(helper.request(exchange('/echo', many), performance.now() + 1000)).toEqual({ ok: false, reason: 'no answer before the hook\'s deadline', timedOut: true });
+    await vi.waitFor(() => expect(helper.gone).toBe(true), { timeout: 15_000, interval: 20 });
+    await expect(helper.ready()).rejects.toThrow(
+      new Error('the HTTP helper thread stopped before it listened: Worker terminated due to reaching memory limit: JS heap out of memory'),
+    );
+    // The dead helper answers at once, however far the deadline.
+    expect(helper.request(exchange('/echo'), performance.now() + 60_000)).toEqual({ ok: false, reason: 'the HTTP helper thread stopped', timedOut: false });
+    const next = httpHelper();
+    expect(next).not.toBe(helper);
+    await next.ready();
+    const answer = next.request(exchange('/echo'), performance.now() + 5000);
+    expect(answer.ok && answer.status).toBe(201);
+  }, 30_000);
 });
