@@ -7,8 +7,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../../host/runner/pool.ts';
 import { DEFAULT_DATA_BYTES, DEFAULT_MAX_DATA_BYTES } from '../../host/runner/channel.ts';
+import type { WorkerHandle } from '../../host/runner/worker-handle.ts';
 
 const TUNING = { dataBytes: DEFAULT_DATA_BYTES, maxDataBytes: DEFAULT_MAX_DATA_BYTES, mainSpinUs: 0, workerSpinUs: 0, workerQueuedSpinUs: 0 };
+
+/** Whether `handle` is ready already: its `ready` settles before anything else the event loop has queued. */
+async function readyNow(handle: WorkerHandle): Promise<boolean> {
+  let ready = false;
+  void handle.ready.then(() => {
+    ready = true;
+  });
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return ready;
+}
 
 let pool: WorkerPool | undefined;
 afterEach(async () => {
@@ -25,6 +36,18 @@ describe('WorkerPool', () => {
     pool = await WorkerPool.start(0, TUNING, false);
     expect(pool.started).toBe(1);
     expect(pool.live()).toHaveLength(1);
+  });
+
+  it('start settles only once every worker, the spare included, is ready', async () => {
+    pool = await WorkerPool.start(2, TUNING);
+    const [a, b] = pool.live();
+    expect(await readyNow(a!)).toBe(true);
+    expect(await readyNow(b!)).toBe(true);
+    // The spare is out of reach until it takes a dead worker's slot; it was ready before that.
+    void a!.terminate();
+    const spare = pool.live()[0]!;
+    expect(spare).not.toBe(a);
+    expect(await readyNow(spare)).toBe(true);
   });
 
   it('places a new session on the worker with the fewest instances, and keeps a session on its worker', async () => {
@@ -56,6 +79,32 @@ describe('WorkerPool', () => {
     expect(pool.affinity('s0')).toBe(only);
   });
 
+  it('a placement without a session binds nothing (no slot of the 4,096 bindings is spent on it)', async () => {
+    pool = await WorkerPool.start(1, TUNING, false);
+    const [only] = pool.live();
+    for (let i = 0; i < 4096; i++) pool.bind(`s${i}`, only!);
+    expect(pool.pick()).toBe(only);
+    expect(pool.affinity('s0')).toBe(only);
+  });
+
+  it('binds a session only to a live worker of this pool', async () => {
+    pool = await WorkerPool.start(1, TUNING, false);
+    const other = await WorkerPool.start(1, TUNING, false);
+    try {
+      pool.bind('elsewhere', other.live()[0]!);
+      expect(pool.affinity('elsewhere')).toBeUndefined();
+      expect(pool.pick('elsewhere')).toBe(pool.live()[0]);
+    } finally {
+      await other.close();
+    }
+    // A closed pool replaces nothing: its dead workers stay in their slots and bind no one.
+    const [only] = pool.live();
+    pool.bind('s1', only!);
+    await pool.close();
+    expect(only!.dead).toBe(true);
+    expect(pool.affinity('s1')).toBeUndefined();
+  });
+
   it('puts the spare in a dead worker\'s slot at once and starts a new spare; a dead worker\'s sessions are placed again', async () => {
     pool = await WorkerPool.start(2, TUNING);
     const [a, b] = pool.live();
@@ -70,6 +119,8 @@ describe('WorkerPool', () => {
     expect(live[0]?.dead).toBe(false);
     expect(pool.affinity('s1')).toBeUndefined();
     expect(pool.pick('s1')).not.toBe(a);
+    // The spare started with the pool: it is ready already, not a cold start.
+    expect(await readyNow(live[0]!)).toBe(true);
   });
 
   it('without a spare, a dead worker is replaced by a new one in its slot', async () => {
