@@ -17,7 +17,10 @@ async function instantiate(bytes: Uint8Array, overrides: Partial<InstanceOptions
   const prepared = prepareModule(bytes, { memoryMb, source: 'test.wasm' });
   const options: InstanceOptions = {
     guest: await wasmApi.compile(prepared.bytes),
-    wrapper: await wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init)),
+    // As the runner builds it: the grow probe and the bulk-input export re-exported when the guest has them.
+    wrapper: await wasmApi.compile(
+      buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init, prepared.growProbe, prepared.inputReserve && prepared.exportsMemory),
+    ),
     ...(prepared.wasi && { wasi: { preopens: [], env: {}, clock: false } }),
     config: {},
     memoryMb,
@@ -222,5 +225,143 @@ describe('extism adapter: the exact outcome of each call', () => {
     } finally {
       await hidden.instance.close();
     }
+  });
+});
+
+/** Creates an instance of `wat`, runs `use`, closes it. */
+async function withWat<T>(wat: string, overrides: Partial<InstanceOptions>, use: (instance: ExtismInstance) => Promise<T>): Promise<T> {
+  const created = await instantiate(await compileWatSource(wat), overrides);
+  if (!created.ok) throw new Error(created.fault.message);
+  try {
+    return await use(created.instance);
+  } finally {
+    await created.instance.close();
+  }
+}
+
+/** A guest whose `pre_tool` makes one Extism `alloc` of each size, then traps. */
+const allocsThenTrap = (sizes: readonly number[]): string => `(module
+  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+  (memory (export "memory") 1 1)
+  (func (export "pre_tool") (result i32)
+    ${sizes.map((size) => `(drop (call $alloc (i64.const ${size})))`).join('\n    ')}
+    unreachable))`;
+
+const refused = (bytes: number, mb: number) => ({ level: 'error', message: `memory limit exceeded: alloc of ${bytes} bytes refused (${mb} MiB per call)` });
+
+describe('extism adapter: memory refused during a call', () => {
+  it('the per-call alloc budget takes exactly memoryMb, refuses past it or a negative size, logs the refusal, and starts over at each call', async () => {
+    const one = { memoryMb: 1 };
+    const trap = { type: 'fault', fault: { kind: 'trap', message: 'unreachable' }, discard: false, logs: [] };
+    await withWat(allocsThenTrap([1_048_576]), one, async (instance) => {
+      expect(await instance.call('pre_tool', new Uint8Array(0))).toEqual(trap);
+      expect(await instance.call('pre_tool', new Uint8Array(0))).toEqual(trap);
+    });
+    await withWat(allocsThenTrap([0]), one, async (instance) => expect(await instance.call('pre_tool', new Uint8Array(0))).toEqual(trap));
+    for (const [sizes, bytes] of [[[1_048_576, 1], 1], [[-1], -1]] as const) {
+      await withWat(allocsThenTrap(sizes), one, async (instance) => {
+        const outcome = faultOf(await instance.call('pre_tool', new Uint8Array(0)));
+        expect(outcome.fault.kind).toBe('memory');
+        expect(outcome.discard).toBe(true);
+        expect(outcome.logs).toEqual([refused(bytes, 1)]);
+      });
+    }
+  });
+
+  it('a trap is memory only if memory was refused or the memory grew to its cap during the call', async () => {
+    const trapOf = (memory: string, body: string) => `(module (memory (export "memory") ${memory})
+      (func (export "pre_tool") (result i32) ${body} unreachable)
+      (func (export "post_tool") (result i32) unreachable))`;
+    const kinds = async (wat: string, overrides: Partial<InstanceOptions> = {}): Promise<string[]> =>
+      withWat(wat, overrides, async (instance) => [faultOf(await instance.call('pre_tool', new Uint8Array(0))), faultOf(await instance.call('post_tool', new Uint8Array(0)))].map((o) => `${o.fault.kind}${o.discard ? ' (discard)' : ''}`));
+    // Already at its cap before the call, not grown: a plain trap.
+    expect(await kinds(trapOf('1 1', ''))).toEqual(['trap', 'trap']);
+    // Grown, but short of its cap.
+    expect(await kinds(trapOf('1 4', '(drop (memory.grow (i32.const 1)))'))).toEqual(['trap', 'trap']);
+    // Grown to its cap.
+    expect(await kinds(trapOf('1 2', '(drop (memory.grow (i32.const 1)))'))).toEqual(['memory (discard)', 'trap']);
+    // A refused grow short of the cap; the next call's trap is its own.
+    expect(await kinds(trapOf('1 4', '(drop (memory.grow (i32.const 100)))'))).toEqual(['memory (discard)', 'trap']);
+    // No exported memory at all.
+    expect(await kinds('(module (func (export "pre_tool") (result i32) unreachable) (func (export "post_tool") (result i32) unreachable))')).toEqual(['trap', 'trap']);
+  });
+});
+
+describe('extism adapter: what a guest is given', () => {
+  it('cuts a fault message at 2,048 characters', async () => {
+    const text = async (message: string) => {
+      const created = await instantiate(await errorSetModule(message));
+      if (!created.ok) throw new Error(created.fault.message);
+      try {
+        return faultOf(await created.instance.call('pre_tool', new Uint8Array(0))).fault.message;
+      } finally {
+        await created.instance.close();
+      }
+    };
+    expect(await text('m'.repeat(2048))).toBe('m'.repeat(2048));
+    expect(await text('m'.repeat(2049))).toBe(`${'m'.repeat(2048)}…`);
+  });
+
+  it("passes the hook's config: config_get answers the value", async () => {
+    const key = 'greeting';
+    const wat = `(module
+      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+      (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+      (import "extism:host/env" "config_get" (func $config_get (param i64) (result i64)))
+      (import "extism:host/env" "length" (func $length (param i64) (result i64)))
+      (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+      (memory (export "memory") 1 1)
+      (data (i32.const 0) "${key}")
+      (func (export "pre_tool") (result i32) (local $k i64) (local $v i64) (local $i i32)
+        (local.set $k (call $alloc (i64.const ${key.length})))
+        (block $done (loop $copy
+          (br_if $done (i32.ge_u (local.get $i) (i32.const ${key.length})))
+          (call $store_u8 (i64.add (local.get $k) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $copy)))
+        (local.set $v (call $config_get (local.get $k)))
+        (if (i64.ne (local.get $v) (i64.const 0)) (then (call $output_set (local.get $v) (call $length (local.get $v)))))
+        (i32.const 0)))`;
+    const outputOf = (config: Record<string, string>) =>
+      withWat(wat, { config }, async (instance) => {
+        const outcome = await instance.call('pre_tool', new Uint8Array(0));
+        return outcome.type === 'output' && outcome.bytes !== null ? new TextDecoder().decode(outcome.bytes) : outcome.type;
+      });
+    expect(await outputOf({ greeting: 'hello' })).toBe('hello');
+    expect(await outputOf({})).toBe('output');
+  });
+
+  it('runs _initialize once at creation, under the alloc budget, with the hook log; proc_exit there is a load fault', async () => {
+    const wat = `(module
+      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+      (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+      (memory (export "memory") 1 1)
+      (data (i32.const 0) "\\08\\00\\00\\00\\05\\00\\00\\00")
+      (data (i32.const 8) "ready")
+      (global $ran (mut i32) (i32.const 0))
+      (func (export "_initialize")
+        (global.set $ran (i32.add (global.get $ran) (i32.const 1)))
+        (drop (call $alloc (i64.const 2097152)))
+        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 64))))
+      (func (export "pre_tool") (result i32)
+        (if (i32.ne (global.get $ran) (i32.const 1)) (then unreachable))
+        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 64)))
+        (i32.const 0)))`;
+    const created = await instantiate(await compileWatSource(wat), { memoryMb: 1 });
+    if (!created.ok) throw new Error(created.fault.message);
+    try {
+      expect(created.logs).toEqual([refused(2_097_152, 1), { level: 'info', message: 'ready' }]);
+      expect(await created.instance.call('pre_tool', new Uint8Array(0))).toEqual({ type: 'output', bytes: null, logs: [{ level: 'info', message: 'ready' }] });
+    } finally {
+      await created.instance.close();
+    }
+    const exits = await instantiate(
+      await compileWatSource(`(module
+        (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+        (memory (export "memory") 1 1)
+        (func (export "_initialize") (call $exit (i32.const 3)))
+        (func (export "pre_tool") (result i32) (i32.const 0)))`),
+    );
+    expect(exits).toEqual({ ok: false, fault: { kind: 'load', message: '_initialize called proc_exit(3)' }, logs: [] });
   });
 });
