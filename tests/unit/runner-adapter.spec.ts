@@ -41,6 +41,16 @@ async function callOnce(name: string, exportName = 'pre_tool', overrides: Partia
   }
 }
 
+/** WAT that copies memory[0, length) into a new Extism block in local `block` (needs $alloc, $store_u8 and an i32 local $i). */
+function dataToBlock(block: string, length: number): string {
+  return `(local.set ${block} (call $alloc (i64.const ${length})))
+      (block $done (loop $copy
+        (br_if $done (i32.ge_u (local.get $i) (i32.const ${length})))
+        (call $store_u8 (i64.add (local.get ${block}) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $copy)))`;
+}
+
 /** A plugin that reports `message` through error_set and returns 1, as the hookbox JS engine does. */
 function errorSetModule(message: string): Promise<Uint8Array> {
   const escaped = [...new TextEncoder().encode(message)].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
@@ -51,12 +61,7 @@ function errorSetModule(message: string): Promise<Uint8Array> {
     (memory (export "memory") 1 1)
     (data (i32.const 0) "${escaped}")
     (func (export "pre_tool") (result i32) (local $b i64) (local $i i32)
-      (local.set $b (call $alloc (i64.const ${message.length})))
-      (block $done (loop $copy
-        (br_if $done (i32.ge_u (local.get $i) (i32.const ${message.length})))
-        (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $copy)))
+      ${dataToBlock('$b', message.length)}
       (call $error_set (local.get $b))
       (i32.const 1)))`);
 }
@@ -313,12 +318,7 @@ describe('extism adapter: what a guest is given', () => {
       (memory (export "memory") 1 1)
       (data (i32.const 0) "${key}")
       (func (export "pre_tool") (result i32) (local $k i64) (local $v i64) (local $i i32)
-        (local.set $k (call $alloc (i64.const ${key.length})))
-        (block $done (loop $copy
-          (br_if $done (i32.ge_u (local.get $i) (i32.const ${key.length})))
-          (call $store_u8 (i64.add (local.get $k) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
-          (local.set $i (i32.add (local.get $i) (i32.const 1)))
-          (br $copy)))
+        ${dataToBlock('$k', key.length)}
         (local.set $v (call $config_get (local.get $k)))
         (if (i64.ne (local.get $v) (i64.const 0)) (then (call $output_set (local.get $v) (call $length (local.get $v)))))
         (i32.const 0)))`;

@@ -82,17 +82,11 @@ describe('copyInput', () => {
     const bigger = copyInput(filled(600 * KIB, 6));
     expect(same(bigger, first)).toBe(false);
     expect(bigger.buffer.byteLength).toBe(1 * MIB);
-  });
-
-  it('takes the smallest idle buffer that fits when it was given back first', () => {
-    const small = copyInput(filled(1100 * KIB, 1)); // 2 MiB buffer
-    const large = copyInput(filled(2100 * KIB, 2)); // 4 MiB buffer
-    releaseInput(small);
-    releaseInput(large);
-    const first = copyInput(filled(1500 * KIB, 3));
-    expect(same(first, small)).toBe(true);
-    const second = copyInput(filled(1500 * KIB, 4));
-    expect(same(second, large)).toBe(true);
+    // Given back in the other order (the smaller first), the smaller still goes first.
+    const [small2, large4] = [copyInput(filled(1100 * KIB, 7)), copyInput(filled(2100 * KIB, 8))]; // 2 and 4 MiB buffers
+    for (const view of [small2, large4]) releaseInput(view);
+    expect(same(copyInput(filled(1500 * KIB, 9)), small2)).toBe(true);
+    expect(same(copyInput(filled(1500 * KIB, 10)), large4)).toBe(true);
   });
 
   it('ignores a second release of the same view and arrays it never leased', () => {
