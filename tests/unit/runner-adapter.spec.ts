@@ -1,3 +1,7 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type CallOutcome, ExtismInstance, type InstanceOptions, faultFromError } from '../../host/runner/extism-adapter.ts';
 import { prepareModule } from '../../host/runner/module-prep.ts';
@@ -363,5 +367,31 @@ describe('extism adapter: what a guest is given', () => {
         (func (export "pre_tool") (result i32) (i32.const 0)))`),
     );
     expect(exits).toEqual({ ok: false, fault: { kind: 'load', message: '_initialize called proc_exit(3)' }, logs: [] });
+  });
+
+  it("serves extism:host/user imports from the hostFunctions module's function exports; an import nobody provides is a load fault", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hookbox-hostfn-'));
+    try {
+      const file = join(dir, 'host.mjs');
+      await writeFile(file, 'export function add_one(_context, x) { return x + 1n; }\nexport const version = 3;\n');
+      const hostFunctions = pathToFileURL(file).href;
+      const uses = (name: string) => `(module
+        (import "extism:host/user" "${name}" (func $f (param i64) (result i64)))
+        (memory (export "memory") 1 1)
+        (func (export "pre_tool") (result i32)
+          (if (i64.ne (call $f (i64.const 41)) (i64.const 42)) (then unreachable))
+          (i32.const 0)))`;
+      await withWat(uses('add_one'), { hostFunctions }, async (instance) =>
+        expect(await instance.call('pre_tool', new Uint8Array(0))).toEqual({ type: 'output', bytes: null, logs: [] }),
+      );
+      for (const name of ['version', 'absent']) {
+        const created = await instantiate(await compileWatSource(uses(name)), { hostFunctions });
+        expect(created.ok).toBe(false);
+        expect(!created.ok && created.fault.kind).toBe('load');
+        expect(!created.ok && created.fault.message).toMatch(/^cannot instantiate: /);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
