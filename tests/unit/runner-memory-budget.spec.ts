@@ -166,17 +166,18 @@ describe('MemoryBudget room', () => {
     expect(budget.usedBytes).toBe(40 * MIB);
   });
 
-  it('makes room when evicting every idle instance lands exactly on the budget', () => {
+  it('makes room when evicting every idle instance lands exactly on the budget, passing over a pinned one used less recently', () => {
     const budget = new MemoryBudget(30 * MIB);
-    const idle = entry('idle', 10 * MIB);
-    callOnce(budget, idle, 10 * MIB);
     const queued = entry('queued', 10 * MIB, 10 * MIB);
     budget.pin(queued);
+    const idle = entry('idle', 10 * MIB);
+    callOnce(budget, idle, 10 * MIB);
     // 10 pinned + 20 needed = 30: room, once `idle` goes.
     const big = entry('big', 20 * MIB);
     budget.pin(big);
     expect(budget.run(big)).toBeUndefined();
     expect(idle.evicted).toHaveLength(1);
+    expect(queued.evicted).toEqual([]);
     expect(budget.usedBytes).toBe(30 * MIB);
   });
 
