@@ -39,14 +39,26 @@ export interface PluginInterface {
 
 const TYPE_NAMES: Record<string, WasmValue> = { I32: 'i32', I64: 'i64', PTR: 'i64', F32: 'f32', F64: 'f64' };
 
-/** The entry, plus every `.d.ts` in its directory. */
-function candidateFiles(entry: string): string[] {
+const DECLARES_PLUGIN = /declare\s+module\s+['"](?:main|extism:host)['"]/;
+
+/** The entry, plus every `.d.ts` in its directory, that declares `main` or `extism:host`, with their text. */
+function declaringFiles(entry: string): { file: string; text: string }[] {
   const dir = dirname(entry);
   const dts = readdirSync(dir)
     .filter((n) => n.endsWith('.d.ts'))
     .sort()
     .map((n) => join(dir, n));
-  return [entry, ...dts];
+  return [entry, ...dts].map((file) => ({ file, text: readFileSync(file, 'utf8') })).filter(({ text }) => DECLARES_PLUGIN.test(text));
+}
+
+/**
+ * The `.d.ts` files beside `entry` that declare the plugin's interface (they join the type-check),
+ * found without the TypeScript compiler: the type-check can start before {@link readPluginInterface} parses them.
+ */
+export function pluginInterfaceFiles(entry: string): string[] {
+  return declaringFiles(entry)
+    .map(({ file }) => file)
+    .filter((file) => file !== entry);
 }
 
 function position(source: TS.SourceFile, node: TS.Node): string {
@@ -67,13 +79,12 @@ function wasmType(source: TS.SourceFile, node: TS.TypeNode | undefined, what: st
 
 /** Reads the `main` and `extism:host` declarations of the plugin whose entry is `entry`. */
 export function readPluginInterface(entry: string): PluginInterface {
-  const ts = typescript();
   const files: string[] = [];
   const exports: { name: string; where: string }[] = [];
   const hostFunctions: HostFunction[] = [];
-  for (const file of candidateFiles(entry)) {
-    const text = readFileSync(file, 'utf8');
-    if (!/declare\s+module\s+['"](?:main|extism:host)['"]/.test(text)) continue;
+  // The compiler (~0.4 s to load) only when a file declares something: most hooks have no such file.
+  for (const { file, text } of declaringFiles(entry)) {
+    const ts = typescript();
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     if (file !== entry) files.push(file);
     for (const statement of source.statements) {
