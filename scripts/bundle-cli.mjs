@@ -27,7 +27,7 @@ const COPIED = ['host/runner/worker-bootstrap.mjs', 'host/runner/http-helper.mjs
 export async function bundleCli(root, outDir) {
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: 'host/cli/main.ts', worker: 'host/runner/worker.ts' },
+    entryPoints: { main: 'host/cli/main.ts', worker: 'host/runner/worker.ts', 'typecheck-worker': 'pdk/compiler/typecheck-worker.ts' },
     outdir: outDir,
     bundle: true,
     splitting: true,

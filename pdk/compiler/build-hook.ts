@@ -16,13 +16,13 @@ import { seamForExport, type SeamId } from '../../host/seams/index.ts';
 import { ensureEngine } from '../engine/build.ts';
 import { addExports } from './add-exports.ts';
 import { addHostFunctions, hostFunctionTable } from './host-functions.ts';
-import { checkDeclaredExports, readPluginInterface } from './plugin-interface.ts';
+import { checkDeclaredExports, pluginInterfaceFiles, readPluginInterface, type PluginInterface } from './plugin-interface.ts';
 import { bundleHook } from './bundle.ts';
 import { locateExport } from './locate-export.ts';
 import { writeManifest } from './manifest.ts';
 import { preinitialize } from './preinit.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
-import { typecheckHook } from './typecheck.ts';
+import { typecheckOnThread } from './typecheck-thread.ts';
 import { SOURCE_MAP_SECTION } from '../../host/runner/source-map.ts';
 import { portableSourceMap, withCustomSection } from './source-map.ts';
 
@@ -74,12 +74,31 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
   const progress = options.onProgress ?? (() => {});
   const wasmPath = resolve(options.outFile ?? join(dirname(entry), 'dist', `${basename(entry, extname(entry))}.wasm`));
 
-  const enginePath = await ensureEngine({ cacheDir: options.cacheDir, onProgress: progress });
+  // The check runs on its own thread while this one builds; nothing is written until it passed.
+  const checked = options.typecheck === false ? undefined : typecheckOnThread(entry, pluginInterfaceFiles(entry), options.cacheDir);
+  checked?.catch(() => {}); // awaited below, after the main path, whichever fails first
+  if (checked) progress('type-checking');
   const plugin = readPluginInterface(entry);
-  if (options.typecheck !== false) {
-    progress('type-checking');
-    typecheckHook(entry, plugin.files);
-  }
+  const [check, built] = await Promise.allSettled([checked, compile(entry, plugin, options.cacheDir, progress)]);
+  // A type error explains a failure further down (an export that is not a function…): it comes first.
+  if (check.status === 'rejected') throw check.reason;
+  if (built.status === 'rejected') throw built.reason;
+  const { wasm, exportNames } = built.value;
+
+  const sha256 = createHash('sha256').update(wasm).digest('hex');
+  await mkdir(dirname(wasmPath), { recursive: true });
+  const tmp = `${wasmPath}.${process.pid}.tmp`;
+  await writeFile(tmp, wasm);
+  await rename(tmp, wasmPath);
+
+  const seams = exportNames.map(seamForExport).filter((s): s is SeamId => s !== undefined);
+  const manifestPath = seams.length > 0 ? await writeManifest({ entry, wasmPath, sha256, seams }) : undefined;
+  return { wasmPath, manifestPath, sha256, exports: exportNames, seams, sizeBytes: wasm.length };
+}
+
+/** Bundle, pre-initialize and add the exports: the wasm to write, and its export names. */
+async function compile(entry: string, plugin: PluginInterface, cacheDir: string | undefined, progress: (m: string) => void): Promise<{ wasm: Uint8Array; exportNames: string[] }> {
+  const enginePath = await ensureEngine({ cacheDir, onProgress: progress });
   progress('bundling');
   const bundle = await bundleHook(entry, plugin.hostFunctions.length > 0 ? hostFunctionTable(plugin.hostFunctions) : '');
   progress('pre-initializing');
@@ -95,16 +114,7 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
   }
   // The host maps a plugin error's `hook.js:LINE` frames back to the author's files with it.
   wasm = withCustomSection(wasm, SOURCE_MAP_SECTION, portableSourceMap(bundle.map));
-
-  const sha256 = createHash('sha256').update(wasm).digest('hex');
-  await mkdir(dirname(wasmPath), { recursive: true });
-  const tmp = `${wasmPath}.${process.pid}.tmp`;
-  await writeFile(tmp, wasm);
-  await rename(tmp, wasmPath);
-
-  const seams = snapshot.exportNames.map(seamForExport).filter((s): s is SeamId => s !== undefined);
-  const manifestPath = seams.length > 0 ? await writeManifest({ entry, wasmPath, sha256, seams }) : undefined;
-  return { wasmPath, manifestPath, sha256, exports: snapshot.exportNames, seams, sizeBytes: wasm.length };
+  return { wasm, exportNames: snapshot.exportNames };
 }
 
 /** An error about one export ("not a function", …) names where the entry declares it. */

@@ -24,6 +24,8 @@ export function registerBuildCommand(program: Command): void {
     .option('--no-typecheck', 'skip type-checking')
     .option('--json', 'print the build result as one JSON object')
     .action(async (entry: string, options: BuildCommandOptions) => {
+      // TypeScript loads on the type-check thread while the compiler's own modules load here.
+      if (options.typecheck) (await import('../../../pdk/compiler/typecheck-thread.ts')).startTypecheckThread();
       // Loaded on use: the compiler pulls in TypeScript and esbuild, which other commands never need.
       const { buildHook } = await import('../../../pdk/compiler/index.ts');
       const result = await buildHook({
