@@ -6,6 +6,7 @@
  * version and flags, and rejects (`cachedDataRejected`) what does not match,
  * so a stale or corrupt cache costs a normal compile and is then rewritten.
  */
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -35,12 +36,23 @@ function readCache(cacheFile: string): Buffer | undefined {
 }
 
 /**
+ * The file's text as `require` reads it (a leading BOM dropped). Decoding 9 MB as UTF-8 costs
+ * 0.15-0.5 s here; an ASCII file (typescript.js is one) reads the same as latin1 in ~1 ms.
+ */
+function readSource(file: string): string {
+  const bytes = readFileSync(file);
+  if (isAscii(bytes)) return bytes.toString('latin1');
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
  * Runs the CommonJS file `file` as `require` would (its own `require`, `module`, `__dirname`)
  * with the code cache at `cacheFile`. The file's `require`s of other files are ordinary.
  */
 export function requireWithCodeCache(file: string, cacheFile: string): CachedModule {
   const cachedData = readCache(cacheFile);
-  const source = readFileSync(file, 'utf8');
+  const source = readSource(file);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const status: CodeCacheStatus = cachedData === undefined ? 'miss' : script.cachedDataRejected === true ? 'rejected' : 'hit';
   const module = { exports: {} as unknown };

@@ -83,6 +83,13 @@ describe('requireWithCodeCache', () => {
     expect(await load(file, cacheFile)).toMatchObject({ status: 'rejected', answer: 1234567 });
   });
 
+  it('reads a UTF-8 file as require does: a leading BOM dropped, other text intact', async () => {
+    const file = join(dir, 'utf8.cjs');
+    writeFileSync(file, `\ufeffmodule.exports = { answer: () => 5, text: 'héllo ✓ 𝄞', first: require('node:fs').readFileSync(__filename, 'utf8').codePointAt(0) };\n`);
+    const loaded = await load(file, join(dir, 'utf8.v8cache'));
+    expect(loaded).toMatchObject({ status: 'miss', answer: 5, text: 'héllo ✓ 𝄞', first: 0xfeff });
+  });
+
   it('a cache it cannot write costs nothing but the time', async () => {
     const file = writeModule('readonly', 3);
     // A regular file where the cache's directory should be: mkdir and write both fail.
