@@ -5,7 +5,7 @@
 // under the cache root and survives a corrupt one.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,10 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError } from '../../host/errors.ts';
 import { cacheRoot } from '../../pdk/engine/build.ts';
 import { buildHook } from '../../pdk/compiler/index.ts';
-import { tempDir } from './support.ts';
+import { tempDir, writeHookSource } from './support.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PDK_INDEX = join(REPO, 'pdk', 'index.ts');
 const BIN = join(REPO, 'host', 'cli', 'hookbox.mjs');
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -26,12 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup?.());
 
-async function hookSource(name: string, source: string): Promise<string> {
-  const entry = join(dir, 'src', name, 'hook.ts');
-  await mkdir(dirname(entry), { recursive: true });
-  await writeFile(entry, source.replaceAll('PDK', JSON.stringify(PDK_INDEX)));
-  return entry;
-}
+const hookSource = (name: string, source: string): Promise<string> => writeHookSource(dir, name, source);
 
 const TYPE_ERROR = `import { defineHook, deny } from PDK;\nexport default defineHook({\n  preTool: (p) => deny(p.toolName.length),\n});\n`;
 const FINE = `import { defineHook, deny } from PDK;\nexport default defineHook({\n  preTool: (p) => (p.toolName === 'bash' ? deny('no shell') : undefined),\n});\n`;

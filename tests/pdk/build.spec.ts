@@ -2,7 +2,7 @@
 // name file and line, `hookbox build`, and a `hookbox init` project's own test.
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,10 +13,9 @@ import { BuildError } from '../../host/errors.ts';
 import { registerBuildCommand } from '../../host/cli/commands/build.ts';
 import { registerInitCommand, SCAFFOLD_FILES } from '../../host/cli/commands/init.ts';
 import { buildHook } from '../../pdk/compiler/index.ts';
-import { ALL_SEAMS_ENTRY, buildInto, tempDir } from './support.ts';
+import { ALL_SEAMS_ENTRY, buildInto, tempDir, writeHookSource } from './support.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PDK_INDEX = join(REPO, 'pdk', 'index.ts');
 let dir: string;
 let cleanup: () => Promise<void>;
 
@@ -25,13 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup?.());
 
-/** Writes a one-file hook project under the temp dir and returns its entry. */
-async function hookSource(name: string, source: string): Promise<string> {
-  const entry = join(dir, 'src', name, 'hook.ts');
-  await mkdir(dirname(entry), { recursive: true });
-  await writeFile(entry, source.replaceAll('PDK', JSON.stringify(PDK_INDEX)));
-  return entry;
-}
+const hookSource = (name: string, source: string): Promise<string> => writeHookSource(dir, name, source);
 
 async function buildError(entry: string): Promise<string> {
   const error = await buildHook({ entry, outFile: join(dir, 'out', 'x.wasm') }).then(

@@ -1,5 +1,5 @@
 /** Shared set-up for the PDK suites: fixture paths, one-off builds into a temp dir, sessions. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,16 @@ export const SESSION: SessionInfo = { id: 'pdk-test', turn: 1, step: 0, cwd: '/w
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'hookbox-pdk-test-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+const PDK_INDEX = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'pdk', 'index.ts');
+
+/** Writes a one-file hook `<dir>/src/<name>/hook.ts` whose `PDK` placeholders import the PDK; returns its entry. */
+export async function writeHookSource(dir: string, name: string, source: string): Promise<string> {
+  const entry = join(dir, 'src', name, 'hook.ts');
+  await mkdir(dirname(entry), { recursive: true });
+  await writeFile(entry, source.replaceAll('PDK', JSON.stringify(PDK_INDEX)));
+  return entry;
 }
 
 /** Builds `entry` into `dir/<name>/hook.wasm` (hook.json beside it). */
