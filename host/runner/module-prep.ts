@@ -29,7 +29,7 @@ export interface PrepareOptions {
 /** A module ready to compile: memory capped, WASI imports renamed to hookbox's own WASI. */
 export interface PreparedModule {
   readonly bytes: Uint8Array;
-  /** Seams the module exports a function for, in lifecycle order of SEAMS. */
+  /** Seams the module exports a function for, in the order of the module's export section. */
   readonly seamExports: readonly SeamId[];
   /** Every exported function's name (a plain plugin's exports are served by `WasmHook.callExport`). */
   readonly functionExports: readonly string[];
