@@ -60,11 +60,24 @@ export const GROUPS = [
     tests: ['tests/unit/runner-pool.spec.ts'],
   },
   {
-    // The runner itself: worker handles, worker threads (coverage relayed, tests/mutation/setup.ts).
-    name: 'threads',
-    mutate: 'host/runner/@(runner|wasm-hook|worker-handle|worker).ts',
+    // The runner and its per-hook state (load, instances, quarantine). Coverage of worker threads is
+    // relayed (tests/mutation/setup.ts).
+    name: 'hook',
+    mutate: 'host/runner/@(runner|wasm-hook).ts',
     // Not memory-budget.spec.ts: its 64-session child process (~90 s) covers most of these files, so
     // Stryker would run it for hundreds of mutants.
+    tests: [
+      'tests/unit/runner-warm-up.spec.ts',
+      'tests/unit/runner-worker-priority.spec.ts',
+      'tests/security/quarantine-scope.spec.ts',
+      'tests/unit/runner-channel-growth.spec.ts',
+      'tests/security/bad-output.spec.ts',
+    ],
+  },
+  {
+    // The worker threads and their handles on the main thread (the request/reply channel, spin and back-off).
+    name: 'worker',
+    mutate: 'host/runner/@(worker-handle|worker).ts',
     tests: [
       'tests/unit/runner-warm-up.spec.ts',
       'tests/unit/runner-worker-priority.spec.ts',
