@@ -1,16 +1,22 @@
 import { unpack } from 'msgpackr';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SeamId } from '../../host/seams/index.ts';
 import { type Fixture, callSeam, healthyDecision, loadCorpus, openFixture } from './harness.ts';
 
 // Plugins that answer, but wrongly: every one must become the seam's fault
 // decision (pre-tool: deny) with the right fault kind, and the host goes on.
+//
+// The shared runner opens before the first test, in a `beforeEach`, not a
+// `beforeAll`: mutation testing credits the code a test (or its `beforeEach`)
+// runs to that test, while code a `beforeAll` runs is "static" and makes
+// Stryker rerun every suite for each of its mutants (docs/testing.md).
+let opening: Promise<Fixture> | undefined;
 let fx: Fixture;
-beforeAll(async () => {
-  fx = await openFixture();
+beforeEach(async () => {
+  fx = await (opening ??= openFixture());
 });
 afterAll(async () => {
-  await fx?.runner.close();
+  await (await opening)?.runner.close();
 });
 
 describe('plugins that answer badly', () => {

@@ -2,7 +2,7 @@
 // fault `quarantineAfter` times in a row (a model steering that session's
 // inputs, say) must not change any other session's decisions; a load-level
 // failure still disables the hook for every session.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { invokeListener } from '../../host/events/invoke.ts';
 import { HookRunner, type WasmHook } from '../../host/runner/index.ts';
 import type { PayloadOf, SessionInfo } from '../../host/seams/index.ts';
@@ -31,16 +31,16 @@ async function preTool(hook: WasmHook, id: string, command: string) {
   return { decision: applied.decision, fault: applied.invocation.fault };
 }
 
-let runner: HookRunner;
-beforeAll(async () => {
-  runner = await HookRunner.start({ workers: 1, spareWorker: false });
-});
-afterAll(async () => {
+// Started in the test, not a `beforeAll`, so mutation testing credits its code to the test (docs/testing.md).
+let runner: HookRunner | undefined;
+afterEach(async () => {
   await runner?.close();
+  runner = undefined;
 });
 
 describe('quarantine scope', () => {
   it('session A faulting the hook 3 times quarantines it for A only; session B still gets real decisions', async () => {
+    runner = await HookRunner.start({ workers: 1, spareWorker: false });
     const hook = await runner.load({ name: 'input-trap', wasm: await compileWatSource(INPUT_TRAP), quarantineAfter: 3 });
     try {
       const poison = `echo ${'x'.repeat(400)}`;
