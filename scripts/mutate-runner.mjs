@@ -42,8 +42,14 @@ export const GROUPS = [
   {
     // The Extism adapter on the main thread (ExtismInstance), the way a worker uses it.
     name: 'adapter',
-    mutate: 'host/runner/@(extism-adapter|warm-up).ts',
+    mutate: 'host/runner/extism-adapter.ts',
     tests: ['tests/unit/runner-fault-mapping.spec.ts', 'tests/unit/runner-adapter.spec.ts', 'tests/unit/runner-warm-up.spec.ts'],
+  },
+  {
+    // The warm-up loop, driven directly on real workers, and through a runner.
+    name: 'warm-up',
+    mutate: 'host/runner/warm-up.ts',
+    tests: ['tests/unit/runner-warm-up-loop.spec.ts', 'tests/unit/runner-warm-up.spec.ts'],
   },
   {
     // hookbox's WASI layer, called directly on a guest memory (tests/helpers/wasi-guest.ts). The escape

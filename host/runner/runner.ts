@@ -10,10 +10,8 @@ import { DEFAULT_DATA_BYTES, DEFAULT_MAX_DATA_BYTES } from './channel.ts';
 import { type LogCap } from './log-sink.ts';
 import { HTTP_MAX_RESPONSE_BYTES } from './http-calls.ts';
 import { MemoryBudget, defaultMemoryBudgetBytes, mib } from './memory-budget.ts';
-import { prepareModule } from './module-prep.ts';
 import { WorkerPool } from './pool.ts';
 import { wasmApi } from './wasm-api.ts';
-import { buildRcWrapper } from './rc-wrapper.ts';
 import {
   DEFAULT_LIMITS,
   DEFAULT_QUARANTINE_AFTER,
@@ -25,7 +23,8 @@ import {
 import type { WasiPreopen } from './wasi/index.ts';
 import { enableEagerWasmCompilation, useBaselineWasmCompilerOnly } from './warm-up.ts';
 import { SOURCE_MAP_SECTION, stackMapper } from './source-map.ts';
-import { type CompiledHookModule, WasmHookImpl } from './wasm-hook.ts';
+import { type PreparedHookModule, compileHookModule } from './hook-module.ts';
+import { WasmHookImpl } from './wasm-hook.ts';
 
 /**
  * Tuning defaults. Workers: one per core left after the main thread, but at least 2.
@@ -104,7 +103,7 @@ export interface HookRunnerOptions {
 export class HookRunner {
   readonly #pool: WorkerPool;
   readonly #options: HookRunnerOptions;
-  readonly #modules = new Map<string, Promise<CompiledHookModule & { prepared: ReturnType<typeof prepareModule> }>>();
+  readonly #modules = new Map<string, Promise<PreparedHookModule>>();
   readonly #hooks = new Set<WasmHook>();
   readonly #budget: MemoryBudget;
   readonly #warming = new Set<Promise<void>>();
@@ -266,26 +265,7 @@ export class HookRunner {
     const key = `${sha256}:${options.memoryMb}:${options.plainExports.join(',')}`;
     let entry = this.#modules.get(key);
     if (entry === undefined) {
-      entry = (async () => {
-        const prepared = prepareModule(bytes, { memoryMb: options.memoryMb, source });
-        try {
-          const [guest, wrapper] = await Promise.all([
-            wasmApi.compile(prepared.bytes),
-            wasmApi.compile(
-              buildRcWrapper(
-                [...prepared.seamExports.map((s) => SEAMS[s].exportName), ...options.plainExports.filter((name) => prepared.functionExports.includes(name))],
-                prepared.exportsMemory,
-                prepared.init,
-                prepared.growProbe,
-                prepared.inputReserve && prepared.exportsMemory,
-              ),
-            ),
-          ]);
-          return { key, guest, wrapper, prepared };
-        } catch (error) {
-          throw new HookLoadError(`${source}: WebAssembly compile failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        }
-      })();
+      entry = compileHookModule(bytes, key, source, options);
       this.#modules.set(key, entry);
       entry.catch(() => this.#modules.delete(key));
     }

@@ -60,7 +60,7 @@ export const WARM_UP_HOST_CALLS = 1000;
 export const WARM_UP_BUDGET_MS = 300;
 
 /** A synthetic call slower than this stops the warm-up of that hook (it would cost more than it saves). */
-const WARM_UP_SLOW_MS = 20;
+export const WARM_UP_SLOW_MS = 20;
 
 /** What a warm-up needs of a loaded hook (a part of `WasmHookInit`). */
 export interface WarmUpInit {
