@@ -43,7 +43,13 @@ export const GROUPS = [
     // The Extism adapter on the main thread (ExtismInstance), the way a worker uses it.
     name: 'adapter',
     mutate: 'host/runner/extism-adapter.ts',
-    tests: ['tests/unit/runner-fault-mapping.spec.ts', 'tests/unit/runner-adapter.spec.ts', 'tests/unit/runner-warm-up.spec.ts'],
+    tests: [
+      'tests/unit/runner-fault-mapping.spec.ts',
+      'tests/unit/runner-adapter.spec.ts',
+      'tests/unit/runner-warm-up.spec.ts',
+      // The bulk input path (`#preload`), on ExtismInstance directly and through the JS engine.
+      'tests/unit/runner-bulk-input.spec.ts',
+    ],
   },
   {
     // The warm-up loop, driven directly on real workers, and through a runner.
