@@ -10,7 +10,8 @@
  * `dispose` is recorded on its way through; the calls really run. The clock
  * the loop reads (`performance.now` on the main thread) is held still and
  * moved by the test, so "a call took 20 ms" is a fact of the test, not of the
- * machine's load.
+ * machine's load. (The two runaway cases keep the real clock: a handle spins on
+ * it until a call's deadline.)
  */
 import { unpack } from 'msgpackr';
 import { performance } from 'node:perf_hooks';
@@ -67,7 +68,10 @@ const START_TRAPS = `(module
  * A warm-up of corpus hook `name` (or a WAT source) on `workers` real workers. The clock moves by
  * `clock.perCall` ms in each call; after `clock.closedAfter` calls the hook reads as closed.
  */
-async function rig(name: string, options: { workers?: number; budgetBytes?: number; hostCallsDone?: number; instanceOptions?: Partial<WarmUpInit['instanceOptions']> } = {}) {
+async function rig(
+  name: string,
+  options: { workers?: number; budgetBytes?: number; hostCallsDone?: number; timeoutMs?: number; realClock?: boolean; instanceOptions?: Partial<WarmUpInit['instanceOptions']> } = {},
+) {
   const bytes = name === 'start-traps' ? await compileWatSource(START_TRAPS, 'start-traps.wat') : await compileWat(name);
   await pool?.close();
   const module = await compileHookModule(bytes, `${name}:key`, `${name}.wat`, { memoryMb: MEMORY_MB, plainExports: [] });
@@ -76,7 +80,8 @@ async function rig(name: string, options: { workers?: number; budgetBytes?: numb
   const budget = new MemoryBudget(options.budgetBytes ?? 64 * capBytes);
   const log: Recorded[] = [];
   const clock = { now: 1_000_000, perCall: 0, closedAfter: Infinity, calls: 0 };
-  vi.spyOn(performance, 'now').mockImplementation(() => clock.now);
+  // A runaway needs the real clock: the handle spins on it until its deadline.
+  if (options.realClock !== true) vi.spyOn(performance, 'now').mockImplementation(() => clock.now);
   const handles = pool.live().map((handle, worker) => {
     if (options.hostCallsDone !== undefined) handle.warmUpCalls = options.hostCallsDone;
     return new Proxy(handle, {
@@ -89,9 +94,9 @@ async function rig(name: string, options: { workers?: number; budgetBytes?: numb
         }
         if (key === 'call') {
           return async (...args: Parameters<WorkerHandle['call']>) => {
+            log.push({ worker, op: 'call', id: args[0], args: args.slice(1), usedBytes: budget.usedBytes });
             const result = await target.call(...args);
             clock.calls++;
-            log.push({ worker, op: 'call', id: args[0], args: args.slice(1), usedBytes: budget.usedBytes });
             clock.now += clock.perCall;
             return result;
           };
@@ -121,8 +126,8 @@ async function rig(name: string, options: { workers?: number; budgetBytes?: numb
       ...(module.prepared.wasi && { wasi: { preopens: [], env: {}, clock: false } }),
       ...options.instanceOptions,
     },
-    timeoutMs: 5_000,
-    loadTimeoutMs: 7_000,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    loadTimeoutMs: (options.timeoutMs ?? 5_000) + 100,
     pool: { live: () => handles } as unknown as WorkerPool,
     budget,
     capBytes,
@@ -162,7 +167,7 @@ describe('warmUpHook: what it makes', () => {
         maxOutputBytes: 65_536,
         wasi: { preopens: [], env: {}, clock: true },
       });
-      expect(loadTimeoutMs).toBe(7_000);
+      expect(loadTimeoutMs).toBe(5_100);
       expect(typeof gate).toBe('function');
       expect(priority).toBe('background');
     }
@@ -194,6 +199,8 @@ describe('warmUpHook: its calls', () => {
   it(`makes ${WARM_UP_CALLS} calls per seam, in order, each with the seam's synthetic payload, as background work`, async () => {
     const { run, log, handles, decoded } = await rig('allow', { hostCallsDone: WARM_UP_HOST_CALLS });
     await run([PRE, START]);
+    // A module without WASI imports gets no WASI options from the warm-up either.
+    expect(log[0]?.args[2]).not.toHaveProperty('wasi');
     const made = calls(log);
     expect(made.map((entry) => entry.args[0])).toEqual([...Array(WARM_UP_CALLS).fill(exportIndex(PRE)), ...Array(WARM_UP_CALLS).fill(exportIndex(START))]);
     for (const entry of made) {
@@ -268,5 +275,26 @@ describe('warmUpHook: when it stops', () => {
     before.clock.closedAfter = 0;
     await before.run([PRE]);
     expect(before.log).toEqual([]);
+  });
+
+  it('an instance that does not start before the load deadline is skipped; the worker it ran on is not called again', async () => {
+    const { run, log, handles, budget } = await rig('start-never-returns', { workers: 2, hostCallsDone: WARM_UP_HOST_CALLS, timeoutMs: 100, realClock: true });
+    await run([PRE]);
+    expect(calls(log)).toEqual([]);
+    expect(log.filter((entry) => entry.op === 'create').map((entry) => entry.worker)).toEqual([0, 1]);
+    // A worker stuck in a start function is ended, not disposed into; nothing stays counted.
+    expect(log.filter((entry) => entry.op === 'dispose')).toEqual([]);
+    expect(handles.map((handle) => handle.dead)).toEqual([true, true]);
+    expect(handles.map((handle) => handle.instanceCount)).toEqual([0, 0]);
+    expect(budget.instances).toBe(0);
+  });
+
+  it('a call that runs past its deadline ends the warm-up on that worker (its worker is gone), and the next worker still warms', async () => {
+    const { run, log, handles, budget } = await rig('infinite-loop', { workers: 2, hostCallsDone: WARM_UP_HOST_CALLS, timeoutMs: 100, realClock: true });
+    await run([PRE, START]);
+    expect(calls(log).map((entry) => `${entry.worker}:${entry.args[0]}`)).toEqual([`0:${exportIndex(PRE)}`, `1:${exportIndex(PRE)}`]);
+    expect(log.filter((entry) => entry.op === 'dispose')).toEqual([]);
+    expect(handles.map((handle) => handle.instanceCount)).toEqual([0, 0]);
+    expect(budget.instances).toBe(0);
   });
 });
