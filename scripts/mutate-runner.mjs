@@ -84,6 +84,8 @@ export const GROUPS = [
       'tests/security/quarantine-scope.spec.ts',
       'tests/unit/runner-channel-growth.spec.ts',
       'tests/security/bad-output.spec.ts',
+      'tests/unit/runner-load.spec.ts',
+      'tests/unit/runner-wasm-hook.spec.ts',
     ],
   },
   {
