@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { HookRunner, type HookLogEntry, type HookRunnerOptions, type WasmHook } from '../../host/runner/index.ts';
 import type { ListenerOutcome } from '../../host/events/index.ts';
 import type { DecisionOf, PayloadOf, SessionInfo } from '../../host/seams/index.ts';
+import { SOURCE_MAP_SECTION } from '../../host/runner/source-map.ts';
+import { encodeName, encodeSection } from '../../host/runner/wasm-binary.ts';
 import { compileWatSource } from '../helpers/wat.ts';
 
 const session = (id: string): SessionInfo => ({ id, turn: 1, step: 1, cwd: '/workspace' });
@@ -74,6 +76,33 @@ const PLAIN = `(module
     (i32.const 0)))`;
 
 const PLAIN_EXPORTS = ['echo', 'tag', 'silent', 'refuse', 'spin'];
+const MIB = 1_048_576;
+
+/** `pre_tool` fails with a plugin error whose text has a `hook.js:2:5` frame, as a JS engine's stack would. */
+const FAILS_AT_FRAME = `(module
+  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+  (import "extism:host/env" "error_set" (func $error_set (param i64)))
+  (memory (export "memory") 1 1)
+  (data (i32.const 0) "Error: no at check (hook.js:2:5)")
+  (func (export "pre_tool") (result i32)
+    (local $b i64) (local $i i32)
+    (local.set $b (call $alloc (i64.const 32)))
+    (block $done (loop $copy
+      (br_if $done (i32.ge_u (local.get $i) (i32.const 32)))
+      (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $copy)))
+    (call $error_set (local.get $b))
+    (i32.const 1))
+  (func (export "tag") (result i32) (i32.const 0)))`;
+
+/** `wasm` with a source map section: `hook.js` line 2 col 4 → line 2 col 5 of src/hook.ts. */
+function withSourceMap(wasm: Uint8Array): Uint8Array {
+  const map = JSON.stringify({ version: 3, sources: ['hookbox-cjs:src/hook.ts'], names: [], mappings: 'AAAA;IACI' });
+  const section = encodeSection(0, [...encodeName(SOURCE_MAP_SECTION), ...new TextEncoder().encode(map)]);
+  return Uint8Array.from([...wasm, ...section]);
+}
 
 /** Runs `body` with a one-worker runner and the PLAIN hook loaded; closes both whatever happens. */
 async function withPlainHook(
@@ -239,7 +268,75 @@ describe('invoke', () => {
   });
 });
 
+describe('plugin-error stacks', () => {
+  it("point a plugin error's hook.js frames at the author's source, and leave the runner's own messages as they are", async () => {
+    const runner = await HookRunner.start({ workers: 1, spareWorker: false });
+    try {
+      const wasm = withSourceMap(await compileWatSource(FAILS_AT_FRAME, 'fails-at-frame.wat'));
+      const hook = await runner.load({ name: 'mapped', wasm, plainExports: ['tag'] });
+      const unmapped = await runner.load({ name: 'unmapped', wasm: await compileWatSource(FAILS_AT_FRAME, 'fails-at-frame.wat') });
+      try {
+        const mapped = await preTool(hook, 's1');
+        expect(mapped).toMatchObject({ type: 'fault', fault: { kind: 'plugin-error' } });
+        expect(mapped.type === 'fault' && mapped.fault.message).toContain('Error: no at check (src/hook.ts:2:5)');
+        const plain = await preTool(unmapped, 's1');
+        expect(plain.type === 'fault' && plain.fault.message).toContain('Error: no at check (hook.js:2:5)');
+        // A fault the runner words (here naming what the caller asked for) is not a stack: never rewritten.
+        expect(await hook.callExport('hook.js:2:5', new Uint8Array(), 's1')).toMatchObject({
+          type: 'fault',
+          fault: { kind: 'missing-export', message: `export "hook.js:2:5" is not among the hook's plainExports` },
+        });
+      } finally {
+        await hook.close();
+        await unmapped.close();
+      }
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
+describe('a worker lost under a queued call', () => {
+  it("retries the call once on a fresh instance when another hook's runaway call got the worker terminated", async () => {
+    const logs: HookLogEntry[] = [];
+    const runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
+    try {
+      const wasm = await compileWatSource(PLAIN, 'plain.wat');
+      const runaway = await runner.load({ name: 'runaway', wasm, plainExports: ['spin'], limits: { timeoutMs: 300 } });
+      const steady = await runner.load({ name: 'steady', wasm });
+      try {
+        // Both instances live on the one worker; steady's call waits behind the runaway one.
+        const [spun, answered] = await Promise.all([runaway.callExport('spin', new Uint8Array(), 's1'), preTool(steady, 's1')]);
+        expect(spun).toMatchObject({ type: 'fault', fault: { kind: 'timeout' } });
+        expect(answered).toEqual({ type: 'decision', decision: { action: 'allow' } });
+        expect(steady.isQuarantined('s1')).toBe(false);
+        expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
+          'runaway:',
+          'steady:',
+          'steady:s1',
+        ]);
+      } finally {
+        await runaway.close();
+        await steady.close();
+      }
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
 describe('instances per session', () => {
+  it("an instance is charged its reported memory between calls, and the load-time one is dropped on reload", async () => {
+    await withPlainHook(async (hook, _logs, runner) => {
+      expect(runner.memory).toMatchObject({ instances: 1, usedBytes: MIB });
+      await hook.reload();
+      expect(runner.memory).toMatchObject({ instances: 0, usedBytes: 0 });
+      await preTool(hook, 's1');
+      await preTool(hook, 's2');
+      expect(runner.memory).toMatchObject({ instances: 2, usedBytes: 2 * MIB });
+    });
+  });
+
   it('a session keeps its instance; reload and close drop them all, and the next call makes a new one', async () => {
     await withPlainHook(async (hook, logs, runner) => {
       await preTool(hook, 's1');
