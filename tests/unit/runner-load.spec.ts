@@ -178,6 +178,18 @@ describe('load refuses', () => {
     });
   });
 
+  it('a module WebAssembly cannot compile, naming the source that was loaded (a failed compile is not cached)', async () => {
+    // PLAIN_ONLY with its function body's `i32.const 0` turned into `i64.const 0`: a type error.
+    const wasm = await compileWatSource(PLAIN_ONLY, 'plain-only.wat');
+    const at = wasm.lastIndexOf(0x41);
+    expect(wasm.subarray(at, at + 3)).toEqual(Uint8Array.from([0x41, 0x00, 0x0b]));
+    wasm[at] = 0x42;
+    await withRunner({}, async (runner) => {
+      expect(await loadError(runner.load({ name: 'first', wasm, plainExports: ['tag'] }))).toMatch(/^first\.wasm: WebAssembly compile failed: \S/);
+      expect(await loadError(runner.load({ name: 'second', wasm, plainExports: ['tag'] }))).toMatch(/^second\.wasm: WebAssembly compile failed: /);
+    });
+  });
+
   it('a configured seam the module does not export', async () => {
     await withRunner({}, async (runner) => {
       const wasm = await compileWatSource(CONFIG, 'config.wat');
