@@ -9,6 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +29,8 @@ const MIB = 1_048_576;
 
 /**
  * `pre_tool` answers nothing (no opinion); plain export `config` answers the config value named
- * by its input (no output when unset); `logs` logs "line" three times. Linear memory 1..16
+ * by its input (no output when unset); `fetch` sends the HTTP request its input describes and
+ * answers the status (u64, little-endian); `logs` logs "line" three times. Linear memory 1..16
  * pages: with memoryMb 1 an instance may hold 1 + 1 MiB + 64 KiB of vars = 2.0625 MiB.
  */
 const CONFIG = `(module
@@ -39,19 +42,33 @@ const CONFIG = `(module
   (import "extism:host/env" "config_get" (func $config_get (param i64) (result i64)))
   (import "extism:host/env" "length" (func $length (param i64) (result i64)))
   (import "extism:host/env" "log_info" (func $log_info (param i64)))
+  (import "extism:host/env" "store_u64" (func $store_u64 (param i64 i64)))
+  (import "extism:host/env" "http_request" (func $http_request (param i64 i64) (result i64)))
+  (import "extism:host/env" "http_status_code" (func $http_status_code (result i32)))
   (memory (export "memory") 1 16)
   (data (i32.const 0) "line")
   (func (export "pre_tool") (result i32) (i32.const 0))
-  (func (export "config") (result i32)
-    (local $n i64) (local $key i64) (local $i i64) (local $value i64)
+  ;; A new Extism block holding the call's input.
+  (func $input (result i64)
+    (local $n i64) (local $b i64) (local $i i64)
     (local.set $n (call $input_length))
-    (local.set $key (call $alloc (local.get $n)))
+    (local.set $b (call $alloc (local.get $n)))
     (block $done (loop $copy
       (br_if $done (i64.ge_u (local.get $i) (local.get $n)))
-      (call $store_u8 (i64.add (local.get $key) (local.get $i)) (call $input_load_u8 (local.get $i)))
+      (call $store_u8 (i64.add (local.get $b) (local.get $i)) (call $input_load_u8 (local.get $i)))
       (local.set $i (i64.add (local.get $i) (i64.const 1)))
       (br $copy)))
-    (local.set $value (call $config_get (local.get $key)))
+    (local.get $b))
+  (func (export "fetch") (result i32)
+    (local $out i64)
+    (drop (call $http_request (call $input) (i64.const 0)))
+    (local.set $out (call $alloc (i64.const 8)))
+    (call $store_u64 (local.get $out) (i64.extend_i32_u (call $http_status_code)))
+    (call $output_set (local.get $out) (i64.const 8))
+    (i32.const 0))
+  (func (export "config") (result i32)
+    (local $value i64)
+    (local.set $value (call $config_get (call $input)))
     (if (i64.ne (local.get $value) (i64.const 0))
       (then (call $output_set (local.get $value) (call $length (local.get $value)))))
     (i32.const 0))
@@ -157,7 +174,7 @@ describe('load refuses', () => {
     await withRunner({}, async (runner) => {
       const wasm = await compileWatSource(CONFIG, 'config.wat');
       expect(await loadError(runner.load({ name: 'cfg', wasm, plainExports: ['config', 'absent'] }))).toBe(
-        'cfg.wasm: hook "cfg" is configured to serve export "absent" but the module does not export it (it exports: pre_tool, config, logs)',
+        'cfg.wasm: hook "cfg" is configured to serve export "absent" but the module does not export it (it exports: pre_tool, fetch, config, logs)',
       );
     });
   });
@@ -380,6 +397,31 @@ describe('what a spec hands to its instances', () => {
       });
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('granted hosts: http_request reaches a granted host, and no host without a grant', async () => {
+    const server = createServer((_request, response) => response.writeHead(204).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const request = bytes(JSON.stringify({ method: 'GET', url: `http://127.0.0.1:${port}/` }));
+      const status = (outcome: { type: string; output?: Uint8Array | null }) =>
+        outcome.type === 'output' && outcome.output ? new DataView(outcome.output.buffer, outcome.output.byteOffset).getUint32(0, true) : -1;
+      await withRunner({}, async (runner) => {
+        const wasm = await compileWatSource(CONFIG, 'config.wat');
+        const granted = await runner.load({ name: 'granted', wasm, plainExports: ['fetch'], capabilities: { allowedHosts: ['127.0.0.1'] } });
+        const denied = await runner.load({ name: 'denied', wasm, plainExports: ['fetch'], capabilities: { allowedHosts: [] } });
+        try {
+          expect(status(await granted.callExport('fetch', request, 's1'))).toBe(204);
+          expect(status(await denied.callExport('fetch', request, 's1'))).toBe(0);
+        } finally {
+          await granted.close();
+          await denied.close();
+        }
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 
