@@ -354,6 +354,33 @@ describe('instances per session', () => {
     });
   });
 
+  it("a hook's load-time instance goes to the first session bound to its worker; a session bound elsewhere gets its own there", async () => {
+    const logs: HookLogEntry[] = [];
+    const runner = await HookRunner.start({ workers: 2, spareWorker: false, onLog: (entry) => logs.push(entry) });
+    try {
+      const wasm = await compileWatSource(PLAIN, 'plain.wat');
+      const first = await runner.load({ name: 'first', wasm });
+      await preTool(first, 's1'); // the load-time instance: s1 is bound to its worker
+      await preTool(first, 's2'); // a new instance on the emptier worker: s2 is bound there
+      const second = await runner.load({ name: 'second', wasm }); // made where load-time instances go: s1's worker
+      try {
+        await preTool(second, 's2');
+        await preTool(second, 's1');
+        expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
+          'first:',
+          'first:s2',
+          'second:',
+          'second:s2',
+        ]);
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    } finally {
+      await runner.close();
+    }
+  });
+
   it('past maxInstancesPerHook the least recently used session loses its instance', async () => {
     await withPlainHook(
       async (hook, logs, runner) => {
