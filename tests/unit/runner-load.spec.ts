@@ -87,6 +87,9 @@ const CONFIG = `(module
     (call $log_info (call $line))
     (i32.const 0)))`;
 
+/** No linear memory at all; `pre_tool` answers nothing. */
+const NO_MEMORY = `(module (func (export "pre_tool") (result i32) (i32.const 0)))`;
+
 /** Only a plain export (`tag`, no output): no seam at all. */
 const PLAIN_ONLY = `(module (memory (export "memory") 1 1) (func (export "tag") (result i32) (i32.const 0)))`;
 
@@ -227,6 +230,15 @@ describe('load refuses', () => {
     });
     await withRunner({ memoryBudgetMb: capMb }, async (runner) => {
       const hook = await runner.load({ name: 'cfg', wasm, limits: { memoryMb: 1 } });
+      try {
+        expect(runner.memory.instances).toBe(1);
+      } finally {
+        await hook.close();
+      }
+    });
+    // Without linear memory: only the Extism allocations and vars.
+    await withRunner({ memoryBudgetMb: 1 + 1 / 16 }, async (runner) => {
+      const hook = await runner.load({ name: 'no-memory', wasm: await compileWatSource(NO_MEMORY, 'no-memory.wat'), limits: { memoryMb: 1 } });
       try {
         expect(runner.memory.instances).toBe(1);
       } finally {
