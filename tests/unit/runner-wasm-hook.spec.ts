@@ -133,6 +133,11 @@ function preTool(hook: WasmHook, id: string): Promise<ListenerOutcome<DecisionOf
   return hook.invoke({ seam: 'tools/pre-execute', payload: bash, next: { action: 'allow' }, session: session(id) });
 }
 
+const ALLOWED = { type: 'decision', decision: { action: 'allow' } };
+
+/** A `memory` fault with exactly `message`. */
+const memoryFault = (message: string) => ({ type: 'fault', fault: expect.objectContaining({ kind: 'memory', message }) });
+
 /** Sessions whose instance was made, in order (`''` for the one made at load). */
 const instantiated = (logs: readonly HookLogEntry[]) => logs.filter((entry) => entry.message === 'instantiated').map((entry) => entry.session);
 
@@ -261,7 +266,7 @@ describe('invoke', () => {
         expect(hook.isQuarantined('s1')).toBe(false);
         await call();
         expect(hook.isQuarantined('s1')).toBe(true);
-        expect(await preTool(hook, 's2')).toEqual({ type: 'decision', decision: { action: 'allow' } });
+        expect(await preTool(hook, 's2')).toEqual(ALLOWED);
       },
       { quarantineAfter: 2 },
     );
@@ -308,7 +313,7 @@ describe('a worker lost under a queued call', () => {
         // Both instances live on the one worker; steady's call waits behind the runaway one.
         const [spun, answered] = await Promise.all([runaway.callExport('spin', new Uint8Array(), 's1'), preTool(steady, 's1')]);
         expect(spun).toMatchObject({ type: 'fault', fault: { kind: 'timeout' } });
-        expect(answered).toEqual({ type: 'decision', decision: { action: 'allow' } });
+        expect(answered).toEqual(ALLOWED);
         expect(steady.isQuarantined('s1')).toBe(false);
         expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
           'runaway:',
@@ -422,18 +427,13 @@ describe('the memory budget', () => {
         // a takes the load-time instance and pins it; b's instantiation starts first on the worker,
         // and cannot fit its cap beside a's pinned 1 MiB within 2.5 MiB.
         const [a, b] = await Promise.all([preTool(hook, 'a'), preTool(hook, 'b')]);
-        expect(a).toEqual({ type: 'decision', decision: { action: 'allow' } });
-        expect(b).toEqual({
-          type: 'fault',
-          fault: expect.objectContaining({
-            kind: 'memory',
-            message:
-              "the runner's memory budget (2.5 MiB) cannot fit this new instance: it needs 2.1 MiB more and 1 MiB are held by instances with calls queued or running",
-          }),
-        });
+        expect(a).toEqual(ALLOWED);
+        expect(b).toEqual(
+          memoryFault("the runner's memory budget (2.5 MiB) cannot fit this new instance: it needs 2.1 MiB more and 1 MiB are held by instances with calls queued or running"),
+        );
         expect(hook.isQuarantined('b')).toBe(false);
         // Alone, b fits: a's idle instance is evicted for it, and a's session is told.
-        expect(await preTool(hook, 'b')).toEqual({ type: 'decision', decision: { action: 'allow' } });
+        expect(await preTool(hook, 'b')).toEqual(ALLOWED);
         expect(logs.filter((entry) => entry.level === 'warn')).toEqual([
           {
             hook: 'plain',
@@ -456,17 +456,12 @@ describe('the memory budget', () => {
         await preTool(hook, 'b'); // 1 + 1 MiB idle, and room for one call's cap
         // b's call starts as soon as a's is answered, before a's charge drops back.
         const [a, b] = await Promise.all([preTool(hook, 'a'), preTool(hook, 'b')]);
-        expect(a).toEqual({ type: 'decision', decision: { action: 'allow' } });
-        expect(b).toEqual({
-          type: 'fault',
-          fault: expect.objectContaining({
-            kind: 'memory',
-            message:
-              "the runner's memory budget (3.5 MiB) cannot fit this call: it needs 1.1 MiB more and 3.1 MiB are held by instances with calls queued or running",
-          }),
-        });
+        expect(a).toEqual(ALLOWED);
+        expect(b).toEqual(
+          memoryFault("the runner's memory budget (3.5 MiB) cannot fit this call: it needs 1.1 MiB more and 3.1 MiB are held by instances with calls queued or running"),
+        );
         expect(hook.isQuarantined('b')).toBe(false);
-        expect(await preTool(hook, 'b')).toEqual({ type: 'decision', decision: { action: 'allow' } });
+        expect(await preTool(hook, 'b')).toEqual(ALLOWED);
         // Refused calls keep the session's instance.
         expect(instantiated(logs)).toEqual(['', 'b']);
       },
@@ -483,7 +478,7 @@ describe('the memory budget', () => {
       const second = await runner.load({ name: 'second', wasm, limits: { memoryMb: 1 } }); // evicts first's
       try {
         expect(runner.memory.evictions).toBe(1);
-        expect(await preTool(first, 's1')).toEqual({ type: 'decision', decision: { action: 'allow' } });
+        expect(await preTool(first, 's1')).toEqual(ALLOWED);
         expect(logs.filter((entry) => entry.level === 'warn')).toEqual([]);
         expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
           'first:',
