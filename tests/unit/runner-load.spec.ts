@@ -93,6 +93,18 @@ const NO_MEMORY = `(module (func (export "pre_tool") (result i32) (i32.const 0))
 /** Only a plain export (`tag`, no output): no seam at all. */
 const PLAIN_ONLY = `(module (memory (export "memory") 1 1) (func (export "tag") (result i32) (i32.const 0)))`;
 
+/** hookbox's codec, noting the session of every call it encodes in `sessions`. */
+function recordingCodec(sessions: string[]): HookCodec {
+  return {
+    name: 'recording',
+    encode: (call) => {
+      sessions.push(call.session.id);
+      return hookboxCodec.encode(call);
+    },
+    decode: (seam, reply) => hookboxCodec.decode(seam, reply),
+  };
+}
+
 async function withRunner(options: HookRunnerOptions, body: (runner: HookRunner) => Promise<void>): Promise<void> {
   const runner = await HookRunner.start({ workers: 1, spareWorker: false, ...options });
   try {
@@ -309,14 +321,7 @@ describe('what a spec hands to its instances', () => {
 
   it("the spec's codec encodes every call, warm-up calls included when the runner warms up", async () => {
     const sessions: string[] = [];
-    const codec: HookCodec = {
-      name: 'recording',
-      encode: (call) => {
-        sessions.push(call.session.id);
-        return hookboxCodec.encode(call);
-      },
-      decode: (seam, reply) => hookboxCodec.decode(seam, reply),
-    };
+    const codec = recordingCodec(sessions);
     const wasm = await compileWatSource(CONFIG, 'config.wat');
     await withRunner({}, async (runner) => {
       const hook = await runner.load({ name: 'cfg', wasm, codec });
@@ -338,6 +343,17 @@ describe('what a spec hands to its instances', () => {
       } finally {
         await hook.close();
       }
+    });
+  });
+
+  it('closing a hook stops its warm-up before any synthetic call', async () => {
+    const sessions: string[] = [];
+    const codec = recordingCodec(sessions);
+    await withRunner({ warmUp: true }, async (runner) => {
+      const hook = await runner.load({ name: 'cfg', wasm: await compileWatSource(CONFIG, 'config.wat'), codec });
+      await hook.close(); // the warm-up's instance is still being made
+      await runner.warmedUp();
+      expect(sessions).toEqual([]);
     });
   });
 
