@@ -405,12 +405,14 @@ describe('instances per session', () => {
   });
 
   it('prepareSession makes the instance ahead, but not for a closed hook', async () => {
-    await withPlainHook(async (hook, logs) => {
+    await withPlainHook(async (hook, logs, runner) => {
       hook.prepareSession?.(session('s1'));
       hook.prepareSession?.(session('s2'));
       await expect.poll(() => instantiated(logs)).toEqual(['', 's2']);
       await hook.close();
       hook.prepareSession?.(session('s3'));
+      // Nothing was even queued: an instance is charged to the budget as soon as it is asked for.
+      expect(runner.memory.instances).toBe(0);
       await preTool(hook, 's3');
       expect(instantiated(logs)).toEqual(['', 's2']);
     });
@@ -467,6 +469,23 @@ describe('the memory budget', () => {
       },
       { quarantineAfter: 1, runner: { memoryBudgetMb: 3.5 } },
     );
+  });
+
+  it('evicting with no log listener set is silent, and each eviction is still counted', async () => {
+    const runner = await HookRunner.start({ workers: 1, spareWorker: false, memoryBudgetMb: 2.5 });
+    try {
+      const hook = await runner.load({ name: 'plain', wasm: await compileWatSource(PLAIN, 'plain.wat'), limits: { memoryMb: 1 } });
+      try {
+        expect(await preTool(hook, 'a')).toEqual(ALLOWED);
+        expect(await preTool(hook, 'b')).toEqual(ALLOWED); // evicts a's instance
+        expect(await preTool(hook, 'a')).toEqual(ALLOWED); // evicts b's
+        expect(runner.memory).toMatchObject({ instances: 1, evictions: 2 });
+      } finally {
+        await hook.close();
+      }
+    } finally {
+      await runner.close();
+    }
   });
 
   it('evicting the idle load-time instance of another hook logs nothing, and that hook makes a new one when called', async () => {
