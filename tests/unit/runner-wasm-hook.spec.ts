@@ -386,6 +386,39 @@ describe('instances per session', () => {
     }
   });
 
+  it('an instance the worker discarded (the guest called proc_exit) is replaced at the next call', async () => {
+    const logs: HookLogEntry[] = [];
+    const runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
+    try {
+      const wasm = await compileWatSource(`(module
+        (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+        (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+        (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+        (import "extism:host/env" "log_info" (func $log_info (param i64)))
+        (memory (export "memory") 1 1)
+        (data (i32.const 0) "instantiated")
+        (func $init (local $b i64) (local $i i32)
+          (local.set $b (call $alloc (i64.const 12)))
+          (block $end (loop $copy
+            (br_if $end (i32.ge_u (local.get $i) (i32.const 12)))
+            (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (local.get $i)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $copy)))
+          (call $log_info (local.get $b)))
+        (start $init)
+        (func (export "pre_tool") (result i32) (call $exit (i32.const 3)) (i32.const 0)))`);
+      const hook = await runner.load({ name: 'exits', wasm, quarantineAfter: 10 });
+      try {
+        for (let i = 0; i < 2; i++) expect(await preTool(hook, 's1')).toMatchObject({ type: 'fault', fault: { kind: 'plugin-error' } });
+        expect(instantiated(logs)).toEqual(['', 's1']);
+      } finally {
+        await hook.close();
+      }
+    } finally {
+      await runner.close();
+    }
+  });
+
   it('past maxInstancesPerHook the least recently used session loses its instance', async () => {
     await withPlainHook(
       async (hook, logs, runner) => {
