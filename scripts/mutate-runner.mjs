@@ -75,7 +75,7 @@ export const GROUPS = [
     // The runner and its per-hook state (load, instances, quarantine). Coverage of worker threads is
     // relayed (tests/mutation/setup.ts).
     name: 'hook',
-    mutate: 'host/runner/@(runner|wasm-hook).ts',
+    mutate: 'host/runner/@(runner|wasm-hook|hook-module).ts',
     // Not memory-budget.spec.ts: its 64-session child process (~90 s) covers most of these files, so
     // Stryker would run it for hundreds of mutants.
     tests: [
@@ -84,6 +84,8 @@ export const GROUPS = [
       'tests/security/quarantine-scope.spec.ts',
       'tests/unit/runner-channel-growth.spec.ts',
       'tests/security/bad-output.spec.ts',
+      'tests/unit/runner-load.spec.ts',
+      'tests/unit/runner-wasm-hook.spec.ts',
     ],
   },
   {
