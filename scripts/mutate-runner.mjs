@@ -8,8 +8,9 @@
 //   npm run mutate:runner                      # every group, then the scores
 //   npm run mutate:runner -- --group parts     # one group (comma-separated for several)
 //   npm run mutate:runner -- --scores          # only print the scores of the last runs
+//   npm run mutate:runner -- --concurrency 2   # test runners (default 1: the machine is shared)
 //
-// Always at the lowest CPU priority and one test runner: the machine is shared.
+// Always at the lowest CPU priority.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -124,7 +125,7 @@ if (!args.includes('--scores')) {
       [
         '-n', '19',
         process.execPath, join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run',
-        '--concurrency', '1',
+        '--concurrency', option('--concurrency') ?? '1',
         '--checkers', '',
         '--mutate', group.mutate,
         '--incrementalFile', `reports/stryker-runner-${group.name}.json`,
