@@ -66,6 +66,8 @@ interface InstanceRecord {
   dropped: boolean;
   /** Instantiation did not run: the memory budget could not fit it (a `memory` fault that is not the hook's). */
   refused: boolean;
+  /** Instantiation never reached the worker: it was lost with it (another hook's runaway, say), not the hook's fault. */
+  lost: boolean;
 }
 
 /** The pool placement key of the instances made at load (`probe`), handed to the first session. */
@@ -214,6 +216,8 @@ export class WasmHookImpl implements WasmHook {
       const loadFault = await record.ready;
       if (loadFault !== undefined) {
         this.#forget(session, record);
+        // Queued behind a call that got the worker terminated: made again on a fresh worker, like a queued call.
+        if (record.lost) return { retry: true };
         return record.refused ? { fault: loadFault, budget: true } : { fault: loadFault };
       }
       const gate = () => (refusal = budget.run(record.budget)) === undefined;
@@ -317,13 +321,17 @@ export class WasmHookImpl implements WasmHook {
           if (result.fault === undefined) budget.settle(entry, result.memoryBytes);
           return result.fault;
         },
-        (error: unknown) => hookFault('load', `instantiation failed: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) => {
+          // Not yet posted to the worker when it went (queued behind another request): not this hook's doing.
+          if (error instanceof WorkerGoneError && !error.inFlight) record.lost = true;
+          return hookFault('load', `instantiation failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
       )
       .then((fault) => {
         if (fault !== undefined) budget.release(entry);
         return fault;
       });
-    record = { handle, id, session, ready, budget: entry, dropped: false, refused: false };
+    record = { handle, id, session, ready, budget: entry, dropped: false, refused: false, lost: false };
     return record;
   }
 

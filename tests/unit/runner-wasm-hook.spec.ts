@@ -328,6 +328,38 @@ describe('a worker lost under a queued call', () => {
       await runner.close();
     }
   });
+  it("an instantiation queued behind another hook's runaway is made again on the fresh worker, not a load fault", async () => {
+    const logs: HookLogEntry[] = [];
+    const runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
+    try {
+      const wasm = await compileWatSource(PLAIN, 'plain.wat');
+      const runaway = await runner.load({ name: 'runaway', wasm, plainExports: ['spin'], limits: { timeoutMs: 1_000 } });
+      const steady = await runner.load({ name: 'steady', wasm });
+      try {
+        // s0 takes steady's load-time instance, so s1 needs a new one. The runaway call is posted within the
+        // microtasks of its start (no I/O on the way), so once they have run (setImmediate) the worker is busy
+        // with it, and s1's instantiation waits behind it.
+        expect(await preTool(steady, 's0')).toEqual(ALLOWED);
+        const spinning = runaway.callExport('spin', new Uint8Array(), 's1');
+        await new Promise((resolve) => setImmediate(resolve));
+        const [spun, answered] = await Promise.all([spinning, preTool(steady, 's1')]);
+        expect(spun).toMatchObject({ type: 'fault', fault: { kind: 'timeout' } });
+        expect(answered).toEqual(ALLOWED);
+        expect(steady.isQuarantined('s1')).toBe(false);
+        // The instance for s1 was made once, on the worker that replaced the terminated one.
+        expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
+          'runaway:',
+          'steady:',
+          'steady:s1',
+        ]);
+      } finally {
+        await runaway.close();
+        await steady.close();
+      }
+    } finally {
+      await runner.close();
+    }
+  });
 });
 
 describe('instances per session', () => {
