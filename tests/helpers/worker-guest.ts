@@ -13,6 +13,8 @@
  *   forever            (plain export) never returns
  *   host_exit          (plain export, crash variant only) calls the host function `exit_worker`
  *   host_throw         (plain export, crash variant only) calls the host function `throw_later`
+ *   host_block         (plain export, crash variant only) calls the host function `block_worker`, which
+ *                      blocks the worker thread for BLOCK_MS (a call that surely outlasts a short spin)
  * Its linear memory is one page, fixed.
  */
 import { writeFile } from 'node:fs/promises';
@@ -28,7 +30,9 @@ import { compileWatSource } from './wat.ts';
 /** The guest's plain (non-seam) exports, in channel order after the seam exports. */
 export const PLAIN_EXPORTS = ['echo_plus', 'forever'] as const;
 /** The crash variant's plain exports. */
-export const CRASH_EXPORTS = ['host_exit', 'host_throw'] as const;
+export const CRASH_EXPORTS = ['host_exit', 'host_throw', 'host_block'] as const;
+/** How long `host_block` holds the worker thread. */
+export const BLOCK_MS = 400;
 /** What `prompt_submit` reports through `error_set`. */
 export const REFUSAL = 'worker-test: refused';
 /** What `post_tool` logs. */
@@ -47,6 +51,7 @@ function watSource(crash: boolean): string {
   (import "extism:host/env" "error_set" (func $error_set (param i64)))
   ${crash ? '(import "extism:host/user" "exit_worker" (func $exit_worker (param i64) (result i64)))' : ''}
   ${crash ? '(import "extism:host/user" "throw_later" (func $throw_later (param i64) (result i64)))' : ''}
+  ${crash ? '(import "extism:host/user" "block_worker" (func $block_worker (param i64) (result i64)))' : ''}
   (memory (export "memory") 1 1)
   (data (i32.const 0) "${REFUSAL}")
   (data (i32.const 32) "${GREETING}")
@@ -85,12 +90,14 @@ function watSource(crash: boolean): string {
   (func (export "forever") (result i32) (loop $spin (br $spin)) (i32.const 0))
   ${crash ? '(func (export "host_exit") (result i32) (drop (call $exit_worker (i64.const 0))) (i32.const 0))' : ''}
   ${crash ? '(func (export "host_throw") (result i32) (drop (call $throw_later (i64.const 0))) (i32.const 0))' : ''}
+  ${crash ? '(func (export "host_block") (result i32) (drop (call $block_worker (i64.const 0))) (i32.const 0))' : ''}
 )`;
 }
 
-/** The host functions of the crash variant: each takes the worker down in its own way. */
+/** The host functions of the crash variant: two take the worker down, one holds it. */
 const HOST_FUNCTIONS = `
 export function exit_worker() { process.exit(3); }
+export function block_worker() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${BLOCK_MS}); return 0n; }
 export function throw_later() { setTimeout(() => { throw new Error(${JSON.stringify(HOST_THROW_MESSAGE)}); }); return 0n; }
 `;
 

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_NAMES } from '../../host/runner/channel.ts';
 import { type CallResult, WorkerGoneError, WorkerHandle, type WorkerTuning } from '../../host/runner/worker-handle.ts';
@@ -15,6 +18,7 @@ import { compileWatSource } from '../helpers/wat.ts';
 const PRE_TOOL = EXPORT_NAMES.indexOf('pre_tool');
 const PROMPT_SUBMIT = EXPORT_NAMES.indexOf('prompt_submit');
 const FOREVER = EXPORT_NAMES.length + 1;
+const HOST_BLOCK = EXPORT_NAMES.length + 4;
 
 /** A small channel (1 KiB growing to 4 KiB), so the postMessage fallback is cheap to reach. */
 function tuning(overrides: Partial<WorkerTuning> = {}): WorkerTuning {
@@ -74,13 +78,10 @@ describe('worker handle: replies', () => {
   it('without a spin budget the caller sleeps until the worker replies, and the reply is the same', async () => {
     await withHandle(tuning(), async (handle, guest) => {
       await created(handle, guest);
-      const input = bytes(100);
-      let result: CallResult | { refused: true } | undefined;
-      const turned = await eventLoopTurnedBefore(async () => {
-        result = await handle.call(1, PRE_TOOL, input, 10_000);
-      });
-      expect(turned).toBe(true);
-      expect(reply(result!)).toEqual({ output: input, logs: [], memoryBytes: 65_536 });
+      for (const length of [100, 1, 1000]) {
+        const input = bytes(length, length);
+        expect(reply(await handle.call(1, PRE_TOOL, input, 10_000))).toEqual({ output: input, logs: [], memoryBytes: 65_536 });
+      }
     });
   });
 
@@ -214,3 +215,42 @@ describe('worker handle: deadlines and a worker that goes', () => {
   });
 });
 
+
+describe('worker handle: spin back-off', () => {
+  // `host_block` holds the worker for BLOCK_MS, far past this spin budget: a sure miss.
+  const SHORT_SPIN_US = 100_000;
+
+  it('two misses in a row stop the spin for two calls; a hit in between resets the count', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hookbox-worker-'));
+    const handle = new WorkerHandle(tuning({ mainSpinUs: SHORT_SPIN_US }));
+    try {
+      const guest = await workerGuest({ dir });
+      for (const id of [1, 2, 3, 4, 5]) await created(handle, guest, id);
+      const spun = async (id: number, exportIndex: number) => {
+        let result: CallResult | { refused: true } | undefined;
+        const turned = await eventLoopTurnedBefore(async () => {
+          result = await handle.call(id, exportIndex, bytes(4), 10_000);
+        });
+        reply(result!);
+        return !turned;
+      };
+      // A miss (instance 1), a hit (2), a miss (3): the hit reset the count, so 2 is still spun for.
+      expect(await spun(1, HOST_BLOCK)).toBe(false);
+      expect(await spun(2, PRE_TOOL)).toBe(true);
+      expect(await spun(3, HOST_BLOCK)).toBe(false);
+      expect(await spun(2, PRE_TOOL)).toBe(true);
+      // Two misses in a row (fresh slow instances 4 and 5): the next two calls sleep, the third spins again.
+      expect(await spun(4, HOST_BLOCK)).toBe(false);
+      expect(await spun(5, HOST_BLOCK)).toBe(false);
+      expect(await spun(2, PRE_TOOL)).toBe(false);
+      expect(await spun(2, PRE_TOOL)).toBe(false);
+      expect(await spun(2, PRE_TOOL)).toBe(true);
+      // An instance known to outlast the spin is not spun for, and that is no miss: 2 still spins after it.
+      expect(await spun(1, HOST_BLOCK)).toBe(false);
+      expect(await spun(2, PRE_TOOL)).toBe(true);
+    } finally {
+      await handle.terminate();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
