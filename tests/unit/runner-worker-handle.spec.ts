@@ -26,7 +26,7 @@ function tuning(overrides: Partial<WorkerTuning> = {}): WorkerTuning {
 }
 
 /** A spin budget no healthy call outlasts: a reply always lands within it. */
-const LONG_SPIN_US = 30_000_000;
+const LONG_SPIN_US = 5_000_000;
 
 async function withHandle<T>(t: WorkerTuning, body: (handle: WorkerHandle, guest: WorkerGuest) => Promise<T>): Promise<T> {
   const [guest, handle] = [await workerGuest(), new WorkerHandle(t)];

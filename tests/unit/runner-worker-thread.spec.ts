@@ -21,7 +21,7 @@ const HOST_EXIT = EXPORT_NAMES.length + 2;
 const HOST_THROW = EXPORT_NAMES.length + 3;
 
 const MAX_DATA = 4096;
-const LONG_SPIN_US = 30_000_000;
+const LONG_SPIN_US = 5_000_000;
 
 function tuning(overrides: Partial<WorkerTuning> = {}): WorkerTuning {
   return { dataBytes: 1024, maxDataBytes: MAX_DATA, mainSpinUs: 0, workerSpinUs: 0, workerQueuedSpinUs: 0, ...overrides };
