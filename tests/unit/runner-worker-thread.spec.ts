@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_NAMES } from '../../host/runner/channel.ts';
 import { type CallResult, WorkerGoneError, WorkerHandle, type WorkerTuning } from '../../host/runner/worker-handle.ts';
-import { GREETING, HOST_THROW_MESSAGE, type WorkerGuest, unlinkableGuest, workerGuest } from '../helpers/worker-guest.ts';
+import { GREETING, HOST_THROW_MESSAGE, REFUSAL, type WorkerGuest, unlinkableGuest, workerGuest } from '../helpers/worker-guest.ts';
 
 // The worker side (host/runner/worker.ts), seen from the main thread: what a
 // worker does with create, dispose and call, which reply path it takes (the
@@ -15,6 +15,7 @@ import { GREETING, HOST_THROW_MESSAGE, type WorkerGuest, unlinkableGuest, worker
 const SESSION_START = EXPORT_NAMES.indexOf('session_start');
 const PRE_TOOL = EXPORT_NAMES.indexOf('pre_tool');
 const POST_TOOL = EXPORT_NAMES.indexOf('post_tool');
+const PROMPT_SUBMIT = EXPORT_NAMES.indexOf('prompt_submit');
 const TURN_CONTINUATION = EXPORT_NAMES.indexOf('turn_continuation');
 const ECHO_PLUS = EXPORT_NAMES.length;
 const HOST_EXIT = EXPORT_NAMES.length + 2;
@@ -99,12 +100,19 @@ describe('runner worker: instances', () => {
       expect(trapped.exit).toBeUndefined();
       expect('memoryBytes' in trapped).toBe(false);
       expect(reply(await handle.call(1, PRE_TOOL, bytes(2), 10_000))).toEqual(noLiveInstance(1));
+      // The same by postMessage (an input too big for the channel).
+      await created(handle, guest, 2);
+      const spilled = reply(await handle.call(2, TURN_CONTINUATION, bytes(6000), 10_000));
+      expect([spilled.fault?.kind, spilled.discard, 'memoryBytes' in spilled, 'exit' in spilled]).toEqual(['trap', true, false, false]);
+      expect(reply(await handle.call(2, PRE_TOOL, bytes(2), 10_000))).toEqual(noLiveInstance(2));
     });
   });
 
   it('plain exports are served by their index after the seam exports; an index past them finds nothing', async () => {
     await withHandle(tuning(), async (handle, guest) => {
       await created(handle, guest);
+      // A longer call first leaves its bytes in the channel: the 16 zeros must be written, not left over.
+      expect(reply(await handle.call(1, PRE_TOOL, bytes(200, 9), 10_000)).output).toEqual(bytes(200, 9));
       const input = bytes(20);
       expect(reply(await handle.call(1, ECHO_PLUS, input, 10_000))).toEqual({
         output: Uint8Array.from([...input, ...new Uint8Array(16)]),
@@ -119,6 +127,34 @@ describe('runner worker: instances', () => {
 });
 
 describe('runner worker: replies', () => {
+  it('an instance without plain exports answers a plain export index with no live instance, and serves on', async () => {
+    await withHandle(tuning(), async (handle, guest) => {
+      const { plainExports: _, ...seamOnly } = guest.options;
+      expect(await handle.create(1, 'guest', guest.modules, seamOnly, 10_000)).toEqual({ logs: [], memoryBytes: 65_536 });
+      expect(reply(await handle.call(1, ECHO_PLUS, bytes(2), 10_000))).toEqual(noLiveInstance(1));
+      expect(reply(await handle.call(1, PRE_TOOL, bytes(2), 10_000)).output).toEqual(bytes(2));
+    });
+  });
+
+  // Both reply paths carry the same fields: the channel (small) and postMessage (too big for it).
+  for (const [path, size] of [['the channel', 8], ['postMessage', 6000]] as const) {
+    it(`a plugin error keeps its exit and the memory figure, and the instance lives on (by ${path})`, async () => {
+      await withHandle(tuning(), async (handle, guest) => {
+        await created(handle, guest);
+        const failed = reply(await handle.call(1, PROMPT_SUBMIT, bytes(size), 10_000));
+        expect(failed).toEqual({
+          output: null,
+          fault: { kind: 'plugin-error', message: expect.stringContaining(REFUSAL) as string },
+          exit: { code: 1, errorText: REFUSAL },
+          discard: false,
+          logs: [],
+          memoryBytes: 65_536,
+        });
+        expect(reply(await handle.call(1, PRE_TOOL, bytes(size), 10_000)).output).toEqual(bytes(size));
+      });
+    });
+  }
+
   it('no output is null, not empty bytes', async () => {
     await withHandle(tuning(), async (handle, guest) => {
       await created(handle, guest);
