@@ -14,7 +14,8 @@
  *   host_exit          (plain export, crash variant only) calls the host function `exit_worker`
  *   host_throw         (plain export, crash variant only) calls the host function `throw_later`
  *   host_block         (plain export, crash variant only) calls the host function `block_worker`, which
- *                      blocks the worker thread for BLOCK_MS (a call that surely outlasts a short spin)
+ *                      blocks the worker thread for as many milliseconds as the input has bytes (a call
+ *                      that surely takes at least that long)
  * Its linear memory is one page, fixed.
  */
 import { writeFile } from 'node:fs/promises';
@@ -90,14 +91,14 @@ function watSource(crash: boolean): string {
   (func (export "forever") (result i32) (loop $spin (br $spin)) (i32.const 0))
   ${crash ? '(func (export "host_exit") (result i32) (drop (call $exit_worker (i64.const 0))) (i32.const 0))' : ''}
   ${crash ? '(func (export "host_throw") (result i32) (drop (call $throw_later (i64.const 0))) (i32.const 0))' : ''}
-  ${crash ? '(func (export "host_block") (result i32) (drop (call $block_worker (i64.const 0))) (i32.const 0))' : ''}
+  ${crash ? '(func (export "host_block") (result i32) (drop (call $block_worker (call $input_length))) (i32.const 0))' : ''}
 )`;
 }
 
 /** The host functions of the crash variant: two take the worker down, one holds it. */
 const HOST_FUNCTIONS = `
 export function exit_worker() { process.exit(3); }
-export function block_worker() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${BLOCK_MS}); return 0n; }
+export function block_worker(_context, ms) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(ms)); return 0n; }
 export function throw_later() { setTimeout(() => { throw new Error(${JSON.stringify(HOST_THROW_MESSAGE)}); }); return 0n; }
 `;
 

@@ -217,37 +217,41 @@ describe('worker handle: deadlines and a worker that goes', () => {
 
 
 describe('worker handle: spin back-off', () => {
-  // `host_block` holds the worker for BLOCK_MS, far past this spin budget: a sure miss.
-  const SHORT_SPIN_US = 100_000;
+  // `host_block` holds the worker one millisecond per input byte: SLOW outlasts the spin budget
+  // (a sure miss); PROBE lands well within it when spun for, and surely after the event loop has
+  // turned when not.
+  const SPIN_US = 200_000;
+  const SLOW = bytes(600);
+  const PROBE = bytes(30);
 
   it('two misses in a row stop the spin for two calls; a hit in between resets the count', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hookbox-worker-'));
-    const handle = new WorkerHandle(tuning({ mainSpinUs: SHORT_SPIN_US }));
+    const handle = new WorkerHandle(tuning({ mainSpinUs: SPIN_US }));
     try {
       const guest = await workerGuest({ dir });
       for (const id of [1, 2, 3, 4, 5]) await created(handle, guest, id);
-      const spun = async (id: number, exportIndex: number) => {
+      const spun = async (id: number, input: Uint8Array) => {
         let result: CallResult | { refused: true } | undefined;
         const turned = await eventLoopTurnedBefore(async () => {
-          result = await handle.call(id, exportIndex, bytes(4), 10_000);
+          result = await handle.call(id, HOST_BLOCK, input, 10_000);
         });
-        reply(result!);
+        expect(reply(result!).output).toBeNull();
         return !turned;
       };
       // A miss (instance 1), a hit (2), a miss (3): the hit reset the count, so 2 is still spun for.
-      expect(await spun(1, HOST_BLOCK)).toBe(false);
-      expect(await spun(2, PRE_TOOL)).toBe(true);
-      expect(await spun(3, HOST_BLOCK)).toBe(false);
-      expect(await spun(2, PRE_TOOL)).toBe(true);
-      // Two misses in a row (fresh slow instances 4 and 5): the next two calls sleep, the third spins again.
-      expect(await spun(4, HOST_BLOCK)).toBe(false);
-      expect(await spun(5, HOST_BLOCK)).toBe(false);
-      expect(await spun(2, PRE_TOOL)).toBe(false);
-      expect(await spun(2, PRE_TOOL)).toBe(false);
-      expect(await spun(2, PRE_TOOL)).toBe(true);
+      expect(await spun(1, SLOW)).toBe(false);
+      expect(await spun(2, PROBE)).toBe(true);
+      expect(await spun(3, SLOW)).toBe(false);
+      expect(await spun(2, PROBE)).toBe(true);
+      // Two misses in a row (fresh instances 4 and 5): the next two calls sleep, the third spins again.
+      expect(await spun(4, SLOW)).toBe(false);
+      expect(await spun(5, SLOW)).toBe(false);
+      expect(await spun(2, PROBE)).toBe(false);
+      expect(await spun(2, PROBE)).toBe(false);
+      expect(await spun(2, PROBE)).toBe(true);
       // An instance known to outlast the spin is not spun for, and that is no miss: 2 still spins after it.
-      expect(await spun(1, HOST_BLOCK)).toBe(false);
-      expect(await spun(2, PRE_TOOL)).toBe(true);
+      expect(await spun(1, SLOW)).toBe(false);
+      expect(await spun(2, PROBE)).toBe(true);
     } finally {
       await handle.terminate();
       await rm(dir, { recursive: true, force: true });
