@@ -21,11 +21,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
-import { prepareModule } from '../../host/runner/module-prep.ts';
-import { wasmApi } from '../../host/runner/wasm-api.ts';
 import type { InstanceOptions } from '../../host/runner/extism-adapter.ts';
-import { SEAMS } from '../../host/seams/index.ts';
+import { compileHookModule } from '../../host/runner/hook-module.ts';
 import { compileWatSource } from './wat.ts';
 
 /** The guest's plain (non-seam) exports, in channel order after the seam exports. */
@@ -115,12 +112,7 @@ export interface WorkerGuest {
 export async function workerGuest(crash?: { dir: string }): Promise<WorkerGuest> {
   const bytes = await compileWatSource(watSource(crash !== undefined), 'worker-guest.wat');
   const plainExports = [...PLAIN_EXPORTS, ...(crash !== undefined ? CRASH_EXPORTS : [])];
-  const prepared = prepareModule(bytes, { memoryMb: 16, source: 'worker-guest.wasm' });
-  const guest = await wasmApi.compile(prepared.bytes);
-  // As the runner builds it: the seam exports, then the plain ones.
-  const wrapper = await wasmApi.compile(
-    buildRcWrapper([...prepared.seamExports.map((s) => SEAMS[s].exportName), ...plainExports], prepared.exportsMemory, prepared.init, prepared.growProbe, false),
-  );
+  const compiled = await compileHookModule(bytes, 'worker-guest', 'worker-guest.wasm', { memoryMb: 16, plainExports });
   let hostFunctions: string | undefined;
   if (crash !== undefined) {
     const file = join(crash.dir, 'host-functions.mjs');
@@ -128,11 +120,11 @@ export async function workerGuest(crash?: { dir: string }): Promise<WorkerGuest>
     hostFunctions = pathToFileURL(file).href;
   }
   return {
-    modules: { guest, wrapper },
+    modules: { guest: compiled.guest, wrapper: compiled.wrapper },
     options: {
       config: {},
       memoryMb: 16,
-      memoryMaxPages: prepared.memory?.max,
+      memoryMaxPages: compiled.prepared.memory?.max,
       maxOutputBytes: 1 << 24,
       plainExports,
       ...(hostFunctions !== undefined && { hostFunctions }),
@@ -140,15 +132,16 @@ export async function workerGuest(crash?: { dir: string }): Promise<WorkerGuest>
   };
 }
 
-/** A module that does not instantiate: it imports a function no host provides. */
-export async function unlinkableGuest(): Promise<WorkerGuest> {
-  const bytes = await compileWatSource('(module (import "nowhere" "nothing" (func)) (memory (export "memory") 1 1) (func (export "pre_tool") (result i32) (i32.const 0)))', 'unlinkable.wat');
-  const prepared = prepareModule(bytes, { memoryMb: 16, source: 'unlinkable.wasm' });
+/** Compiles a WAT guest the way the runner does, with no plain exports. */
+export async function watGuest(source: string, name: string): Promise<WorkerGuest> {
+  const compiled = await compileHookModule(await compileWatSource(source, `${name}.wat`), name, `${name}.wasm`, { memoryMb: 16, plainExports: [] });
   return {
-    modules: {
-      guest: await wasmApi.compile(prepared.bytes),
-      wrapper: await wasmApi.compile(buildRcWrapper(prepared.seamExports.map((s) => SEAMS[s].exportName), prepared.exportsMemory, prepared.init, prepared.growProbe, false)),
-    },
-    options: { config: {}, memoryMb: 16, memoryMaxPages: prepared.memory?.max, maxOutputBytes: 1 << 20 },
+    modules: { guest: compiled.guest, wrapper: compiled.wrapper },
+    options: { config: {}, memoryMb: 16, memoryMaxPages: compiled.prepared.memory?.max, maxOutputBytes: 1 << 20 },
   };
+}
+
+/** A module that does not instantiate: it imports a function no host provides. */
+export function unlinkableGuest(): Promise<WorkerGuest> {
+  return watGuest('(module (import "nowhere" "nothing" (func)) (memory (export "memory") 1 1) (func (export "pre_tool") (result i32) (i32.const 0)))', 'unlinkable');
 }

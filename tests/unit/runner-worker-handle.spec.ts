@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_NAMES } from '../../host/runner/channel.ts';
 import { type CallResult, WorkerGoneError, WorkerHandle, type WorkerTuning } from '../../host/runner/worker-handle.ts';
-import { buildRcWrapper } from '../../host/runner/rc-wrapper.ts';
-import { prepareModule } from '../../host/runner/module-prep.ts';
-import { wasmApi } from '../../host/runner/wasm-api.ts';
-import { REFUSAL, type WorkerGuest, workerGuest } from '../helpers/worker-guest.ts';
-import { compileWatSource } from '../helpers/wat.ts';
+import { REFUSAL, type WorkerGuest, watGuest, workerGuest } from '../helpers/worker-guest.ts';
 
 // The main-thread side of a runner worker (host/runner/worker-handle.ts), driven
 // through a real worker thread and a real guest: the request/reply channel, the
@@ -204,10 +200,10 @@ describe('worker handle: deadlines and a worker that goes', () => {
 
   it('an instantiation past its deadline resolves timedOut and takes the worker down', async () => {
     await withHandle(tuning(), async (handle) => {
-      const wat = '(module (memory (export "memory") 1 1) (func $never (loop $l (br $l))) (start $never) (func (export "pre_tool") (result i32) (i32.const 0)))';
-      const prepared = prepareModule(await compileWatSource(wat, 'never.wat'), { memoryMb: 16, source: 'never.wasm' });
-      const modules = { guest: await wasmApi.compile(prepared.bytes), wrapper: await wasmApi.compile(buildRcWrapper(['pre_tool'], true)) };
-      const options = { config: {}, memoryMb: 16, memoryMaxPages: prepared.memory?.max, maxOutputBytes: 1024 };
+      const { modules, options } = await watGuest(
+        '(module (memory (export "memory") 1 1) (func $never (loop $l (br $l))) (start $never) (func (export "pre_tool") (result i32) (i32.const 0)))',
+        'never',
+      );
       expect(await handle.create(1, 'never', modules, options, 300)).toEqual({ timedOut: true });
       expect(handle.dead).toBe(true);
       await expect(handle.create(2, 'never', modules, options, 300)).rejects.toThrow('worker terminated');
