@@ -206,56 +206,53 @@ describe('runner worker: replies', () => {
 });
 
 describe('runner worker: death', () => {
-  it('a worker that exits is reported as a crash to the call in flight and to onDeath, once', async () => {
+  /** A worker serving the guest whose host functions take the worker down. */
+  async function withCrashGuest(body: (handle: WorkerHandle) => Promise<void>): Promise<void> {
     const dir = await mkdtemp(join(tmpdir(), 'hookbox-worker-'));
     try {
       await withHandle(
         tuning(),
         async (handle, guest) => {
           await created(handle, guest);
-          const deaths: WorkerHandle[] = [];
-          handle.onDeath = (dead) => deaths.push(dead);
-          const error = await handle.call(1, HOST_EXIT, bytes(1), 10_000).then(() => undefined, (e: unknown) => e);
-          expect(error).toBeInstanceOf(WorkerGoneError);
-          const gone = error as WorkerGoneError;
-          expect([gone.message, gone.inFlight, gone.reason]).toEqual(['the worker exited', true, 'crash']);
-          expect(handle.dead).toBe(true);
-          await handle.terminate();
-          expect(deaths).toEqual([handle]);
+          await body(handle);
         },
         await workerGuest({ dir }),
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  it('a worker that exits is reported as a crash to the call in flight and to onDeath, once', async () => {
+    await withCrashGuest(async (handle) => {
+      const deaths: WorkerHandle[] = [];
+      handle.onDeath = (dead) => deaths.push(dead);
+      const error = await handle.call(1, HOST_EXIT, bytes(1), 10_000).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(WorkerGoneError);
+      const gone = error as WorkerGoneError;
+      expect([gone.message, gone.inFlight, gone.reason]).toEqual(['the worker exited', true, 'crash']);
+      expect(handle.dead).toBe(true);
+      await handle.terminate();
+      expect(deaths).toEqual([handle]);
+    });
   });
 
   it('an uncaught error in the worker is reported as a crash with its message', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hookbox-worker-'));
-    try {
-      await withHandle(
-        tuning(),
-        async (handle, guest) => {
-          await created(handle, guest);
-          const died = new Promise<void>((resolve) => {
-            handle.onDeath = () => resolve();
-          });
-          const pending = handle.call(1, HOST_THROW, bytes(1), 10_000).then(() => undefined, (e: unknown) => e);
-          await died;
-          const after = await handle.call(1, PRE_TOOL, bytes(1), 10_000).then(() => undefined, (e: unknown) => e);
-          expect(after).toBeInstanceOf(WorkerGoneError);
-          // The call itself may have been answered before the throw landed; if not, it carries the crash.
-          const first = await pending;
-          if (first !== undefined) {
-            const gone = first as WorkerGoneError;
-            expect([gone.message, gone.reason]).toEqual([HOST_THROW_MESSAGE, 'crash']);
-          }
-          expect(handle.dead).toBe(true);
-        },
-        await workerGuest({ dir }),
-      );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await withCrashGuest(async (handle) => {
+      const died = new Promise<void>((resolve) => {
+        handle.onDeath = () => resolve();
+      });
+      const pending = handle.call(1, HOST_THROW, bytes(1), 10_000).then(() => undefined, (e: unknown) => e);
+      await died;
+      const after = await handle.call(1, PRE_TOOL, bytes(1), 10_000).then(() => undefined, (e: unknown) => e);
+      expect(after).toBeInstanceOf(WorkerGoneError);
+      // The call itself may have been answered before the throw landed; if not, it carries the crash.
+      const first = await pending;
+      if (first !== undefined) {
+        const gone = first as WorkerGoneError;
+        expect([gone.message, gone.reason]).toEqual([HOST_THROW_MESSAGE, 'crash']);
+      }
+      expect(handle.dead).toBe(true);
+    });
   });
 });
