@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_NAMES } from '../../host/runner/channel.ts';
 import { type CallResult, WorkerGoneError, WorkerHandle, type WorkerTuning } from '../../host/runner/worker-handle.ts';
@@ -14,7 +11,6 @@ import { REFUSAL, type WorkerGuest, watGuest, workerGuest } from '../helpers/wor
 const PRE_TOOL = EXPORT_NAMES.indexOf('pre_tool');
 const PROMPT_SUBMIT = EXPORT_NAMES.indexOf('prompt_submit');
 const FOREVER = EXPORT_NAMES.length + 1;
-const HOST_BLOCK = EXPORT_NAMES.length + 4;
 
 /** A small channel (1 KiB growing to 4 KiB), so the postMessage fallback is cheap to reach. */
 function tuning(overrides: Partial<WorkerTuning> = {}): WorkerTuning {
@@ -212,45 +208,3 @@ describe('worker handle: deadlines and a worker that goes', () => {
 });
 
 
-describe('worker handle: spin back-off', () => {
-  // `host_block` holds the worker one millisecond per input byte: SLOW outlasts the spin budget
-  // (a sure miss); PROBE lands well within it when spun for, and surely after the event loop has
-  // turned when not.
-  const SPIN_US = 200_000;
-  const SLOW = bytes(600);
-  const PROBE = bytes(30);
-
-  it('two misses in a row stop the spin for two calls; a hit in between resets the count', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hookbox-worker-'));
-    const handle = new WorkerHandle(tuning({ mainSpinUs: SPIN_US }));
-    try {
-      const guest = await workerGuest({ dir });
-      for (const id of [1, 2, 3, 4, 5]) await created(handle, guest, id);
-      const spun = async (id: number, input: Uint8Array) => {
-        let result: CallResult | { refused: true } | undefined;
-        const turned = await eventLoopTurnedBefore(async () => {
-          result = await handle.call(id, HOST_BLOCK, input, 10_000);
-        });
-        expect(reply(result!).output).toBeNull();
-        return !turned;
-      };
-      // A miss (instance 1), a hit (2), a miss (3): the hit reset the count, so 2 is still spun for.
-      expect(await spun(1, SLOW)).toBe(false);
-      expect(await spun(2, PROBE)).toBe(true);
-      expect(await spun(3, SLOW)).toBe(false);
-      expect(await spun(2, PROBE)).toBe(true);
-      // Two misses in a row (fresh instances 4 and 5): the next two calls sleep, the third spins again.
-      expect(await spun(4, SLOW)).toBe(false);
-      expect(await spun(5, SLOW)).toBe(false);
-      expect(await spun(2, PROBE)).toBe(false);
-      expect(await spun(2, PROBE)).toBe(false);
-      expect(await spun(2, PROBE)).toBe(true);
-      // An instance known to outlast the spin is not spun for, and that is no miss: 2 still spins after it.
-      expect(await spun(1, SLOW)).toBe(false);
-      expect(await spun(2, PROBE)).toBe(true);
-    } finally {
-      await handle.terminate();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-});
