@@ -99,6 +99,9 @@ export const GROUPS = [
       'tests/security/quarantine-scope.spec.ts',
       'tests/unit/runner-channel-growth.spec.ts',
       'tests/security/bad-output.spec.ts',
+      'tests/unit/runner-worker-handle.spec.ts',
+      'tests/unit/runner-worker-thread.spec.ts',
+      'tests/unit/runner-warm-up-loop.spec.ts',
     ],
   },
 ];
