@@ -18,6 +18,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** Suites that run hooks on real worker threads through a runner: the base of the `hook` and `worker` groups. */
+const THREAD_SUITES = [
+  'tests/unit/runner-warm-up.spec.ts',
+  'tests/unit/runner-worker-priority.spec.ts',
+  'tests/security/quarantine-scope.spec.ts',
+  'tests/unit/runner-channel-growth.spec.ts',
+  'tests/security/bad-output.spec.ts',
+];
+
 /** Groups of host/runner files and the suites that cover them, fastest first. */
 export const GROUPS = [
   {
@@ -80,11 +89,7 @@ export const GROUPS = [
     // Not memory-budget.spec.ts: its 64-session child process (~90 s) covers most of these files, so
     // Stryker would run it for hundreds of mutants.
     tests: [
-      'tests/unit/runner-warm-up.spec.ts',
-      'tests/unit/runner-worker-priority.spec.ts',
-      'tests/security/quarantine-scope.spec.ts',
-      'tests/unit/runner-channel-growth.spec.ts',
-      'tests/security/bad-output.spec.ts',
+      ...THREAD_SUITES,
       'tests/unit/runner-load.spec.ts',
       'tests/unit/runner-wasm-hook.spec.ts',
     ],
@@ -94,11 +99,7 @@ export const GROUPS = [
     name: 'worker',
     mutate: 'host/runner/@(worker-handle|worker).ts',
     tests: [
-      'tests/unit/runner-warm-up.spec.ts',
-      'tests/unit/runner-worker-priority.spec.ts',
-      'tests/security/quarantine-scope.spec.ts',
-      'tests/unit/runner-channel-growth.spec.ts',
-      'tests/security/bad-output.spec.ts',
+      ...THREAD_SUITES,
       'tests/unit/runner-worker-handle.spec.ts',
       'tests/unit/runner-worker-thread.spec.ts',
       'tests/unit/runner-warm-up-loop.spec.ts',
