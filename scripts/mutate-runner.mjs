@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Suites that run hooks on real worker threads through a runner: the base of the `hook` and `worker` groups. */
+/** Suites that run hooks on real worker threads through a runner: the base of the `hook` group. */
 const THREAD_SUITES = [
   'tests/unit/runner-warm-up.spec.ts',
   'tests/unit/runner-worker-priority.spec.ts',
@@ -95,15 +95,18 @@ export const GROUPS = [
     ],
   },
   {
-    // The worker threads and their handles on the main thread (the request/reply channel, spin and back-off).
-    name: 'worker',
-    mutate: 'host/runner/@(worker-handle|worker).ts',
-    tests: [
-      ...THREAD_SUITES,
-      'tests/unit/runner-worker-handle.spec.ts',
-      'tests/unit/runner-worker-thread.spec.ts',
-      'tests/unit/runner-warm-up-loop.spec.ts',
-    ],
+    // The worker thread (code that runs only there; coverage relayed), driven through a real WorkerHandle.
+    // Not the thread suites above: every test that starts a worker runs this code, so each surviving
+    // mutant would run all of them (minutes each).
+    name: 'worker-thread',
+    mutate: 'host/runner/worker.ts',
+    tests: ['tests/unit/runner-worker-thread.spec.ts', 'tests/unit/runner-worker-handle.spec.ts'],
+  },
+  {
+    // The worker handle on the main thread: request/reply, spin and back-off, deadlines, deaths.
+    name: 'worker-handle',
+    mutate: 'host/runner/worker-handle.ts',
+    tests: ['tests/unit/runner-worker-handle.spec.ts', 'tests/unit/runner-worker-thread.spec.ts', 'tests/unit/runner-warm-up-loop.spec.ts'],
   },
 ];
 
