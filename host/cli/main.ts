@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { HostError } from '../errors.ts';
 import { printableLines } from '../text/index.ts';
 import { HOOKBOX_VERSION } from '../package.ts';
+import type { WorkerPool } from '../runner/pool.ts';
 import { startCliTelemetry } from './telemetry.ts';
 
 /**
@@ -18,7 +19,15 @@ export interface CatalogEntry {
   /** The command's term in the top-level help: name, `[options]`, arguments. */
   readonly term: string;
   readonly description: string;
-  readonly register: () => Promise<(program: Command) => void>;
+  /** `prestarted`: what `prestart` started, when this run started it. */
+  readonly register: (prestarted?: WorkerPool) => Promise<(program: Command) => void>;
+  /**
+   * Work the command will need that can start before its module loads, so it
+   * overlaps the loading: `call`'s worker thread. Closed by `main` on every
+   * path (closing twice is harmless), so a command that stops early (bad
+   * input, `--help`) leaves no worker behind.
+   */
+  readonly prestart?: () => Promise<WorkerPool>;
 }
 
 export const COMMAND_CATALOG: readonly CatalogEntry[] = [
@@ -38,7 +47,11 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
     name: 'call',
     term: 'call [options] <hook>',
     description: 'invoke one hook on one payload, through the sandbox and the seam fault policy',
-    register: async () => (await import('./commands/call.ts')).registerCallCommand,
+    register: async (workers) => {
+      const { registerCallCommand } = await import('./commands/call.ts');
+      return (program) => registerCallCommand(program, workers);
+    },
+    prestart: async () => (await import('./call-workers.ts')).startCallWorkers(),
   },
   {
     name: 'inspect',
@@ -161,14 +174,15 @@ function rootProgram(): Command {
  * The program with the commands `argv` runs registered for real, and every
  * other command as a catalog entry (its help line; unknown-command
  * suggestions still see it). `argv` absent: every command for real.
+ * `prestarted`: what the command `argv` runs had started (`prestart`).
  */
-export async function buildProgram(argv?: readonly string[]): Promise<Command> {
+export async function buildProgram(argv?: readonly string[], prestarted?: WorkerPool): Promise<Command> {
   const program = rootProgram();
   const wanted = argv === undefined ? undefined : commandNames(argv);
   const terms = new Map<Command, string>();
   for (const entry of COMMAND_CATALOG) {
     if (wanted === undefined || wanted.has(entry.name)) {
-      (await entry.register())(program);
+      (await entry.register(prestarted))(program);
     } else {
       terms.set(program.command(entry.name).description(entry.description), entry.term);
     }
@@ -186,11 +200,24 @@ function commandNames(argv: readonly string[]): Set<string> {
   return new Set(words[0] === 'help' ? words.slice(0, 2) : words.slice(0, 1));
 }
 
+/**
+ * The catalog entry whose `prestart` this argv runs: its command is the first
+ * word, and no help was asked for (then the command never starts).
+ */
+function prestartEntry(argv: readonly string[]): CatalogEntry | undefined {
+  const args = argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) return undefined;
+  const first = args.find((arg) => !arg.startsWith('-'));
+  return COMMAND_CATALOG.find((entry) => entry.prestart !== undefined && entry.name === first);
+}
+
 /** Runs the CLI; returns the exit code. Bad input and configuration print a clear message, not a stack. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = await buildProgram(argv);
+  // First thing: a worker the command needs boots while the command's modules load.
+  const prestarted = await prestartEntry(argv)?.prestart?.();
   let stopTelemetry = async (): Promise<void> => {};
   try {
+    const program = await buildProgram(argv, prestarted);
     // OTEL_* may turn on OpenTelemetry for run/demo/acp/serve; flushed in finally, at session end.
     stopTelemetry = await startCliTelemetry(argv);
     await program.parseAsync([...argv]);
@@ -205,5 +232,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw error;
   } finally {
     await stopTelemetry();
+    await prestarted?.close();
   }
 }

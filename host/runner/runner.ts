@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type Capabilities, pathGrant } from './limits.ts';
 import { HookLoadError } from '../errors.ts';
 import { SEAMS } from '../seams/index.ts';
-import { DEFAULT_DATA_BYTES, DEFAULT_MAX_DATA_BYTES } from './channel.ts';
 import { type LogCap } from './log-sink.ts';
 import { HTTP_MAX_RESPONSE_BYTES } from './http-calls.ts';
 import { MemoryBudget, defaultMemoryBudgetBytes, mib } from './memory-budget.ts';
-import { WorkerPool } from './pool.ts';
+import { openWorkers } from './open-workers.ts';
+import type { WorkerPool } from './pool.ts';
 import { wasmApi } from './wasm-api.ts';
 import {
   DEFAULT_LIMITS,
@@ -26,19 +25,7 @@ import { SOURCE_MAP_SECTION, stackMapper } from './source-map.ts';
 import { type PreparedHookModule, compileHookModule } from './hook-module.ts';
 import { WasmHookImpl } from './wasm-hook.ts';
 
-/**
- * Tuning defaults. Workers: one per core left after the main thread, but at least 2.
- * On 2 cores, 1 worker is ~10% faster for trivial hooks (the main thread's envelopes
- * and zod are the bottleneck), but 2 workers serve CPU-heavy hooks (a QuickJS policy,
- * ~1 ms a call) from 16 sessions twice as fast; idle workers no longer spin, so the
- * second one costs little.
- */
-export const RUNNER_DEFAULTS = {
-  workers: Math.max(2, availableParallelism() - 1),
-  mainSpinUs: 30,
-  workerSpinUs: 50,
-  workerQueuedSpinUs: 200,
-} as const;
+export { RUNNER_DEFAULTS } from './open-workers.ts';
 
 /** Options of `HookRunner.start`. */
 export interface HookRunnerOptions {
@@ -135,18 +122,15 @@ export class HookRunner {
    * module while they boot, and waits for them only to instantiate it. A worker that cannot
    * start makes `load` throw the error `start` would have. For a one-shot caller (`hookbox call`);
    * `close` it on every path, loaded or not.
+   *
+   * `workers`: a pool `openWorkers` started earlier with the same options (`hookbox call` starts
+   * its worker before loading this module, see open-workers.ts). The runner owns it from here:
+   * `close` closes it.
    */
-  static open(options: HookRunnerOptions = {}): HookRunner {
+  static open(options: HookRunnerOptions = {}, workers?: WorkerPool): HookRunner {
     if (options.oneShot === true) useBaselineWasmCompilerOnly();
     else enableEagerWasmCompilation();
-    const pool = WorkerPool.open(options.workers ?? RUNNER_DEFAULTS.workers, {
-      dataBytes: options.channelBytes ?? DEFAULT_DATA_BYTES,
-      maxDataBytes: options.channelMaxBytes ?? DEFAULT_MAX_DATA_BYTES,
-      mainSpinUs: options.mainSpinUs ?? RUNNER_DEFAULTS.mainSpinUs,
-      workerSpinUs: options.workerSpinUs ?? RUNNER_DEFAULTS.workerSpinUs,
-      workerQueuedSpinUs: options.workerQueuedSpinUs ?? RUNNER_DEFAULTS.workerQueuedSpinUs,
-    }, options.spareWorker ?? true);
-    return new HookRunner(pool, options);
+    return new HookRunner(workers ?? openWorkers(options), options);
   }
 
   /** Workers started so far, replacements included. */

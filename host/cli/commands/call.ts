@@ -6,6 +6,8 @@ import { ConfigError, HookLoadError } from '../../errors.ts';
 import { type SeamListener } from '../../events/index.ts';
 import { invokeListener } from '../../events/invoke.ts';
 import { HookRunner, type HookLogEntry, type WasmHook } from '../../runner/index.ts';
+import type { WorkerPool } from '../../runner/pool.ts';
+import { CALL_RUNNER_OPTIONS } from '../call-workers.ts';
 import { integerOption } from '../options.ts';
 import { SEAM_IDS, type SeamId, type SessionInfo, isSeamId, seamDefinition } from '../../seams/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
@@ -30,8 +32,10 @@ export interface CallReport {
 /**
  * Registers `hookbox call <hook.wasm|hook.json> --seam <id> --payload <file|->`:
  * invokes one hook through the same runner and fault policy the loop uses.
+ * `workers`: the worker main.ts started for this call before loading this
+ * module (`startCallWorkers`); the call's runner takes it.
  */
-export function registerCallCommand(program: Command): void {
+export function registerCallCommand(program: Command, workers?: WorkerPool): void {
   program
     .command('call')
     .description('invoke one hook on one payload, through the sandbox and the seam fault policy')
@@ -45,8 +49,9 @@ export function registerCallCommand(program: Command): void {
     .action(async (hook: string, options: CallOptions) => {
       // Hook text is hostile: log lines and the human report are sanitised;
       // --json stays lossless (printableJson only \u-escapes what a terminal would act on).
-      const runner = oneShotRunner((entry) =>
-        process.stderr.write(`[${printable(entry.hook, { maxLength: 80 })} ${entry.level}] ${printable(entry.message, { maxLength: 2000 })}\n`),
+      const runner = oneShotRunner(
+        (entry) => process.stderr.write(`[${printable(entry.hook, { maxLength: 80 })} ${entry.level}] ${printable(entry.message, { maxLength: 2000 })}\n`),
+        workers,
       );
       try {
         const report = await callHook(hook, options, undefined, runner);
@@ -59,12 +64,11 @@ export function registerCallCommand(program: Command): void {
 }
 
 /**
- * The runner of one call: one worker, no spare, booting while the caller reads its input and
- * prepares the module (`HookRunner.open`), compiling for a single call (`oneShot`: lazily, no
- * background tier-up for the exit to wait on).
+ * The runner of one call (`CALL_RUNNER_OPTIONS`), its worker booting while the caller reads its
+ * input and prepares the module (`HookRunner.open`); on `workers` when main.ts started it earlier.
  */
-function oneShotRunner(onLog: ((entry: HookLogEntry) => void) | undefined): HookRunner {
-  return HookRunner.open({ workers: 1, spareWorker: false, oneShot: true, ...(onLog !== undefined && { onLog }) });
+function oneShotRunner(onLog: ((entry: HookLogEntry) => void) | undefined, workers?: WorkerPool): HookRunner {
+  return HookRunner.open({ ...CALL_RUNNER_OPTIONS, ...(onLog !== undefined && { onLog }) }, workers);
 }
 
 /**
