@@ -11,10 +11,12 @@ import * as esbuild from 'esbuild';
 
 /**
  * Left to Node's resolution at run time: packages that locate files beside
- * themselves (native binaries, wasm, a prebuilt addon), TypeScript (9 MB,
- * loaded with `require` on use), and the loader for stale checkouts.
+ * themselves (native binaries, wasm), TypeScript (9 MB, loaded with `require`
+ * on use), and the loader for stale checkouts. (msgpackr is bundled: the host
+ * imports its plain-JS entry, `msgpackr/pack`, not the one that probes for a
+ * native addon.)
  */
-const EXTERNAL = ['typescript', 'esbuild', 'binaryen', '@bytecodealliance/wizer', '@yowasp/clang', 'qjsc', 'tsx', 'msgpackr'];
+const EXTERNAL = ['typescript', 'esbuild', 'binaryen', '@bytecodealliance/wizer', '@yowasp/clang', 'qjsc', 'tsx'];
 
 /** Files copied beside the bundle, loaded by path at run time. */
 const COPIED = ['host/runner/worker-bootstrap.mjs', 'host/runner/http-helper.mjs'];

@@ -1,4 +1,8 @@
-import { Packr, Unpackr } from 'msgpackr';
+// `msgpackr/pack` is msgpackr's plain-JS entry (Packr and Unpackr both): the main entry
+// also looks for the optional native string extractor (msgpackr-extract, through
+// node-gyp-build's probing), which cost a fresh process ~25-45 ms of CPU to load, while a
+// decision (under 140 bytes) is decoded in JS either way; big strings go through TextDecoder.
+import { Packr, Unpackr } from 'msgpackr/pack';
 import { type ListenerOutcome, type SeamCall, checkDecision } from '../events/index.ts';
 import {
   type DecisionOf,
