@@ -8,7 +8,7 @@ import { SEAMS } from '../seams/index.ts';
 import { type LogCap } from './log-sink.ts';
 import { HTTP_MAX_RESPONSE_BYTES } from './http-calls.ts';
 import { MemoryBudget, defaultMemoryBudgetBytes, mib } from './memory-budget.ts';
-import { openWorkers } from './open-workers.ts';
+import { type WorkerOptions, openWorkers } from './open-workers.ts';
 import type { WorkerPool } from './pool.ts';
 import { wasmApi } from './wasm-api.ts';
 import {
@@ -27,24 +27,10 @@ import { WasmHookImpl } from './wasm-hook.ts';
 
 export { RUNNER_DEFAULTS } from './open-workers.ts';
 
-/** Options of `HookRunner.start`. */
-export interface HookRunnerOptions {
-  /** Worker slots (a spare is started on top). Default `max(2, cores − 1)`. */
-  readonly workers?: number;
-  /** Keep a pre-started spare worker for instant replacement (default true; a one-shot CLI call skips it). */
-  readonly spareWorker?: boolean;
+/** Options of `HookRunner.start` (those that shape the workers: `WorkerOptions`, open-workers.ts). */
+export interface HookRunnerOptions extends WorkerOptions {
   /** Receives plugin log lines (capped per call) and runner notes. */
   readonly onLog?: (entry: HookLogEntry) => void;
-  /** Longest main-thread spin per call in µs before sleeping (default 30; adaptive below it, see README). */
-  readonly mainSpinUs?: number;
-  /** Worker-side polling after a call in µs when no other call is queued for that worker (default 50). */
-  readonly workerSpinUs?: number;
-  /** Worker-side polling after a call in µs when main has more calls queued for that worker (default 200). */
-  readonly workerQueuedSpinUs?: number;
-  /** Shared channel data region per worker in bytes, at start (default 1 MiB). */
-  readonly channelBytes?: number;
-  /** Largest a worker's channel data region grows to for a big call, in bytes (default 64 MiB); bigger calls go by postMessage. */
-  readonly channelMaxBytes?: number;
   /** Warm instances (sessions) kept per hook (default 64). */
   readonly maxInstancesPerHook?: number;
   /**
