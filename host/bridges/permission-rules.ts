@@ -1,21 +1,10 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import * as z from 'zod';
+import type { PermissionBehaviour } from './permission-schema.ts';
 
-/** Claude Code's `permissions` lists, in the order Claude Code checks them: a deny wins over an ask, an ask over an allow. */
-export const PERMISSION_BEHAVIOURS = ['deny', 'ask', 'allow'] as const;
-export type PermissionBehaviour = (typeof PERMISSION_BEHAVIOURS)[number];
-
-/** The rule lists of a settings file's `permissions`, and the directory `/path` rules are relative to. */
-export const PermissionRulesSchema = z.strictObject({
-  deny: z.array(z.string().min(1)).optional(),
-  ask: z.array(z.string().min(1)).optional(),
-  allow: z.array(z.string().min(1)).optional(),
-  /** Where `/path` patterns start (the project the settings file belongs to); relative to the config file. */
-  root: z.string().min(1),
-});
-export type PermissionRules = z.infer<typeof PermissionRulesSchema>;
+export { PERMISSION_BEHAVIOURS, PermissionRulesSchema } from './permission-schema.ts';
+export type { PermissionBehaviour, PermissionRules } from './permission-schema.ts';
 
 /** One rule, compiled: which hookbox tools it covers and whether a call of one matches. */
 export interface CompiledRule {

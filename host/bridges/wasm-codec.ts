@@ -1,4 +1,6 @@
-import { type ListenerOutcome, checkDecision } from '../events/index.ts';
+// The two modules, not the events barrel (the bus): `hookbox call` loads this codec.
+import { checkDecision } from '../events/check-decision.ts';
+import type { ListenerOutcome } from '../events/listener.ts';
 import type { HookCodec } from '../runner/index.ts';
 import { type DecisionOf, type SeamId, hookFault } from '../seams/index.ts';
 import { protocolInput } from './protocol-input.ts';

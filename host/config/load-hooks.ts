@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type PermissionHook, type ShellHook, permissionRulesHook, protocolCodec, shellHook } from '../bridges/index.ts';
+import type { PermissionHook } from '../bridges/permission-hook.ts';
+import type { ShellHook } from '../bridges/shell-hook.ts';
+import { protocolCodec } from '../bridges/wasm-codec.ts';
 import { ConfigError, HookLoadError } from '../errors.ts';
 import { PROTOCOL_VERSION, type FailPolicy, type SeamId } from '../seams/index.ts';
 import { type CapabilitySources, intersectCapabilities } from './capabilities.ts';
@@ -27,8 +29,12 @@ export async function loadHooks(config: Pick<ResolvedConfig, 'hooks'>, runner: H
   const hooks: LoadedHook[] = [];
   try {
     for (const entry of config.hooks) {
-      if (entry.permissions !== undefined) hooks.push(permissionRulesHook(entry.name, entry.permissions, `${entry.file}: ${entry.at}`));
-      else hooks.push(entry.command !== undefined ? shellHookForEntry(entry.file, entry, entry.command) : await runner.load(specForEntry(entry.file, entry)));
+      // Rule and shell hooks' modules are imported when a config has one: what only loads a
+      // hook file (`hookbox call`) does not load the rule compiler (picomatch) or the shell runner.
+      if (entry.permissions !== undefined) {
+        const { permissionRulesHook } = await import('../bridges/permission-hook.ts');
+        hooks.push(permissionRulesHook(entry.name, entry.permissions, `${entry.file}: ${entry.at}`));
+      } else hooks.push(entry.command !== undefined ? await shellHookForEntry(entry.file, entry, entry.command) : await runner.load(specForEntry(entry.file, entry)));
     }
   } catch (error) {
     await Promise.all(hooks.map((hook) => hook.close()));
@@ -38,10 +44,11 @@ export async function loadHooks(config: Pick<ResolvedConfig, 'hooks'>, runner: H
 }
 
 /** A `command` entry as a shell hook (the schema guarantees a tool protocol and seams). */
-function shellHookForEntry(configFile: string, entry: ResolvedHookEntry, command: string): ShellHook {
+async function shellHookForEntry(configFile: string, entry: ResolvedHookEntry, command: string): Promise<ShellHook> {
   if (entry.protocol === undefined || entry.protocol === PROTOCOL_VERSION || entry.seams === undefined) {
     throw new ConfigError(`${configFile}: ${entry.at}: a "command" hook needs a tool "protocol" and "seams"`);
   }
+  const { shellHook } = await import('../bridges/shell-hook.ts');
   return shellHook({
     name: entry.name,
     command,

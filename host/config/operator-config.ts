@@ -13,7 +13,7 @@ import {
 import { readJsonFile } from '../json/index.ts';
 import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema } from '../runner/index.ts';
 import { type HookProtocol, HookProtocolSchema } from './manifest.ts';
-import { type PermissionRules, PermissionRulesSchema } from '../bridges/index.ts';
+import { type PermissionRules, PermissionRulesSchema } from '../bridges/permission-schema.ts';
 import { type HookPin, HookPinSchema } from './hook-pin.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);

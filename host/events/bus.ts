@@ -5,7 +5,8 @@ import {
   type SessionInfo,
   seamDefinition,
 } from '../seams/index.ts';
-import { currentTelemetry } from '../telemetry/index.ts';
+// active.ts alone: the switch, without the recorder and the OpenTelemetry API it loads.
+import { currentTelemetry } from '../telemetry/active.ts';
 import type { DispatchResult, InvocationObserver, SeamListener } from './listener.ts';
 import { runNotify } from './notify.ts';
 import { compileToolMatcher } from './tool-matcher.ts';

@@ -7,7 +7,8 @@ import {
   type SessionInfo,
   hookFault,
 } from '../seams/index.ts';
-import { currentTelemetry } from '../telemetry/index.ts';
+// active.ts alone: the switch, without the recorder and the OpenTelemetry API it loads.
+import { currentTelemetry } from '../telemetry/active.ts';
 import { checkDecision } from './check-decision.ts';
 import type { HookInvocation, ListenerOutcome, SeamListener } from './listener.ts';
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { SeamBus } from '../events/index.ts';
 import { type SessionEvent, SessionLogWriter, readSessionLog, repairTornTail } from '../log/index.ts';
 import type { PromptSource, SessionInfo, SessionStartSource } from '../seams/index.ts';
-import { currentTelemetry } from '../telemetry/index.ts';
+// active.ts alone: the switch, without the recorder and the OpenTelemetry API it loads.
+import { currentTelemetry } from '../telemetry/active.ts';
 import { type QueuedPrompt, Queue } from './queue.ts';
 import { Conversation } from './conversation.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';

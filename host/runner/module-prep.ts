@@ -13,7 +13,7 @@ import {
   replaceSection,
 } from './wasm-binary.ts';
 import { INPUT_RESERVE_EXPORT } from './rc-wrapper.ts';
-import { INIT_EXPORT, START_EXPORT, WASI_HOST_MODULE, WASI_MODULE } from './wasi/index.ts';
+import { INIT_EXPORT, START_EXPORT, WASI_HOST_MODULE, WASI_MODULE } from './wasi/names.ts';
 import { instrumentMemoryGrow } from './grow-probe.ts';
 
 /** Exports of a WASI module renamed in place (same length), so the SDK never runs them itself. */

@@ -1,5 +1,5 @@
 import { GROW_FAILED_GLOBAL } from './grow-probe.ts';
-import { INIT_EXPORT } from './wasi/index.ts';
+import { INIT_EXPORT } from './wasi/names.ts';
 import { SectionId, WASM_HEADER, encodeName, encodeSection, leb } from './wasm-binary.ts';
 
 /** The module name under which the wrapper links the guest (an Extism manifest item name). */

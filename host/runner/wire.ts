@@ -3,7 +3,8 @@
 // node-gyp-build's probing), which cost a fresh process ~25-45 ms of CPU to load, while a
 // decision (under 140 bytes) is decoded in JS either way; big strings go through TextDecoder.
 import { Packr, Unpackr } from 'msgpackr/pack';
-import { type ListenerOutcome, type SeamCall, checkDecision } from '../events/index.ts';
+import { checkDecision } from '../events/check-decision.ts';
+import type { ListenerOutcome, SeamCall } from '../events/listener.ts';
 import {
   type DecisionOf,
   type Envelope,

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { hookFileOverrides, loadHookFile } from '../../config/index.ts';
+// The two modules, not the config barrel (which loads every config command's code).
+import { hookFileOverrides } from '../../config/layered-config.ts';
+import { loadHookFile } from '../../config/load-hooks.ts';
 import { describeIssues, parseJsonText } from '../../json/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
-import { type SeamListener } from '../../events/index.ts';
+import type { SeamListener } from '../../events/index.ts';
 import { invokeListener } from '../../events/invoke.ts';
 import { HookRunner, type HookLogEntry, type WasmHook } from '../../runner/index.ts';
 import type { WorkerPool } from '../../runner/pool.ts';

@@ -19,18 +19,7 @@ import { StdioSink } from './stdio.ts';
 
 export { WasiExit } from './errno.ts';
 
-/** The WASI module name hooks import. */
-export const WASI_MODULE = 'wasi_snapshot_preview1';
-/** What module-prep renames WASI imports to: same byte length as `WASI_MODULE`, so the rename is in place. */
-export const WASI_HOST_MODULE = 'hookbox:wasi_preview_1';
-/**
- * What module-prep renames a WASI module's `_initialize` export to (same
- * length), so the SDK does not run it before the guest memory is reachable;
- * the adapter calls it once the instance exists.
- */
-export const INIT_EXPORT = 'hookbox:ini';
-/** `_start` renamed (same length): a WASI command's `main` is never run, as Node's WASI in the SDK never ran it. */
-export const START_EXPORT = 'hbx:st';
+export { INIT_EXPORT, START_EXPORT, WASI_HOST_MODULE, WASI_MODULE } from './names.ts';
 
 /** One granted directory as the instance needs it. */
 export interface WasiPreopen {
