@@ -60,8 +60,8 @@ class Cursor extends Reader {
   }
 }
 
-/** What follows a one-byte opcode, for the two commonest shapes (everything else: `skipImmediates`' switch). */
-const Immediates = { other: 0, none: 1, oneLeb: 2 } as const;
+/** What follows a one-byte opcode, for the three commonest shapes (everything else: `skipImmediates`' switch). */
+const Immediates = { other: 0, none: 1, oneLeb: 2, memarg: 3 } as const;
 
 /**
  * The shape of each opcode's immediates, as a table: the scan looks it up once per instruction
@@ -73,6 +73,8 @@ for (const op of [0x00, 0x01, 0x05, 0x0a, 0x0b, 0x0f, 0x19, 0x1a, 0x1b, 0xd1, 0x
 // Branch depths, function/type/local/global/table/tag indices, memory.size's memory index, i32/i64.const.
 const ONE_LEB = [0x07, 0x08, 0x09, 0x0c, 0x0d, 0x10, 0x12, 0x14, 0x15, 0x18, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x3f, 0x41, 0x42, 0xd2, 0xd4, 0xd6];
 for (const op of ONE_LEB) IMMEDIATES[op] = Immediates.oneLeb;
+// Loads and stores: a memarg (alignment, then offset), the commonest immediate after the ones above.
+for (let op = 0x28; op <= 0x3e; op++) IMMEDIATES[op] = Immediates.memarg;
 
 /** The offset just past the LEB128 (signed or unsigned) at `at`. */
 function skipLebAt(bytes: Uint8Array, at: number): number {
@@ -191,6 +193,11 @@ function scanBody(c: Cursor, start: number, end: number, sites: number[]): numbe
     if (shape === Immediates.none) continue;
     if (shape === Immediates.oneLeb) {
       p = skipLebAt(bytes, p);
+      continue;
+    }
+    // A one-byte alignment without the multi-memory bit (0x40): the offset follows. Else `memarg`.
+    if (shape === Immediates.memarg && (bytes[p] as number) < 0x40) {
+      p = skipLebAt(bytes, p + 1);
       continue;
     }
     c.offset = p;
