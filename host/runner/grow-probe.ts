@@ -211,6 +211,15 @@ function scanBody(c: Cursor, start: number, end: number, sites: number[]): numbe
   return found;
 }
 
+/** Whether a body of a one-memory module has a byte pair that could be `memory.grow 0` (a native search for 0x40, no decoding). */
+function mayGrow(body: Uint8Array): boolean {
+  for (let at = body.indexOf(0x40); at !== -1 && at + 1 < body.length; at = body.indexOf(0x40, at + 1)) {
+    const next = body[at + 1] as number;
+    if (next === 0 || next >= 0x80) return true;
+  }
+  return false;
+}
+
 /** Bytes of a module under construction: a length, and how to write them at an offset. */
 interface Piece {
   readonly length: number;
@@ -288,7 +297,8 @@ function vectorCount(bytes: Uint8Array, section: { contentStart: number } | unde
 /**
  * Returns the module with every `memory.grow` instrumented and the flag global
  * exported as {@link GROW_FAILED_GLOBAL}, or `undefined` when no function grows
- * memory (nothing to instrument). Throws `WasmFormatError` for code it cannot decode.
+ * memory (nothing to instrument). Throws `WasmFormatError` for code it cannot decode
+ * in a body it decodes (in a one-memory module, only bodies that may grow: `mayGrow`).
  * `others` replaces more sections (id → encoded section) in the same pass, so the
  * module is copied once (module-prep.ts passes the capped memory section).
  */
@@ -309,6 +319,10 @@ export function instrumentMemoryGrow(bytes: Uint8Array, others?: ReadonlyMap<num
   const typeIndex = vectorCount(bytes, types);
   const call = Uint8Array.from([0x10, ...leb(helperIndex)]);
 
+  // With one memory, the only valid `memory.grow` is `0x40` then index 0, whose LEB128 starts with
+  // 0x00 (or 0x80 when padded): a body with no such pair grows nothing and is copied undecoded
+  // (in a JS-engine module, 14 of ~1,100 bodies have one). Other modules are decoded whole.
+  const oneMemory = layout.memories.length === 1 && !layout.imports.some((i) => i.kind === 'memory');
   const c = new Cursor(bytes, code.contentStart);
   const count = c.u32();
   const sites: number[] = [];
@@ -318,7 +332,7 @@ export function instrumentMemoryGrow(bytes: Uint8Array, others?: ReadonlyMap<num
     const size = c.u32();
     const start = c.offset;
     const first = sites.length;
-    const found = scanBody(c, start, start + size, sites);
+    const found = !oneMemory || mayGrow(bytes.subarray(start, start + size)) ? scanBody(c, start, start + size, sites) : 0;
     let rewritten = size;
     for (let s = first; s < sites.length; s += 2) rewritten += call.length - ((sites[s + 1] as number) - (sites[s] as number));
     bodies.push(entry, start, start + size, first, found, rewritten);
