@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import picomatch from 'picomatch';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -160,7 +161,11 @@ for (const group of GROUPS) {
     continue;
   }
   const report = JSON.parse(readFileSync(path, 'utf8'));
+  // A report can also hold results its incremental file carried over for files the group no longer
+  // mutates (after files moved between groups): only the group's own files count.
+  const own = picomatch(group.mutate);
   for (const [file, result] of Object.entries(report.files)) {
+    if (!own(relative(root, join(root, file)))) continue;
     const counts = { detected: 0, survived: 0, noCoverage: 0 };
     for (const mutant of result.mutants) {
       if (DETECTED.has(mutant.status)) counts.detected++;
