@@ -145,3 +145,16 @@ export async function watGuest(source: string, name: string): Promise<WorkerGues
 export function unlinkableGuest(): Promise<WorkerGuest> {
   return watGuest('(module (import "nowhere" "nothing" (func)) (memory (export "memory") 1 1) (func (export "pre_tool") (result i32) (i32.const 0)))', 'unlinkable');
 }
+
+/**
+ * Whether a macrotask queued now runs before `work` settles: false when the reply was read in the
+ * handle's spin, before the event loop turned.
+ */
+export async function eventLoopTurnedBefore(work: () => Promise<unknown>): Promise<boolean> {
+  let turned = false;
+  setImmediate(() => {
+    turned = true;
+  });
+  await work();
+  return turned;
+}

@@ -302,63 +302,53 @@ describe('plugin-error stacks', () => {
 });
 
 describe('a worker lost under a queued call', () => {
+  /**
+   * Hooks `runaway` (plain export `spin`, which never returns, under `timeoutMs`) and `steady` on one
+   * worker; `race` makes steady's call for s1 wait behind runaway's call for s1. Then runaway's call is a
+   * timeout (the worker is terminated), and steady's still answers, on the worker that replaced it,
+   * from an instance made once there.
+   */
+  async function afterRunaway(timeoutMs: number, race: (runaway: WasmHook, steady: WasmHook) => Promise<[unknown, unknown]>): Promise<void> {
+    const logs: HookLogEntry[] = [];
+    const runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
+    try {
+      const wasm = await compileWatSource(PLAIN, 'plain.wat');
+      const runaway = await runner.load({ name: 'runaway', wasm, plainExports: ['spin'], limits: { timeoutMs } });
+      const steady = await runner.load({ name: 'steady', wasm });
+      try {
+        const [spun, answered] = await race(runaway, steady);
+        expect(spun).toMatchObject({ type: 'fault', fault: { kind: 'timeout' } });
+        expect(answered).toEqual(ALLOWED);
+        expect(steady.isQuarantined('s1')).toBe(false);
+        expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
+          'runaway:',
+          'steady:',
+          'steady:s1',
+        ]);
+      } finally {
+        await runaway.close();
+        await steady.close();
+      }
+    } finally {
+      await runner.close();
+    }
+  }
+
   it("retries the call once on a fresh instance when another hook's runaway call got the worker terminated", async () => {
-    const logs: HookLogEntry[] = [];
-    const runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
-    try {
-      const wasm = await compileWatSource(PLAIN, 'plain.wat');
-      const runaway = await runner.load({ name: 'runaway', wasm, plainExports: ['spin'], limits: { timeoutMs: 300 } });
-      const steady = await runner.load({ name: 'steady', wasm });
-      try {
-        // Both instances live on the one worker; steady's call waits behind the runaway one.
-        const [spun, answered] = await Promise.all([runaway.callExport('spin', new Uint8Array(), 's1'), preTool(steady, 's1')]);
-        expect(spun).toMatchObject({ type: 'fault', fault: { kind: 'timeout' } });
-        expect(answered).toEqual(ALLOWED);
-        expect(steady.isQuarantined('s1')).toBe(false);
-        expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
-          'runaway:',
-          'steady:',
-          'steady:s1',
-        ]);
-      } finally {
-        await runaway.close();
-        await steady.close();
-      }
-    } finally {
-      await runner.close();
-    }
+    // steady's load-time instance serves s1; its call waits behind the runaway one.
+    await afterRunaway(300, (runaway, steady) => Promise.all([runaway.callExport('spin', new Uint8Array(), 's1'), preTool(steady, 's1')]));
   });
+
   it("an instantiation queued behind another hook's runaway is made again on the fresh worker, not a load fault", async () => {
-    const logs: HookLogEntry[] = [];
-    const runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
-    try {
-      const wasm = await compileWatSource(PLAIN, 'plain.wat');
-      const runaway = await runner.load({ name: 'runaway', wasm, plainExports: ['spin'], limits: { timeoutMs: 1_000 } });
-      const steady = await runner.load({ name: 'steady', wasm });
-      try {
-        // s0 takes steady's load-time instance, so s1 needs a new one. The runaway call is posted within the
-        // microtasks of its start (no I/O on the way), so once they have run (setImmediate) the worker is busy
-        // with it, and s1's instantiation waits behind it.
-        expect(await preTool(steady, 's0')).toEqual(ALLOWED);
-        const spinning = runaway.callExport('spin', new Uint8Array(), 's1');
-        await new Promise((resolve) => setImmediate(resolve));
-        const [spun, answered] = await Promise.all([spinning, preTool(steady, 's1')]);
-        expect(spun).toMatchObject({ type: 'fault', fault: { kind: 'timeout' } });
-        expect(answered).toEqual(ALLOWED);
-        expect(steady.isQuarantined('s1')).toBe(false);
-        // The instance for s1 was made once, on the worker that replaced the terminated one.
-        expect(logs.filter((entry) => entry.message === 'instantiated').map((entry) => `${entry.hook}:${entry.session}`)).toEqual([
-          'runaway:',
-          'steady:',
-          'steady:s1',
-        ]);
-      } finally {
-        await runaway.close();
-        await steady.close();
-      }
-    } finally {
-      await runner.close();
-    }
+    await afterRunaway(1_000, async (runaway, steady) => {
+      // s0 takes steady's load-time instance, so s1 needs a new one. The runaway call is posted within the
+      // microtasks of its start (no I/O on the way), so once they have run (setImmediate) the worker is busy
+      // with it, and s1's instantiation waits behind it.
+      expect(await preTool(steady, 's0')).toEqual(ALLOWED);
+      const spinning = runaway.callExport('spin', new Uint8Array(), 's1');
+      await new Promise((resolve) => setImmediate(resolve));
+      return Promise.all([spinning, preTool(steady, 's1')]);
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_NAMES } from '../../host/runner/channel.ts';
 import { type CallResult, WorkerHandle } from '../../host/runner/worker-handle.ts';
-import { workerGuest } from '../helpers/worker-guest.ts';
+import { eventLoopTurnedBefore, workerGuest } from '../helpers/worker-guest.ts';
 
 // The main thread's spin back-off (host/runner/worker-handle.ts #spin, #spinBudget), on a real
 // worker. Whether a call was spun for is seen from the main thread: a reply read during the spin
@@ -14,15 +14,6 @@ import { workerGuest } from '../helpers/worker-guest.ts';
 // machine must not fail the group's initial test run (see docs/testing.md, "Mutation testing").
 
 const HOST_BLOCK = EXPORT_NAMES.length + 4;
-
-async function eventLoopTurnedBefore(work: () => Promise<unknown>): Promise<boolean> {
-  let turned = false;
-  setImmediate(() => {
-    turned = true;
-  });
-  await work();
-  return turned;
-}
 
 const bytes = (length: number) => new Uint8Array(length);
 describe('worker handle: spin back-off', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_NAMES } from '../../host/runner/channel.ts';
 import { type CallResult, WorkerGoneError, WorkerHandle, type WorkerTuning } from '../../host/runner/worker-handle.ts';
-import { REFUSAL, type WorkerGuest, watGuest, workerGuest } from '../helpers/worker-guest.ts';
+import { REFUSAL, type WorkerGuest, eventLoopTurnedBefore, watGuest, workerGuest } from '../helpers/worker-guest.ts';
 
 // The main-thread side of a runner worker (host/runner/worker-handle.ts), driven
 // through a real worker thread and a real guest: the request/reply channel, the
@@ -40,16 +40,6 @@ function reply(result: CallResult | { refused: true }) {
 }
 
 const bytes = (length: number, seed = 7) => Uint8Array.from({ length }, (_, i) => (i * 31 + seed) & 0xff);
-
-/** Whether a macrotask queued now runs before `work` settles. */
-async function eventLoopTurnedBefore(work: () => Promise<unknown>): Promise<boolean> {
-  let turned = false;
-  setImmediate(() => {
-    turned = true;
-  });
-  await work();
-  return turned;
-}
 
 describe('worker handle: replies', () => {
   it('a reply that lands during the spin is read without yielding to the event loop', async () => {
