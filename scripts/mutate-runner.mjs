@@ -42,6 +42,7 @@ export const GROUPS = [
       'tests/unit/runner-wire.spec.ts',
       'tests/unit/runner-input-lease.spec.ts',
       'tests/unit/runner-grow-probe.spec.ts',
+      'tests/unit/runner-grow-probe-skip.spec.ts',
       'tests/unit/runner-wasm-binary.spec.ts',
       'tests/unit/runner-rc-wrapper.spec.ts',
       'tests/unit/runner-module-prep.spec.ts',
