@@ -18,6 +18,7 @@ import {
 } from './channel.ts';
 import { waitAsync } from './wasm-api.ts';
 import { ExtismInstance } from './extism-adapter.ts';
+import { installWorkerGlobals } from './worker-globals.ts';
 
 interface WorkerConfig {
   readonly sab: SharedArrayBuffer;
@@ -29,6 +30,7 @@ interface WorkerConfig {
 
 const port = parentPort;
 if (port === null) throw new Error('host/runner/worker.ts must run in a worker thread');
+installWorkerGlobals();
 const config = workerData as WorkerConfig;
 const ctrl = new Int32Array(config.sab, 0, HEADER_BYTES / 4);
 /** Length-tracking: follows the buffer when either side grows it. */
