@@ -101,8 +101,8 @@ export const GROUPS = [
     // Not the thread suites above: every test that starts a worker runs this code, so each surviving
     // mutant would run all of them (minutes each).
     name: 'worker-thread',
-    mutate: 'host/runner/worker.ts',
-    tests: ['tests/unit/runner-worker-thread.spec.ts', 'tests/unit/runner-worker-handle.spec.ts'],
+    mutate: 'host/runner/@(worker|worker-globals).ts',
+    tests: ['tests/unit/runner-worker-thread.spec.ts', 'tests/unit/runner-worker-handle.spec.ts', 'tests/unit/runner-worker-globals.spec.ts'],
   },
   {
     // The worker handle on the main thread: request/reply, spin and back-off, deadlines, deaths.
