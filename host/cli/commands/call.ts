@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 // The two modules, not the config barrel (which loads every config command's code).
 import { hookFileOverrides } from '../../config/layered-config.ts';
@@ -99,7 +99,7 @@ export async function callHook(
     });
     const spec = loadHookFile(hookFile, overrides);
     const wasmFile = spec.wasm as string;
-    const bytes = await readWasmFile(wasmFile);
+    const bytes = readWasmFile(wasmFile);
     const session: SessionInfo = { id: options.sessionId ?? 'hookbox-call', turn: 0, step: 0, cwd: process.cwd() };
     const definition = seamDefinition(seam);
     const next = definition.kind === 'notify' ? null : definition.defaultDecision(payload as never);
@@ -129,7 +129,8 @@ async function readPayload(seam: SeamId, source: string): Promise<unknown> {
   const name = source === '-' ? '<stdin>' : source;
   let text: string;
   try {
-    text = source === '-' ? await readStdin() : await readFile(source, 'utf8');
+    // Read synchronously: a one-shot command with nothing else on its event loop, and a read on the thread pool cost a round trip.
+    text = source === '-' ? await readStdin() : readFileSync(source, 'utf8');
   } catch (error) {
     throw new ConfigError(`${name}: cannot read the payload (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
   }
@@ -146,10 +147,10 @@ async function readStdin(): Promise<string> {
 }
 
 /** The hook's bytes, read once (the runner takes them); a missing file or one that is not wasm at all is bad input, not a hook fault. */
-async function readWasmFile(file: string): Promise<Uint8Array> {
+function readWasmFile(file: string): Uint8Array {
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await readFile(file));
+    bytes = new Uint8Array(readFileSync(file));
   } catch (error) {
     throw new ConfigError(`${file}: cannot read the hook (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
   }
