@@ -74,26 +74,9 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
   if (layout.memories.length > 1) {
     throw new HookLoadError(`${options.source}: defines ${layout.memories.length} memories; hookbox supports one`);
   }
-  // Every WASI import goes to hookbox's own layer (host/runner/wasi/): module
-  // names (and `_initialize`/`_start`) are rewritten in place, same byte
-  // length, so the layout's offsets stay valid for the memory rewrite below.
-  let patched = bytes;
-  const wasiImports = layout.imports.filter((entry) => entry.module === WASI_MODULE);
-  const wasi = wasiImports.length > 0;
-  let init = false;
-  if (wasi) {
-    if (!layout.exports.some((entry) => entry.kind === 'memory' && entry.name === 'memory')) {
-      throw new HookLoadError(`${options.source}: imports WASI but exports no "memory"; WASI calls need the guest memory`);
-    }
-    patched = bytes.slice();
-    const encoder = new TextEncoder();
-    for (const entry of wasiImports) patched.set(encoder.encode(WASI_HOST_MODULE), entry.moduleOffset);
-    for (const entry of layout.exports) {
-      const renamed = entry.kind === 'function' ? WASI_ENTRY_RENAMES[entry.name] : undefined;
-      if (renamed === undefined) continue;
-      patched.set(encoder.encode(renamed), entry.nameOffset);
-      if (renamed === INIT_EXPORT) init = true;
-    }
+  const wasi = layout.imports.some((entry) => entry.module === WASI_MODULE);
+  if (wasi && !layout.exports.some((entry) => entry.kind === 'memory' && entry.name === 'memory')) {
+    throw new HookLoadError(`${options.source}: imports WASI but exports no "memory"; WASI calls need the guest memory`);
   }
 
   const capPages = options.memoryMb * (1_048_576 / WASM_PAGE_BYTES);
@@ -111,11 +94,18 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
     memory = { min: declared.min, max };
     if (declared.max !== max) cappedMemory = encodeSection(SectionId.memory, [1, 0x01, ...leb(declared.min), ...leb(max)]);
   }
-  // Last: it re-encodes sections, so the layout's offsets above no longer hold after it. The
-  // capped memory section goes in the same pass (one copy of the module, not two).
-  const probed = growProbe(patched, cappedMemory);
-  if (probed !== undefined) patched = probed;
-  else if (cappedMemory !== undefined) patched = replaceSection(patched, memorySection(layout), cappedMemory);
+  // The rewrites re-encode sections into a fresh copy of the module (the capped memory section
+  // goes in the same pass as the grow probe: one copy, not two). The WASI renames below are
+  // then made in place on that copy, so the module is copied once however much is changed.
+  const probed = growProbe(bytes, cappedMemory);
+  const rewritten = probed ?? (cappedMemory !== undefined ? replaceSection(bytes, memorySection(layout), cappedMemory) : undefined);
+  let patched = rewritten ?? bytes;
+  let init = false;
+  if (wasi) {
+    // The copy has a layout of its own (the rewrite moved sections); untouched, the input's is valid for its copy.
+    patched = rewritten ?? bytes.slice();
+    init = renameWasiEntries(patched, rewritten === undefined ? layout : describeWasm(patched, options.source));
+  }
 
   const seamExports = layout.exports
     .filter((entry) => entry.kind === 'function')
@@ -132,6 +122,27 @@ export function prepareModule(bytes: Uint8Array, options: PrepareOptions): Prepa
     memory,
     growProbe: probed !== undefined,
   };
+}
+
+/**
+ * Points every WASI import at hookbox's own layer (host/runner/wasi/) and
+ * renames `_initialize`/`_start`, in place: the names have the same byte
+ * length, so nothing moves. Returns whether `_initialize` was renamed (the
+ * adapter runs it once the memory is reachable).
+ */
+function renameWasiEntries(bytes: Uint8Array, layout: WasmLayout): boolean {
+  const encoder = new TextEncoder();
+  for (const entry of layout.imports) {
+    if (entry.module === WASI_MODULE) bytes.set(encoder.encode(WASI_HOST_MODULE), entry.moduleOffset);
+  }
+  let init = false;
+  for (const entry of layout.exports) {
+    const renamed = entry.kind === 'function' ? WASI_ENTRY_RENAMES[entry.name] : undefined;
+    if (renamed === undefined) continue;
+    bytes.set(encoder.encode(renamed), entry.nameOffset);
+    if (renamed === INIT_EXPORT) init = true;
+  }
+  return init;
 }
 
 /**

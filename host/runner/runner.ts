@@ -11,6 +11,7 @@ import { MemoryBudget, defaultMemoryBudgetBytes, mib } from './memory-budget.ts'
 import { type WorkerOptions, openWorkers } from './open-workers.ts';
 import type { WorkerPool } from './pool.ts';
 import { wasmApi } from './wasm-api.ts';
+import { fileBytes } from './wasm-binary.ts';
 import {
   DEFAULT_LIMITS,
   DEFAULT_QUARANTINE_AFTER,
@@ -245,7 +246,7 @@ export class HookRunner {
 
 async function readWasm(file: string): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(file));
+    return fileBytes(await readFile(file));
   } catch (error) {
     throw new HookLoadError(`${file}: cannot read the wasm file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
   }

@@ -214,3 +214,18 @@ export function replaceSection(bytes: Uint8Array, section: Section, replacement:
 }
 
 export const WASM_HEADER: readonly number[] = [...MAGIC, ...VERSION];
+
+/**
+ * A file's bytes as a plain `Uint8Array`, without copying them when the
+ * Buffer owns its whole ArrayBuffer (`readFile` gives a module-sized file a
+ * buffer of its own); a copy otherwise (a small Buffer can share a pool with
+ * others). Plain, not a Buffer: `Buffer#slice` returns a view, and
+ * module-prep.ts patches a `slice()` of the bytes in place. A copy of a
+ * 1.4 MB module cost 5–14 ms on the VMs we measure on, where fresh pages
+ * fault slowly.
+ */
+export function fileBytes(buffer: Uint8Array): Uint8Array {
+  return buffer.buffer.byteLength === buffer.byteLength
+    ? new Uint8Array(buffer.buffer, 0, buffer.byteLength)
+    : new Uint8Array(buffer);
+}

@@ -74,6 +74,31 @@ describe('WASI imports go to hookbox\'s own WASI', () => {
     expect(bytes).toEqual(await compileWatSource(wasi)); // the input is never modified in place
   });
 
+  it('renames in the one copy it makes, whatever else is rewritten: grow probe, memory cap, or nothing', async () => {
+    const variant = (memory: string, body: string) => `(module
+      (import "env" "before" (func))
+      (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
+      (memory (export "memory") ${memory})
+      (func (export "_initialize") ${body})
+      (func (export "pre_tool") (result i32) (i32.const 0)))`;
+    const cases = [
+      { name: 'grow probe and cap', source: variant('1', '(drop (memory.grow (i32.const 1)))'), growProbe: true, max: 16 },
+      { name: 'grow probe only', source: variant('1 4', '(drop (memory.grow (i32.const 1)))'), growProbe: true, max: 4 },
+      { name: 'cap only', source: variant('1', ''), growProbe: false, max: 16 },
+      { name: 'nothing', source: variant('1 4', ''), growProbe: false, max: 4 },
+    ];
+    for (const { name, source, growProbe, max } of cases) {
+      const bytes = await compileWatSource(source);
+      const prepared = prep(bytes, 1);
+      expect(prepared, name).toMatchObject({ wasi: true, init: true, growProbe, memory: { min: 1, max } });
+      expect(prepared.bytes, name).not.toBe(bytes);
+      const module = new moduleApi(prepared.bytes);
+      expect(moduleApi.imports(module).map((i) => `${i.module} ${i.name}`), name).toEqual(['env before', `${WASI_HOST_MODULE} fd_write`]);
+      expect(moduleApi.exports(module).map((e) => e.name).slice(0, 3), name).toEqual(['memory', INIT_EXPORT, 'pre_tool']);
+      expect(bytes, name).toEqual(await compileWatSource(source)); // the input is never modified in place
+    }
+  });
+
   it('leaves modules without WASI alone, and refuses a WASI module without an exported memory', async () => {
     const plain = prep(await compileWat('allow'));
     expect(plain).toMatchObject({ wasi: false, init: false });

@@ -14,6 +14,7 @@ import {
   WasmFormatError,
   encodeName,
   encodeSection,
+  fileBytes,
   leb,
   parseWasm,
   replaceSection,
@@ -167,5 +168,31 @@ describe('replaceSection', () => {
     const out = replaceSection(bytes, section, replacement);
     expect([...out]).toEqual([...WASM_HEADER, ...before, ...replacement, ...after]);
     expect(parseWasm(out).memories).toEqual([{ flags: 1, min: 1, max: 128, shared: false, memory64: false }]);
+  });
+});
+
+describe('fileBytes', () => {
+  it('takes over a buffer a file read owns, as a plain Uint8Array, and copies one that shares a pool', () => {
+    const owned = Buffer.allocUnsafeSlow(64 * 1024).fill(7);
+    const taken = fileBytes(owned);
+    expect(Buffer.isBuffer(taken)).toBe(false);
+    expect(taken.buffer).toBe(owned.buffer);
+    expect(taken.byteLength).toBe(owned.byteLength);
+    // Plain: slice() copies (a Buffer's returns a view), so module-prep can patch a slice in place.
+    const copy = taken.slice();
+    copy[0] = 1;
+    expect(taken[0]).toBe(7);
+
+    // A Buffer that shares its ArrayBuffer (the pool small Buffers come from), at its start or further in.
+    const pool = new ArrayBuffer(16);
+    for (const offset of [0, 8]) {
+      const shared = Buffer.from(pool, offset, 4);
+      shared.set([0, 0x61, 0x73, 0x6d]);
+      const copied = fileBytes(shared);
+      expect(Buffer.isBuffer(copied)).toBe(false);
+      expect(copied.buffer).not.toBe(pool);
+      expect(copied.buffer.byteLength).toBe(4);
+      expect([...copied]).toEqual([0, 0x61, 0x73, 0x6d]);
+    }
   });
 });

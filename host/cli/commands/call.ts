@@ -9,6 +9,7 @@ import type { SeamListener } from '../../events/index.ts';
 import { invokeListener } from '../../events/invoke.ts';
 import { HookRunner, type HookLogEntry, type WasmHook } from '../../runner/index.ts';
 import type { WorkerPool } from '../../runner/pool.ts';
+import { fileBytes } from '../../runner/wasm-binary.ts';
 import { CALL_RUNNER_OPTIONS } from '../call-workers.ts';
 import { integerOption } from '../options.ts';
 import { SEAM_IDS, type SeamId, type SessionInfo, isSeamId, seamDefinition } from '../../seams/index.ts';
@@ -150,7 +151,7 @@ async function readStdin(): Promise<string> {
 function readWasmFile(file: string): Uint8Array {
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(readFileSync(file));
+    bytes = fileBytes(readFileSync(file));
   } catch (error) {
     throw new ConfigError(`${file}: cannot read the hook (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
   }
