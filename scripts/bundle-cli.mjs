@@ -5,7 +5,7 @@
 // The runner's worker is an entry of the same build (`worker.js`), with the
 // worker bootstrap and the HTTP helper copied beside it: the runner starts
 // both from a path relative to its own module, which is a chunk in dist/bin/.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -17,6 +17,29 @@ import * as esbuild from 'esbuild';
  * native addon.)
  */
 const EXTERNAL = ['typescript', 'esbuild', 'binaryen', '@bytecodealliance/wizer', '@yowasp/clang', 'qjsc', 'tsx'];
+
+/**
+ * commander loads `node:child_process` at import, for executable subcommands
+ * (`.command(name, description)` run as a separate program), which hookbox
+ * has none of. That load cost ~5–9 ms of every start, `--help` included. In
+ * the bundle, commander's module gets it on first use instead: the one
+ * statement is rewritten, and the build fails if it is not there as expected
+ * (a commander release that changed it needs this looked at again).
+ */
+const LAZY_CHILD_PROCESS = {
+  name: 'hookbox-lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const statement = "const childProcess = require('node:child_process');";
+      if (source.split(statement).length !== 2 || /childProcess\.(?!spawn\()/.test(source)) {
+        return { errors: [{ text: `${args.path}: expected one "${statement}" and childProcess.spawn(...) as its only use` }] };
+      }
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(statement, lazy), loader: 'js' };
+    });
+  },
+};
 
 /** Files copied beside the bundle, loaded by path at run time. */
 const COPIED = ['host/runner/worker-bootstrap.mjs', 'host/runner/http-helper.mjs'];
@@ -42,6 +65,7 @@ export async function bundleCli(root, outDir) {
     // Bundled CommonJS dependencies call `require` for Node's built-ins.
     banner: { js: "import { createRequire as __hookboxRequire } from 'node:module'; const require = __hookboxRequire(import.meta.url);" },
     chunkNames: 'chunk-[hash]',
+    plugins: [LAZY_CHILD_PROCESS],
     metafile: true,
     logLevel: 'warning',
   });

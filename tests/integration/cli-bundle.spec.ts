@@ -56,6 +56,17 @@ describe('the CLI bundle answers as the sources do', () => {
     expect(bundled.stdout).toBe(sources.stdout);
   });
 
+  it('hookbox --help loads no node:child_process: commander gets it on first use (scripts/bundle-cli.mjs)', () => {
+    const script = [
+      `const { main } = await import(${JSON.stringify(join(bundleDir, 'main.js'))});`,
+      'const code = await main(process.argv);',
+      "process.stderr.write(JSON.stringify({ code, childProcess: process.moduleLoadList.some((name) => name.includes('child_process')) }));",
+    ].join(' ');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, 'hookbox', '--help'], { cwd: ROOT, encoding: 'utf8', env, timeout: 120_000 });
+    expect(run.stdout).toContain('Usage: hookbox');
+    expect(JSON.parse(run.stderr)).toEqual({ code: 0, childProcess: false });
+  });
+
   it('hookbox call: guard-bash through the runner (worker bootstrap, worker and module prep all from the bundle)', () => {
     const manifest = exampleManifest('guard-bash');
     const payload = join(scratch, 'payload.json');
