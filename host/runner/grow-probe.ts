@@ -211,10 +211,13 @@ function scanBody(c: Cursor, start: number, end: number, sites: number[]): numbe
   return found;
 }
 
-/** Whether a body of a one-memory module has a byte pair that could be `memory.grow 0` (a native search for 0x40, no decoding). */
-function mayGrow(body: Uint8Array): boolean {
-  for (let at = body.indexOf(0x40); at !== -1 && at + 1 < body.length; at = body.indexOf(0x40, at + 1)) {
-    const next = body[at + 1] as number;
+/**
+ * Whether the body at `start`..`end` of a one-memory module has a byte pair that could be
+ * `memory.grow 0` (a native search for 0x40, no decoding; no view made per body).
+ */
+function mayGrow(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let at = bytes.indexOf(0x40, start); at !== -1 && at + 1 < end; at = bytes.indexOf(0x40, at + 1)) {
+    const next = bytes[at + 1] as number;
     if (next === 0 || next >= 0x80) return true;
   }
   return false;
@@ -332,7 +335,7 @@ export function instrumentMemoryGrow(bytes: Uint8Array, others?: ReadonlyMap<num
     const size = c.u32();
     const start = c.offset;
     const first = sites.length;
-    const found = !oneMemory || mayGrow(bytes.subarray(start, start + size)) ? scanBody(c, start, start + size, sites) : 0;
+    const found = !oneMemory || mayGrow(bytes, start, start + size) ? scanBody(c, start, start + size, sites) : 0;
     let rewritten = size;
     for (let s = first; s < sites.length; s += 2) rewritten += call.length - ((sites[s + 1] as number) - (sites[s] as number));
     bodies.push(entry, start, start + size, first, found, rewritten);
