@@ -24,13 +24,24 @@ export function useTypescriptCodeCache(dir: string): void {
   cacheDir = dir;
 }
 
+/** This process's Node options but the code of `node -e`/`-p`, which sets no flag (and would give each script a 4 MB file). */
+function nodeOptions(): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i] as string;
+    if (/^(?:-e|-p|--eval|--print)$/.test(arg)) i++;
+    else if (!/^--(?:eval|print)=/.test(arg)) kept.push(arg);
+  }
+  return [...kept, process.env.NODE_OPTIONS ?? ''];
+}
+
 /**
  * V8 refuses a cache made under other V8 flags (`--max-old-space-size`…), and the refused cache is
  * rewritten: one file shared by processes with other flags (a user's NODE_OPTIONS, a test run) would be
  * refused and rewritten by each in turn. Each set of Node options has its own file.
  */
 function flagsSuffix(): string {
-  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join('\0');
+  const flags = nodeOptions().join('\0');
   return flags === '' ? '' : `-flags-${createHash('sha256').update(flags).digest('hex').slice(0, 12)}`;
 }
 
