@@ -4,7 +4,7 @@
 // builds share the thread; `hookbox build` keeps TypeScript's code cache
 // under the cache root and survives a corrupt one.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,17 +82,23 @@ describe('buildHook with the type-check thread', () => {
 
 describe('`hookbox build` and the TypeScript code cache', () => {
   /** `hookbox build` in a fresh process, with a cache root of its own that shares the built engine. */
-  async function cliBuild(cache: string, entry: string, out: string): Promise<void> {
+  async function cliBuild(cache: string, entry: string, out: string, nodeOptions = process.env.NODE_OPTIONS): Promise<void> {
     await promisify(execFile)(process.execPath, [BIN, 'build', entry, '-o', out, '--json'], {
-      env: { ...process.env, HOOKBOX_CACHE_DIR: cache },
+      env: { ...process.env, HOOKBOX_CACHE_DIR: cache, NODE_OPTIONS: nodeOptions ?? '' },
       timeout: 120_000,
     });
   }
 
-  it('writes the cache on the first build, and a corrupt cache is ignored and rewritten', async () => {
-    const cache = join(dir, 'cache-root');
+  /** A cache root of its own that shares the built engine. */
+  async function cacheRootWithEngine(name: string): Promise<string> {
+    const cache = join(dir, name);
     await mkdir(cache);
     symlinkSync(join(cacheRoot(), 'engine'), join(cache, 'engine'));
+    return cache;
+  }
+
+  it('writes the cache on the first build, and a corrupt cache is ignored and rewritten', async () => {
+    const cache = await cacheRootWithEngine('cache-root');
     const entry = await hookSource('cli-cache', FINE);
 
     await cliBuild(cache, entry, join(dir, 'out-cli-1', 'hook.wasm'));
@@ -107,5 +113,23 @@ describe('`hookbox build` and the TypeScript code cache', () => {
     expect(existsSync(join(dir, 'out-cli-2', 'hook.wasm'))).toBe(true);
     expect(readFileSync(cacheFile).equals(garbage)).toBe(false);
     expect(readdirSync(join(cache, 'typescript'))).toEqual(files);
+  });
+
+  it('keeps one cache per set of Node options, so that a build under other V8 flags does not spoil the usual one', async () => {
+    const cache = await cacheRootWithEngine('cache-root-flags');
+    const entry = await hookSource('cli-cache-flags', FINE);
+    await cliBuild(cache, entry, join(dir, 'out-flags-1', 'hook.wasm'));
+    const [usual] = readdirSync(join(cache, 'typescript'));
+    const usualFile = join(cache, 'typescript', usual as string);
+    const written = statSync(usualFile);
+
+    // V8 refuses a cache made under other flags; a refused cache is rewritten after the check.
+    const flagged = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=3000`.trim();
+    await cliBuild(cache, entry, join(dir, 'out-flags-2', 'hook.wasm'), flagged);
+    await cliBuild(cache, entry, join(dir, 'out-flags-3', 'hook.wasm'));
+    expect(readdirSync(join(cache, 'typescript'))).toHaveLength(2);
+    // Neither the flagged build nor the next usual one (served from it) rewrote the usual cache.
+    const after = statSync(usualFile);
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
   });
 });
