@@ -28,7 +28,9 @@ const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
  * reserves 3 bytes per character of a string before writing it and, when its
  * buffer is short, allocates four times the need and copies, so a 4 MiB tool
  * output meant a fresh ~48 MiB buffer every few calls. A big envelope is not
- * copied out of that buffer but lent with it until the call is over.
+ * copied out of that buffer but lent with it: give it back with
+ * `releaseInput` once nothing reads it (`WasmHook` does after the call), or
+ * let it be collected, buffer and all.
  */
 export function encodeEnvelope<S extends SeamId>(
   seam: S,
