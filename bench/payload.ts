@@ -36,10 +36,12 @@ export function toolOutput(bytes: number): string {
  * Timed calls per size, and the rounds they are split into. Every size gets
  * the same count: with 12 calls at 1 MiB and 6 at 4 MiB, one burst of load
  * from another process moved the 4 MiB ÷ 1 MiB ratio between ~2.5× and ~6×
- * from run to run.
+ * from run to run. Many short rounds: the whole no-policy section takes
+ * about a second, so 4 rounds of 10 changed size only every ~40 ms and a
+ * burst of load could still land on one size's block.
  */
-const SAMPLES = 40;
-const ROUNDS = 4;
+const SAMPLES = 60;
+const ROUNDS = 20;
 
 /**
  * Times post-tool calls of every size through each hook. The sizes take
@@ -50,7 +52,7 @@ const ROUNDS = 4;
  */
 export async function measurePayloads(runner: HookRunner, hooks: readonly BenchHook[], options: { quick: boolean; timeoutMs: number; onProgress: (message: string) => void }): Promise<PayloadRow[]> {
   const rows: PayloadRow[] = [];
-  const rounds = options.quick ? 2 : ROUNDS;
+  const rounds = options.quick ? 10 : ROUNDS;
   const perBlock = Math.ceil((options.quick ? Math.round(SAMPLES / 3) : SAMPLES) / rounds);
   for (const bench of hooks) {
     options.onProgress(`payload: ${bench.name}, post-tool output 1 KiB … 4 MiB, ${rounds} rounds of ${perBlock} calls per size`);
