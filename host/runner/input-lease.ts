@@ -76,7 +76,10 @@ function takeIdle(): PackBuffer {
     if (best < 0 || (idle[i] as PackBuffer).buffer.byteLength > (idle[best] as PackBuffer).buffer.byteLength) best = i;
   }
   if (best < 0) return { buffer: Buffer.allocUnsafeSlow(FRESH_BYTES), touched: 0 };
-  const taken = idle.splice(best, 1)[0] as PackBuffer;
+  const taken = idle[best] as PackBuffer;
+  // The order of the list does not matter: the last one takes the slot (no array allocated per call, as splice does).
+  idle[best] = idle[idle.length - 1] as PackBuffer;
+  idle.pop();
   idleTouched -= taken.touched;
   return taken;
 }
