@@ -230,8 +230,8 @@ export class ExtismInstance {
    * Bulk input delivery for guests that offer it (`INPUT_RESERVE_EXPORT`, the
    * hookbox JS engine): one copy into the buffer the guest reserved, instead
    * of the guest pulling the input through 8-byte kernel calls. The kernel
-   * input then has the same length but is blank (the engine compares the
-   * lengths and takes the reserved buffer). `false`
+   * input then has the same length but is blank (the engine takes the
+   * reserved buffer and never reads the kernel's: pdk/engine/src/input.c). `false`
    * when the guest has no such export or its pointer lies outside its memory:
    * the guest then gets the input through the kernel as usual. A trap in the
    * export is the call's trap.
