@@ -3,6 +3,7 @@
  * plugins (the SDK's worker mode leaks and hangs, see README.md) and turns
  * everything the SDK or V8 can throw into a `HookFault` value.
  */
+/// <reference lib="es2024.arraybuffer" />
 import createPlugin, { type ExtismPluginOptions, type Plugin } from '@extism/extism';
 import type { HookFault, HookFaultKind } from '../seams/fault.ts';
 import { type LogCap, type LogLine, LogSink } from './log-sink.ts';
@@ -229,8 +230,8 @@ export class ExtismInstance {
    * Bulk input delivery for guests that offer it (`INPUT_RESERVE_EXPORT`, the
    * hookbox JS engine): one copy into the buffer the guest reserved, instead
    * of the guest pulling the input through 8-byte kernel calls. The kernel
-   * input then has the same length but is blank (the engine compares the
-   * lengths and takes the reserved buffer). `false`
+   * input then has the same length but is blank (the engine takes the
+   * reserved buffer and never reads the kernel's: pdk/engine/src/input.c). `false`
    * when the guest has no such export or its pointer lies outside its memory:
    * the guest then gets the input through the kernel as usual. A trap in the
    * export is the call's trap.
@@ -257,10 +258,15 @@ let blank = new Uint8Array(0);
  * The kernel input of a call whose input was delivered in bulk: zeros of the
  * input's length, never written, so its pages are never touched (a copy of a
  * big input into fresh memory costs a page fault per 4 KiB; see channel.ts).
- * Kept while calls have the same length.
+ * Kept while calls have the same length. A new one is a resizable buffer
+ * whose maximum is its length: V8 maps fresh pages for it, which the OS
+ * zeroes on first touch (never, here), where a plain `new Uint8Array(n)`
+ * comes from calloc, which zero-fills recycled heap memory, touching every
+ * page: for lengths alternating between 1 and 4 MiB, 7 µs p50 (55 µs p90)
+ * against 54–86 µs (560–750 µs).
  */
 function blankInput(length: number): Uint8Array {
-  if (blank.byteLength !== length) blank = new Uint8Array(length);
+  if (blank.byteLength !== length) blank = new Uint8Array(new ArrayBuffer(length, { maxByteLength: length }));
   return blank;
 }
 

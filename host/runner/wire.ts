@@ -15,7 +15,7 @@ import {
   hookFault,
 } from '../seams/index.ts';
 import type { CallReply } from './channel.ts';
-import { copyInput } from './input-lease.ts';
+import { packInput } from './input-lease.ts';
 
 // Plain maps only: no msgpackr records or other extensions on the wire, and
 // `undefined` as nil so a stray optional key never becomes an extension type.
@@ -23,18 +23,15 @@ const packr = new Packr({ useRecords: false, encodeUndefinedAsNil: true, variabl
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
 /**
- * The buffer envelopes are packed into, reused. msgpackr reserves 3 bytes per
- * character of a string before writing it and, when its buffer is short,
- * allocates four times the need and copies: a 4 MiB tool output meant a fresh
- * ~48 MiB buffer every few calls (most of a big post-tool call's cost). Packing
- * into one retained buffer pays that once; the envelope is copied out of it
- * (a Buffer: msgpackr writes strings with its `utf8Write`).
+ * The msgpack input of one export call: `{v, seam, session, payload, next}`,
+ * the caller's own (see `packInput`). Packed into a retained buffer: msgpackr
+ * reserves 3 bytes per character of a string before writing it and, when its
+ * buffer is short, allocates four times the need and copies, so a 4 MiB tool
+ * output meant a fresh ~48 MiB buffer every few calls. A big envelope is not
+ * copied out of that buffer but lent with it: give it back with
+ * `releaseInput` once nothing reads it (`WasmHook` does after the call), or
+ * let it be collected, buffer and all.
  */
-let scratch: Buffer = Buffer.allocUnsafeSlow(1 << 16);
-/** A scratch buffer grown beyond this is not kept (one huge payload does not pin its memory). */
-const MAX_RETAINED_SCRATCH = 64 << 20;
-
-/** The msgpack input of one export call: `{v, seam, session, payload, next}`. The caller's own copy (see `copyInput`). */
 export function encodeEnvelope<S extends SeamId>(
   seam: S,
   session: SessionInfo,
@@ -42,15 +39,11 @@ export function encodeEnvelope<S extends SeamId>(
   next: DecisionOf<S> | null,
 ): Uint8Array {
   const envelope: Envelope<PayloadOf<S>, DecisionOf<S>> = { v: PROTOCOL_VERSION, seam, session, payload, next };
-  packr.useBuffer(scratch);
-  const packed = packr.pack(envelope);
-  // msgpackr moved to a bigger buffer of its own: keep that one for the next big envelope.
-  if (packed.buffer !== scratch.buffer) {
-    scratch = packed.buffer.byteLength <= MAX_RETAINED_SCRATCH ? Buffer.from(packed.buffer) : Buffer.allocUnsafeSlow(1 << 16);
-  }
-  // A copy (Buffer#slice would be a view into the scratch that the next envelope overwrites);
-  // a big one goes into a retained buffer the runner gives back after the call.
-  return copyInput(packed);
+  // A Buffer: msgpackr writes strings with its `utf8Write`.
+  return packInput((buffer) => {
+    packr.useBuffer(buffer);
+    return packr.pack(envelope);
+  });
 }
 
 /**

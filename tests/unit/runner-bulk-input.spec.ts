@@ -124,6 +124,17 @@ describe('bulk input delivery', () => {
     expect(seen(outcome.bytes, INPUT.length)).toEqual({ reserved: INPUT, kernel: ZEROS });
   });
 
+  it('the kernel input is blank and of the call\'s own length when the length changes from call to call', async () => {
+    await withInstance(await compile(echoInput('1024')), 16, async (instance) => {
+      for (const length of [70_000, 3_000, 50_000, 0, 70_000]) {
+        const input = INPUT.subarray(0, length);
+        const outcome = await instance.call('pre_tool', input);
+        if (outcome.type !== 'output') throw new Error(outcome.fault.message);
+        expect(seen(outcome.bytes, length)).toEqual({ reserved: input, kernel: new Uint8Array(length) });
+      }
+    });
+  });
+
   it('ignores a reservation outside the guest memory: the call runs and the input comes through the kernel', async () => {
     for (const pointer of ['0xfffffff0', '131000']) {
       const outcome = await callWith(echoInput(pointer), INPUT);

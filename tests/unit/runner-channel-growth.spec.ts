@@ -1,9 +1,10 @@
 /**
  * The worker channel grows for a big call instead of spilling to
- * postMessage (channel.ts), and a big call's input goes into a retained
- * buffer given back after the call (input-lease.ts). Both only move bytes:
- * a call must answer the same through a grown channel, through the
- * postMessage fallback past the maximum, and with leased inputs reused.
+ * postMessage (channel.ts), and a big call's input is lent in a retained
+ * buffer given back after the call (input-lease.ts, runner-input-lease.spec.ts).
+ * Both only move bytes: a call must answer the same through a grown channel,
+ * through the postMessage fallback past the maximum, and with lent inputs
+ * reused.
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,6 @@ import { buildExample } from '../../examples-hooks/build.ts';
 import { invokeListener } from '../../host/events/invoke.ts';
 import { HEADER_BYTES, channelBuffer, ensureDataBytes } from '../../host/runner/channel.ts';
 import { HookRunner } from '../../host/runner/index.ts';
-import { copyInput, releaseInput } from '../../host/runner/input-lease.ts';
 import type { PostToolPayload } from '../../host/seams/index.ts';
 
 describe('channel buffer', () => {
@@ -27,33 +27,6 @@ describe('channel buffer', () => {
     expect(view.byteLength).toBe(1 << 20);
     expect(ensureDataBytes(sab, (1 << 20) + 1)).toBe(false);
     expect(view.byteLength).toBe(1 << 20);
-  });
-});
-
-describe('leased inputs', () => {
-  const big = Uint8Array.from({ length: 200_000 }, (_, i) => i & 0xff);
-
-  it('a big input is a copy in a retained buffer, reused once released', () => {
-    const first = copyInput(big);
-    expect(first).toEqual(big);
-    const second = copyInput(big);
-    expect(second.buffer).not.toBe(first.buffer); // still leased: never shared
-    releaseInput(first);
-    releaseInput(first); // twice is harmless: the buffer is not handed out twice
-    const third = copyInput(big.subarray(0, 150_000));
-    expect(third.buffer).toBe(first.buffer);
-    expect(third).toEqual(big.subarray(0, 150_000));
-    const fourth = copyInput(big);
-    expect(fourth.buffer).not.toBe(first.buffer);
-    for (const leased of [second, third, fourth]) releaseInput(leased);
-  });
-
-  it('a small input is an exact-size copy, and releasing it is a no-op', () => {
-    const small = copyInput(big.subarray(0, 1000));
-    expect(small.byteLength).toBe(small.buffer.byteLength);
-    expect(small).toEqual(big.subarray(0, 1000));
-    releaseInput(small);
-    expect(copyInput(big.subarray(0, 1000)).buffer).not.toBe(small.buffer);
   });
 });
 

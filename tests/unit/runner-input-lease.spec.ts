@@ -1,106 +1,139 @@
 /**
- * Retained buffers for big call inputs (input-lease.ts): small inputs are
- * exact copies, big ones land in a power-of-two buffer that is reused, best
- * fit first, once given back, and at most 64 MiB of idle buffers is kept.
+ * Retained pack buffers for call inputs (input-lease.ts): a small input is
+ * an exact-size copy and its buffer is packed into again at once; a big one
+ * is the packed view itself, lent with its buffer until released, and the
+ * buffer is packed into again after that, never while lent. The idle list
+ * keeps at most 64 MiB of written bytes, and no buffer over 64 MiB.
  * The module keeps its idle list across tests in this file, so each test
- * uses sizes no earlier test left behind.
+ * first lends out whatever earlier tests left idle (`drainIdle`).
  */
 import { describe, expect, it } from 'vitest';
-import { copyInput, releaseInput } from '../../host/runner/input-lease.ts';
+import { LEASE_MIN_BYTES, idleInputBuffers, packInput, releaseInput } from '../../host/runner/input-lease.ts';
 
 const KIB = 1024;
 const MIB = KIB * KIB;
 
-function filled(length: number, seed: number): Uint8Array {
-  const bytes = new Uint8Array(length);
-  for (let i = 0; i < length; i += 4093) bytes[i] = (seed + i) & 0xff;
-  bytes[length - 1] = seed;
-  return bytes;
+/**
+ * A pack function that writes `length` bytes of `seed` from the start of the
+ * buffer it is given, or, when that is short, of a bigger one it allocates
+ * (as msgpackr does); records the buffer it was given in `seen`.
+ */
+function writer(length: number, seed: number, seen?: Buffer[]) {
+  return (buffer: Buffer): Uint8Array => {
+    seen?.push(buffer);
+    const target = buffer.byteLength >= length ? buffer : Buffer.allocUnsafeSlow(length + 64 * KIB);
+    target.fill(seed, 0, length);
+    return target.subarray(0, length);
+  };
 }
 
-/** Identity and content checks that never ask vitest to diff megabytes of bytes. */
-const same = (a: Uint8Array, b: Uint8Array): boolean => a.buffer === b.buffer;
-const equal = (a: Uint8Array, b: Uint8Array): boolean => a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+/** The buffer `packInput` hands its pack function next (a 1-byte input: the buffer goes straight back). */
+function nextBuffer(): ArrayBufferLike {
+  const seen: Buffer[] = [];
+  packInput(writer(1, 0, seen));
+  return (seen[0] as Buffer).buffer;
+}
 
-describe('copyInput', () => {
-  it('copies an input below 64 KiB into an exact-size buffer of its own; releasing it keeps nothing', () => {
-    const source = filled(64 * KIB - 1, 7);
-    const copy = copyInput(source);
-    expect(equal(copy, source)).toBe(true);
-    expect(same(copy, source)).toBe(false);
-    expect(copy.buffer.byteLength).toBe(64 * KIB - 1);
-    releaseInput(copy);
-    const again = copyInput(source);
-    expect(same(again, copy)).toBe(false);
+/** Lends out every idle buffer, so a test starts with none; returns the leases to give back at its end. */
+function drainIdle(): Uint8Array[] {
+  const held: Uint8Array[] = [];
+  while (idleInputBuffers().buffers > 0) {
+    // Each lease holds one buffer, so this ends unless a lease does not hold its buffer.
+    if (held.length === 100) throw new Error('the idle list does not shrink while its buffers are lent');
+    held.push(packInput(writer(LEASE_MIN_BYTES, 0)));
+  }
+  return held;
+}
+
+const all = (bytes: Uint8Array, value: number): boolean => bytes.every((b) => b === value);
+
+describe('packInput', () => {
+  it('copies an input below 64 KiB out exact-size; its buffer goes straight back idle', () => {
+    const held = drainIdle();
+    const seen: Buffer[] = [];
+    const copy = packInput(writer(LEASE_MIN_BYTES - 1, 7, seen));
+    expect(copy.byteLength).toBe(LEASE_MIN_BYTES - 1);
+    expect(copy.buffer.byteLength).toBe(LEASE_MIN_BYTES - 1);
+    expect(copy.buffer).not.toBe((seen[0] as Buffer).buffer);
+    expect(all(copy, 7)).toBe(true);
+    expect(idleInputBuffers()).toEqual({ buffers: 1, writtenBytes: LEASE_MIN_BYTES - 1 });
+    expect(nextBuffer()).toBe((seen[0] as Buffer).buffer);
+    releaseInput(copy); // a copy was never lent: a no-op
+    expect(idleInputBuffers().buffers).toBe(1);
+    held.forEach(releaseInput);
   });
 
-  it('keeps at most 64 MiB of idle buffers: a release past it drops the buffer', () => {
-    // No idle buffer yet (the test before leases none).
-    const whole = copyInput(filled(40 * MIB, 1)); // a 64 MiB buffer: exactly the cap
-    const extra = copyInput(filled(8 * MIB + 1, 2)); // 16 MiB
-    releaseInput(whole);
-    releaseInput(extra); // 64 + 16 > 64: dropped
-    const next = copyInput(filled(9 * MIB, 3));
-    expect(same(next, whole)).toBe(true); // the only idle buffer that fits; `extra`'s was not kept
-    // `next` is not given back: the tests after this one start with no idle buffer.
+  it('lends a big input as the packed view itself, and packs into its buffer again only once it is released', () => {
+    const held = drainIdle();
+    let packed: Uint8Array | undefined;
+    const lease = packInput((buffer) => (packed = writer(200 * KIB, 1)(buffer)));
+    expect(lease).toBe(packed); // no copy
+    expect(idleInputBuffers().buffers).toBe(0);
+    // While lent, the next input is packed elsewhere and the lent bytes stay as they were.
+    const other = packInput(writer(200 * KIB, 2));
+    expect(other.buffer).not.toBe(lease.buffer);
+    expect(all(lease, 1)).toBe(true);
+    releaseInput(lease);
+    releaseInput(lease); // twice: the buffer is not handed out twice
+    expect(idleInputBuffers()).toEqual({ buffers: 1, writtenBytes: 200 * KIB });
+    const again = packInput(writer(150 * KIB, 3));
+    expect(again.buffer).toBe(lease.buffer);
+    const third = packInput(writer(150 * KIB, 4));
+    expect(third.buffer).not.toBe(lease.buffer);
+    expect(all(again, 3)).toBe(true);
+    [other, again, third, ...held].forEach(releaseInput);
   });
 
-  it('takes the smaller idle buffer when it was given back first (first in the idle list)', () => {
-    // No idle buffer yet: these two are the whole list, the smaller at its head. Both are taken again, so none is left.
-    const [small, large] = [copyInput(filled(1100 * KIB, 7)), copyInput(filled(2100 * KIB, 8))]; // 2 and 4 MiB buffers
-    for (const view of [small, large]) releaseInput(view);
-    expect(same(copyInput(filled(1500 * KIB, 9)), small)).toBe(true);
-    expect(same(copyInput(filled(1500 * KIB, 10)), large)).toBe(true);
-  });
-
-  it('puts an input of 64 KiB or more in a buffer of the next power of two, and reuses it once released', () => {
-    const source = filled(64 * KIB, 1);
-    const copy = copyInput(source);
-    expect(equal(copy, source)).toBe(true);
-    expect(copy.byteLength).toBe(64 * KIB);
-    expect(copy.buffer.byteLength).toBe(64 * KIB);
-    const odd = copyInput(filled(65 * KIB, 2));
-    expect(odd.byteLength).toBe(65 * KIB);
-    expect(odd.buffer.byteLength).toBe(128 * KIB);
-    // Not released yet: a new input of the same size gets another buffer.
-    const other = copyInput(filled(64 * KIB, 3));
-    expect(same(other, copy)).toBe(false);
-    releaseInput(copy);
-    const reused = copyInput(filled(64 * KIB, 4));
-    expect(same(reused, copy)).toBe(true);
-    expect(equal(reused, filled(64 * KIB, 4))).toBe(true);
-    for (const view of [odd, other, reused]) releaseInput(view);
-  });
-
-  it('takes the smallest idle buffer that fits, and each buffer once', () => {
-    const large = copyInput(filled(900 * KIB, 1)); // 1 MiB buffer
-    const small = copyInput(filled(300 * KIB, 2)); // 512 KiB buffer
-    releaseInput(large);
+  it('keeps the bigger buffer the pack function moved to, and hands out the roomiest idle buffer first', () => {
+    const held = drainIdle();
+    const grown = packInput(writer(300 * KIB, 5)); // a fresh 64 KiB buffer was short: the writer moved to a 364 KiB one
+    expect(grown.buffer.byteLength).toBe(364 * KIB);
+    const small = packInput(writer(100 * KIB, 6)); // 164 KiB
     releaseInput(small);
-    const first = copyInput(filled(260 * KIB, 3));
-    expect(same(first, small)).toBe(true);
-    const second = copyInput(filled(260 * KIB, 4));
-    expect(same(second, large)).toBe(true);
-    const third = copyInput(filled(260 * KIB, 5));
-    expect(third.buffer.byteLength).toBe(512 * KIB);
-    expect(same(third, small)).toBe(false);
-    expect(same(third, large)).toBe(false);
-    // An idle buffer too small for the input is never taken.
-    releaseInput(first);
-    const bigger = copyInput(filled(600 * KIB, 6));
-    expect(same(bigger, first)).toBe(false);
-    expect(bigger.buffer.byteLength).toBe(1 * MIB);
+    releaseInput(grown);
+    expect(idleInputBuffers()).toEqual({ buffers: 2, writtenBytes: 400 * KIB });
+    expect(nextBuffer()).toBe(grown.buffer); // roomiest first, though given back last…
+    const lease = packInput(writer(100 * KIB, 7));
+    expect(lease.buffer).toBe(grown.buffer); // …and again once idle
+    const next = packInput(writer(100 * KIB, 8));
+    expect(next.buffer).toBe(small.buffer);
+    [lease, next, ...held].forEach(releaseInput);
   });
 
-  it('ignores a second release of the same view and arrays it never leased', () => {
-    const view = copyInput(filled(2 * MIB + 1, 9)); // 4 MiB buffer
-    releaseInput(view);
-    releaseInput(view);
+  it('gives the buffer back when the pack function throws', () => {
+    const held = drainIdle();
+    releaseInput(packInput(writer(100 * KIB, 1)));
+    const before = idleInputBuffers();
+    const given: Buffer[] = [];
+    expect(() =>
+      packInput((buffer) => {
+        given.push(buffer);
+        throw new Error('cannot pack');
+      }),
+    ).toThrow('cannot pack');
+    expect(idleInputBuffers()).toEqual(before);
+    expect(nextBuffer()).toBe((given[0] as Buffer).buffer);
+    held.forEach(releaseInput);
+  });
+
+  it('keeps at most 64 MiB of written bytes idle, and no buffer over 64 MiB', () => {
+    const held = drainIdle();
+    const a = packInput(writer(40 * MIB, 1));
+    const b = packInput(writer(30 * MIB, 2));
+    const huge = packInput(() => Buffer.allocUnsafeSlow(65 * MIB).fill(3, 0, 100 * KIB).subarray(0, 100 * KIB));
+    releaseInput(a);
+    releaseInput(b); // 40 + 30 MiB written > 64: dropped
+    releaseInput(huge); // a 65 MiB buffer: dropped, though only 100 KiB of it was written
+    expect(idleInputBuffers()).toEqual({ buffers: 1, writtenBytes: 40 * MIB });
+    expect(nextBuffer()).toBe(a.buffer);
+    held.forEach(releaseInput);
+  });
+
+  it('ignores arrays it never lent', () => {
+    const held = drainIdle();
     releaseInput(new Uint8Array(new ArrayBuffer(4 * MIB)));
-    const a = copyInput(filled(3 * MIB, 1));
-    const b = copyInput(filled(3 * MIB, 2));
-    expect(same(a, view)).toBe(true);
-    expect(same(b, view)).toBe(false);
+    releaseInput(Buffer.allocUnsafeSlow(LEASE_MIN_BYTES));
+    expect(idleInputBuffers().buffers).toBe(0);
+    held.forEach(releaseInput);
   });
-
 });

@@ -2,10 +2,12 @@
  * hookbox's own wire (wire.ts): the msgpack envelope a hook receives, byte
  * for byte, and what its output bytes decode to. The envelope is a plain map
  * (no msgpackr records or extensions), `undefined` travels as nil, and every
- * call gets its own copy even though packing reuses one buffer.
+ * call gets its own bytes even though packing reuses buffers (a big
+ * envelope is lent in its pack buffer until the runner releases it).
  */
 import { Unpackr, pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
+import { releaseInput } from '../../host/runner/input-lease.ts';
 import { decodeDecision, encodeEnvelope, hookboxCodec } from '../../host/runner/wire.ts';
 import { PROTOCOL_VERSION, type SessionInfo } from '../../host/seams/index.ts';
 
@@ -45,7 +47,24 @@ describe('encodeEnvelope', () => {
     expect(first.byteLength).toBe(first.buffer.byteLength); // exact-size copy, not a view of a scratch buffer
   });
 
-  it('packs a payload bigger than the scratch buffer, then small ones again, each intact', () => {
+  it('lends a big envelope in its pack buffer: a later envelope goes elsewhere until it is released, then reuses it', () => {
+    const prompt = (content: string) => encodeEnvelope('agent/prompt-submit', session, { content, source: 'cli' }, null);
+    const contentOf = (bytes: Uint8Array) => (plain.unpack(bytes) as { payload: { content: string } }).payload.content;
+    const first = prompt('a'.repeat(200_000));
+    expect(first.byteLength).toBeLessThan(first.buffer.byteLength); // a view of the buffer it was packed into, not a copy
+    const second = prompt('b'.repeat(200_000));
+    expect(second.buffer).not.toBe(first.buffer);
+    expect(contentOf(first)).toBe('a'.repeat(200_000));
+    releaseInput(first);
+    const third = prompt('c'.repeat(150_000));
+    expect(third.buffer).toBe(first.buffer);
+    expect(contentOf(third)).toBe('c'.repeat(150_000));
+    expect(contentOf(second)).toBe('b'.repeat(200_000));
+    releaseInput(second);
+    releaseInput(third);
+  });
+
+  it('packs a payload bigger than the pack buffer, then small ones again, each intact', () => {
     const big = 'x'.repeat(300_000);
     for (const content of [big, 'small', `${big}y`, 'tiny']) {
       const bytes = encodeEnvelope('agent/prompt-submit', session, { content, source: 'cli' }, null);
