@@ -211,10 +211,7 @@ function scanBody(c: Cursor, start: number, end: number, sites: number[]): numbe
   return found;
 }
 
-/**
- * Whether the body at `start`..`end` of a one-memory module has a byte pair that could be
- * `memory.grow 0` (a native search for 0x40, no decoding; no view made per body).
- */
+/** Whether the body at `start`..`end` of a one-memory module has a byte pair that could be `memory.grow 0` (a native search for 0x40). */
 function mayGrow(bytes: Uint8Array, start: number, end: number): boolean {
   for (let at = bytes.indexOf(0x40, start); at !== -1 && at + 1 < end; at = bytes.indexOf(0x40, at + 1)) {
     const next = bytes[at + 1] as number;
