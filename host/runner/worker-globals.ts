@@ -1,6 +1,6 @@
 /**
  * What a runner worker's global scope holds in place of Node's `Response`.
- * Imported first by worker.ts, so it runs before any plugin is created.
+ * Installed by worker.ts as it starts, before it handles any message.
  *
  * The Extism SDK tests every manifest with `manifest instanceof Response`.
  * In Node 20 the global `Response` is a lazy getter: its first read loads
