@@ -15,6 +15,7 @@ import {
 import { waitAsync } from './wasm-api.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
+import { SpinBackoff } from './spin-backoff.ts';
 
 /** The worker died or was terminated before (or while) serving the request; the caller may retry elsewhere. */
 export class WorkerGoneError extends Error {
@@ -49,10 +50,6 @@ export interface WorkerTuning {
 
 /** Calls posted to any worker of this process and not answered yet: the main thread likely has other work when > 1. */
 let callsInFlight = 0;
-/** Consecutive spin misses before a worker handle backs off spinning. */
-const MISSES_BEFORE_BACKOFF = 2;
-/** Longest back-off, in calls, before a handle tries spinning again. */
-const MAX_BACKOFF_CALLS = 64;
 /** Weight of the newest sample in an instance's serve-time average. */
 const SERVE_EWMA_WEIGHT = 0.25;
 
@@ -108,9 +105,7 @@ export class WorkerHandle {
   readonly #modules = new Set<string>();
   /** Recent serve time per instance (µs, as the worker measured it): a hook slower than the spin is not spun for. */
   readonly #serveUs = new Map<number, number>();
-  #missStreak = 0;
-  /** Calls left before spinning is tried again after repeated misses. */
-  #skipSpins = 0;
+  readonly #backoff = new SpinBackoff();
 
   constructor(tuning: WorkerTuning) {
     this.#tuning = tuning;
@@ -245,14 +240,9 @@ export class WorkerHandle {
   #spin(seq: number, until: number): boolean {
     const ctrl = this.#ctrl;
     while (Atomics.load(ctrl, Slot.respSeq) !== seq && performance.now() < until);
-    if (Atomics.load(ctrl, Slot.respSeq) === seq) {
-      this.#missStreak = 0;
-      return true;
-    }
-    if (++this.#missStreak >= MISSES_BEFORE_BACKOFF) {
-      this.#skipSpins = Math.min(MAX_BACKOFF_CALLS, 1 << (this.#missStreak - 1));
-    }
-    return false;
+    const hit = Atomics.load(ctrl, Slot.respSeq) === seq;
+    this.#backoff.record(hit);
+    return hit;
   }
 
   /**
@@ -261,11 +251,7 @@ export class WorkerHandle {
    */
   #spinBudget(id: number): number {
     const max = this.#tuning.mainSpinUs;
-    if (max <= 0) return 0;
-    if (this.#skipSpins > 0) {
-      this.#skipSpins--;
-      return 0;
-    }
+    if (max <= 0 || !this.#backoff.shouldSpin()) return 0;
     const recent = this.#serveUs.get(id);
     return recent !== undefined && recent > max ? 0 : max;
   }

@@ -19,6 +19,7 @@ import {
 import { waitAsync } from './wasm-api.ts';
 import { ExtismInstance } from './extism-adapter.ts';
 import { installWorkerGlobals } from './worker-globals.ts';
+import { SpinBackoff } from './spin-backoff.ts';
 
 interface WorkerConfig {
   readonly sab: SharedArrayBuffer;
@@ -113,16 +114,13 @@ const turnEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve)
 
 /** A sleeping worker still turns its event loop this often (nothing should need it, but nothing starves). */
 const IDLE_WAIT_MS = 50;
-const MISSES_BEFORE_BACKOFF = 2;
-const MAX_BACKOFF_CALLS = 64;
 
 async function channelLoop(): Promise<void> {
   let seen = Atomics.load(ctrl, Slot.reqSeq);
   let msgSeen = Atomics.load(ctrl, Slot.msgSeq);
   let justServed = false;
   // Back-off like main's: spins that keep missing mean main is slow or shares our core; stop stealing it.
-  let missStreak = 0;
-  let skipSpins = 0;
+  const backoff = new SpinBackoff();
   for (;;) {
     // Read the bell first: anything main posts after these reads changes it, so the wait below cannot miss it.
     const bell = Atomics.load(ctrl, Slot.bell);
@@ -131,12 +129,10 @@ async function channelLoop(): Promise<void> {
       // Poll briefly for the next call: long when main said more are queued for us, short otherwise
       // (on 2 cores every spinning thread takes a core from someone).
       const spinUs = (ctrl[Slot.queued] as number) > 0 ? config.queuedSpinUs : config.spinUs;
-      if (skipSpins > 0) skipSpins--;
-      else if (spinUs > 0) {
+      if (backoff.shouldSpin() && spinUs > 0) {
         const until = performance.now() + spinUs / 1000;
         while (seq === seen && performance.now() < until) seq = Atomics.load(ctrl, Slot.reqSeq);
-        if (seq !== seen) missStreak = 0;
-        else if (++missStreak >= MISSES_BEFORE_BACKOFF) skipSpins = Math.min(MAX_BACKOFF_CALLS, 1 << (missStreak - 1));
+        backoff.record(seq !== seen);
       }
     }
     justServed = false;
