@@ -84,7 +84,7 @@ async function readDir(dir: string, pick: (name: string) => boolean): Promise<Re
 
 /** The prelude as a C array, so the engine embeds it without a runtime file. */
 function preludeHeader(source: Uint8Array): Uint8Array {
-  const bytes = Array.from(source, (b) => String(b)).join(',');
+  const bytes = source.join(',');
   return new TextEncoder().encode(
     `/* Generated from prelude*.js by pdk/engine/build.ts. */\n` +
       `const char HB_PRELUDE[] = {${bytes},0};\nconst unsigned HB_PRELUDE_LEN = ${source.length};\n`,
