@@ -10,21 +10,24 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cacheRoot } from '../pdk/engine/build.ts';
+import { buildInfoPath } from '../pdk/compiler/typecheck.ts';
 import { GUARD_BASH_ENTRY, PAYLOAD, type BenchHook } from './fixtures.ts';
 import { type Summary, summarize } from './harness.ts';
 
 const HOOKBOX_BIN = fileURLToPath(new URL('../host/cli/hookbox.mjs', import.meta.url));
 
 export interface CliRow {
-  readonly id: 'node' | 'help' | 'call' | 'build';
+  readonly id: 'node' | 'help' | 'call' | 'build' | 'build-cold';
   readonly command: string;
   readonly summary: Summary;
   readonly p90Us: number;
 }
 
-async function timeRuns(args: readonly string[], runs: number): Promise<{ summary: Summary; p90Us: number }> {
+async function timeRuns(args: readonly string[], runs: number, before?: () => Promise<void>): Promise<{ summary: Summary; p90Us: number }> {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
+    await before?.();
     const started = performance.now();
     await promisify(execFile)(process.execPath, args);
     samples.push(performance.now() - started);
@@ -36,7 +39,9 @@ async function timeRuns(args: readonly string[], runs: number): Promise<{ summar
 /**
  * `node -e 0`, `hookbox --help`, `hookbox call` on a built hook (`runs` fresh
  * processes each) and `hookbox build` of guard-bash into a temp dir with the
- * engine already cached (fewer runs: each is over a second).
+ * engine already cached (fewer runs: each is over a second): as a rebuild
+ * finds it (the type-check's build info from the run before), and with the
+ * build info removed before each run (a first build of the hook: the full check).
  */
 export async function measureCli(hook: BenchHook, options: { runs: number; onProgress: (message: string) => void }): Promise<CliRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'hookbox-bench-cli-'));
@@ -52,12 +57,19 @@ export async function measureCli(hook: BenchHook, options: { runs: number; onPro
     options.onProgress(`cli: hookbox call ${hook.name}`);
     const call = await timeRuns([HOOKBOX_BIN, 'call', wasm, '--seam', 'tools/pre-execute', '--payload', payload, '--json'], options.runs);
     options.onProgress('cli: hookbox build guard-bash');
-    const build = await timeRuns([HOOKBOX_BIN, 'build', GUARD_BASH_ENTRY, '-o', join(dir, 'build', 'hook.wasm'), '--json'], Math.max(3, Math.ceil(options.runs / 2)));
+    const buildArgs = [HOOKBOX_BIN, 'build', GUARD_BASH_ENTRY, '-o', join(dir, 'build', 'hook.wasm'), '--json'];
+    const buildRuns = Math.max(3, Math.ceil(options.runs / 2));
+    // One build first, so the rebuild row never times the first check of a fresh cache.
+    await promisify(execFile)(process.execPath, buildArgs);
+    const build = await timeRuns(buildArgs, buildRuns);
+    options.onProgress('cli: hookbox build guard-bash, full type-check');
+    const buildCold = await timeRuns(buildArgs, buildRuns, () => rm(buildInfoPath(cacheRoot(), GUARD_BASH_ENTRY), { force: true }));
     return [
       { id: 'node', command: 'node -e 0 (bare node, for reference)', ...node },
       { id: 'help', command: 'hookbox --help', ...help },
       { id: 'call', command: `hookbox call ${hook.name}.wasm --seam tools/pre-execute`, ...call },
-      { id: 'build', command: 'hookbox build examples-hooks/guard-bash/hook.ts -o <tmp>', ...build },
+      { id: 'build', command: 'hookbox build examples-hooks/guard-bash/hook.ts -o <tmp> (rebuild)', ...build },
+      { id: 'build-cold', command: 'hookbox build examples-hooks/guard-bash/hook.ts -o <tmp> (first build: full type-check)', ...buildCold },
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -3,7 +3,9 @@
  * only strips types. The environment is the hook's: ES2020 plus the js-pdk
  * globals (`Host`, `Config`, `Var`, …) from @extism/js-pdk, no Node.
  */
-import { dirname, join, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import type TS from 'typescript';
 import { typescript } from './typescript.ts';
 import { BuildError } from '../../host/errors.ts';
@@ -52,14 +54,25 @@ export function jsPdkTypes(): string {
 const libCache = new Map<string, TS.SourceFile>();
 
 function compilerHost(typeRoot: string, options: TS.CompilerOptions): TS.CompilerHost {
-  const host = typescript().createCompilerHost(options);
+  // An incremental host versions each file by a hash of its text, which the build info records.
+  const host = options.incremental === true ? typescript().createIncrementalCompilerHost(options) : typescript().createCompilerHost(options);
+  // TypeScript writes nothing but the build info (noEmit): through a temporary file and a rename,
+  // so a build of the same hook in another process never reads a torn one.
+  host.writeFile = (fileName, text) => {
+    mkdirSync(dirname(fileName), { recursive: true });
+    const tmp = `${fileName}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, fileName);
+  };
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const cacheable = fileName.includes('/node_modules/');
-    const cached = cacheable ? libCache.get(fileName) : undefined;
+    // An incremental host's files carry a version (their hash) a plain host's lack: cached apart.
+    const key = `${options.incremental === true ? 'versioned' : 'plain'}:${fileName}`;
+    const cached = cacheable ? libCache.get(key) : undefined;
     if (cached) return cached;
     const file = getSourceFile(fileName, languageVersion, onError, shouldCreate);
-    if (file && cacheable) libCache.set(fileName, file);
+    if (file && cacheable) libCache.set(key, file);
     return file;
   };
   host.getCurrentDirectory = () => typeRoot;
@@ -112,18 +125,78 @@ function hookDiagnostics(program: TS.Program, roots: readonly string[]): readonl
   ]);
 }
 
+/** Build infos kept in a cache directory: one per hook entry, the least recently written removed past this. */
+export const MAX_BUILD_INFOS = 64;
+
+/**
+ * Where {@link typecheckHook} keeps what it checked of `entry` under a cache root
+ * (`<cacheDir>/typescript/checks/`), one file per entry path.
+ */
+export function buildInfoPath(cacheDir: string, entry: string): string {
+  const key = createHash('sha256').update(resolve(entry)).digest('hex').slice(0, 24);
+  return join(cacheDir, 'typescript', 'checks', `${key}.tsbuildinfo`);
+}
+
+/** Keeps the newest {@link MAX_BUILD_INFOS} build infos beside `file` (a cache, not a record: a removed one costs one full check). */
+function pruneBuildInfos(file: string): void {
+  const dir = dirname(file);
+  let infos: { path: string; mtimeMs: number }[];
+  try {
+    infos = readdirSync(dir)
+      .filter((name) => name.endsWith('.tsbuildinfo'))
+      .map((name) => ({ path: join(dir, name), mtimeMs: statSync(join(dir, name)).mtimeMs }));
+  } catch {
+    return;
+  }
+  infos.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const stale of infos.slice(MAX_BUILD_INFOS)) rmSync(stale.path, { force: true });
+}
+
+/**
+ * The program and its errors. With `buildInfoFile`, TypeScript's incremental
+ * check: the file records each file's hash and diagnostics, and the next check
+ * of the same entry re-checks only the files that changed and those that
+ * import them (guard-bash: ~0.4 s of a ~0.9 s check saved when nothing
+ * changed). It records diagnostics only for a complete check, so this one
+ * checks the PDK's bodies too (once, on the first build of a hook).
+ */
+function checkedProgram(roots: readonly string[], options: TS.CompilerOptions, typeRoot: string, buildInfoFile?: string): { program: TS.Program; errors: TS.Diagnostic[] } {
+  const ts = typescript();
+  const isError = (d: TS.Diagnostic) => d.category === ts.DiagnosticCategory.Error;
+  if (buildInfoFile === undefined) {
+    const program = ts.createProgram({ rootNames: roots, options, host: compilerHost(typeRoot, options) });
+    return { program, errors: hookDiagnostics(program, roots).filter(isError) };
+  }
+  const incremental = { ...options, incremental: true, tsBuildInfoFile: buildInfoFile };
+  const builder = ts.createIncrementalProgram({ rootNames: roots, options: incremental, host: compilerHost(typeRoot, incremental) });
+  const diagnostics = ts.sortAndDeduplicateDiagnostics([
+    ...builder.getConfigFileParsingDiagnostics(),
+    ...builder.getOptionsDiagnostics(),
+    ...builder.getSyntacticDiagnostics(),
+    ...builder.getGlobalDiagnostics(),
+    ...builder.getSemanticDiagnostics(),
+  ]);
+  try {
+    builder.emit(); // noEmit: the build info only
+    pruneBuildInfos(buildInfoFile);
+  } catch {
+    // The build info only saves time: a read-only cache costs the next build a full check.
+  }
+  return { program: builder.getProgram(), errors: diagnostics.filter(isError) };
+}
+
 /**
  * Throws a BuildError listing every error as `file:line:col: error TSnnnn: message`.
  * TypeScript gets a full type-check; JavaScript (and `// @ts-nocheck` files) is checked for
  * globals the engine does not have, so `setTimeout` or `console.table` fail here, not at run time.
  * `interfaces` are `.d.ts` files declaring the plugin's exports and host functions.
+ * `buildInfoFile` ({@link buildInfoPath}): check incrementally, keeping what was checked there.
  */
-export function typecheckHook(entry: string, interfaces: readonly string[] = []): void {
+export function typecheckHook(entry: string, interfaces: readonly string[] = [], buildInfoFile?: string): void {
   const ts = typescript();
   const options = compilerOptions();
   const roots = [entry, jsPdkTypes(), ...interfaces];
-  const program = ts.createProgram({ rootNames: roots, options, host: compilerHost(dirname(entry), options) });
-  const diagnostics = hookDiagnostics(program, roots).filter((d) => d.category === ts.DiagnosticCategory.Error);
+  const { program, errors: diagnostics } = checkedProgram(roots, options, dirname(entry), buildInfoFile);
   if (diagnostics.length > 0) {
     throw new BuildError(`type errors:\n${diagnostics.map(format).join('\n')}`);
   }
