@@ -130,11 +130,11 @@ export const MAX_BUILD_INFOS = 64;
 
 /**
  * Where {@link typecheckHook} keeps what it checked of `entry` under a cache root
- * (`<cacheDir>/typescript/checks/`), one file per entry path.
+ * (`<cacheDir>/typecheck/`), one file per entry path.
  */
 export function buildInfoPath(cacheDir: string, entry: string): string {
   const key = createHash('sha256').update(resolve(entry)).digest('hex').slice(0, 24);
-  return join(cacheDir, 'typescript', 'checks', `${key}.tsbuildinfo`);
+  return join(cacheDir, 'typecheck', `${key}.tsbuildinfo`);
 }
 
 /** Keeps the newest {@link MAX_BUILD_INFOS} build infos beside `file` (a cache, not a record: a removed one costs one full check). */

@@ -40,7 +40,7 @@ describe('incremental type-check', () => {
   it('a change to an imported file is checked again: the error it makes in the entry is reported, and its fix clears it', () => {
     const entry = project('edited', 'export function limit(): number {\n  return 4;\n}\n');
     check(entry);
-    expect(readdirSync(join(cacheDir, 'typescript', 'checks'))).toContain(buildInfoPath(cacheDir, entry).split('/').pop());
+    expect(readdirSync(join(cacheDir, 'typecheck'))).toContain(buildInfoPath(cacheDir, entry).split('/').pop());
     writeFileSync(join(dir, 'edited', 'lib.ts'), "export function limit(): string {\n  return 'four';\n}\n");
     expect(() => check(entry)).toThrow(/hook\.ts:2:32: error TS2362: The left-hand side of an arithmetic operation/);
     writeFileSync(join(dir, 'edited', 'lib.ts'), 'export function limit(): number {\n  return 5;\n}\n');
@@ -65,7 +65,7 @@ describe('incremental type-check', () => {
   it('a damaged build info costs a full check and is written anew', () => {
     const entry = project('damaged', 'export function limit(): number {\n  return 4;\n}\n');
     const info = buildInfoPath(cacheDir, entry);
-    mkdirSync(join(cacheDir, 'typescript', 'checks'), { recursive: true });
+    mkdirSync(join(cacheDir, 'typecheck'), { recursive: true });
     writeFileSync(info, '{"version": "5.9.3", "fileNames": [7');
     expect(() => check(entry)).not.toThrow();
     expect(() => JSON.parse(readFileSync(info, 'utf8')) as unknown).not.toThrow();
@@ -75,7 +75,7 @@ describe('incremental type-check', () => {
   });
 
   it(`keeps at most ${MAX_BUILD_INFOS} build infos, dropping the least recently written`, () => {
-    const checks = join(cacheDir, 'typescript', 'checks');
+    const checks = join(cacheDir, 'typecheck');
     mkdirSync(checks, { recursive: true });
     const old = Date.now() / 1000 - 3600;
     for (let i = 0; i < MAX_BUILD_INFOS + 5; i++) {
