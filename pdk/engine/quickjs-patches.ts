@@ -217,7 +217,7 @@ export const LIBREGEXP_PATCHES: readonly Patch[] = [
  * decode, a fresh 1.7 MB string per patch, an encode) that took ~75 ms on
  * this machine, most of it faulting in new pages.
  */
-function applyPatches(source: Uint8Array, patches: readonly Patch[], file: string, appendix = ''): Buffer {
+export function applyPatches(source: Uint8Array, patches: readonly Patch[], file: string, appendix = ''): Buffer {
   const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
   const edits = patches
     .map((patch) => {

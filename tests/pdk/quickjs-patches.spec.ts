@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuildError } from '../../host/errors.ts';
-import { LIBREGEXP_PATCHES, type Patch, QUICKJS_PATCHES, patchLibregexp, patchQuickjs } from '../../pdk/engine/quickjs-patches.ts';
+import { LIBREGEXP_PATCHES, type Patch, QUICKJS_PATCHES, applyPatches, patchLibregexp, patchQuickjs } from '../../pdk/engine/quickjs-patches.ts';
 
 const QUICKJS_DIR = join(dirname(createRequire(import.meta.url).resolve('qjsc/package.json')), 'deps', 'quickjs_2021_03_27');
 const quickjs = readFileSync(join(QUICKJS_DIR, 'quickjs.c'));
@@ -38,7 +38,20 @@ describe('QuickJS patches', () => {
   });
 
   it('libregexp.c: the same, with nothing appended', () => {
-    expect(text(patchLibregexp(libregexp))).toBe(patchInTurn(text(libregexp), LIBREGEXP_PATCHES));
+    expect(LIBREGEXP_PATCHES.length).toBeGreaterThan(0);
+    const patched = text(patchLibregexp(libregexp));
+    expect(patched).toBe(patchInTurn(text(libregexp), LIBREGEXP_PATCHES));
+    expect(patched).not.toBe(text(libregexp));
+    const [first] = LIBREGEXP_PATCHES as [Patch];
+    expect(() => patchLibregexp(Buffer.from(text(libregexp).replace(first.find, '')))).toThrow(`engine build: libregexp.c patch does not apply exactly once (${first.why})`);
+  });
+
+  it('patches at the very start, side by side, and in any order; overlapping ones fail the build', () => {
+    const source = Buffer.from('alpha beta gamma');
+    const patch = (find: string, replace: string): Patch => ({ why: `${find} → ${replace}`, find, replace });
+    expect(text(applyPatches(source, [patch('gamma', 'G'), patch('alpha', 'A'), patch(' beta', ' B')], 'x.c', '!'))).toBe('A B G!');
+    expect(() => applyPatches(source, [patch('alpha beta', 'AB'), patch('beta gamma', 'BG')], 'x.c')).toThrow('engine build: x.c patch overlaps another (beta gamma → BG)');
+    expect(() => applyPatches(source, [patch('a', 'A')], 'x.c')).toThrow('engine build: x.c patch does not apply exactly once (a → A)');
   });
 
   it('a patch whose text is missing, or there twice, fails the build naming why it exists', () => {

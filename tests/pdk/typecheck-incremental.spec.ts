@@ -37,6 +37,15 @@ afterAll(() => {
 });
 
 describe('incremental type-check', () => {
+  it('a one-off check and an incremental one in the same process share no parsed library file', () => {
+    // First in this file, so the one-off check parses the library files: an incremental program
+    // needs every file versioned, and the one-off check's are not.
+    const entry = project('mixed', 'export function limit(): number {\n  return 4;\n}\n');
+    expect(() => typecheckHook(entry)).not.toThrow();
+    expect(() => check(entry)).not.toThrow();
+    expect(() => typecheckHook(entry)).not.toThrow();
+  });
+
   it('a change to an imported file is checked again: the error it makes in the entry is reported, and its fix clears it', () => {
     const entry = project('edited', 'export function limit(): number {\n  return 4;\n}\n');
     check(entry);
@@ -83,8 +92,12 @@ describe('incremental type-check', () => {
       writeFileSync(file, '{}');
       utimesSync(file, old + i, old + i);
     }
+    const other = join(checks, 'notes.txt');
+    writeFileSync(other, 'not a build info');
+    utimesSync(other, old - 10, old - 10);
     const entry = project('pruning', 'export function limit(): number {\n  return 4;\n}\n');
     check(entry);
+    expect(readdirSync(checks)).toContain('notes.txt');
     const left = readdirSync(checks).filter((name) => name.endsWith('.tsbuildinfo'));
     expect(left).toHaveLength(MAX_BUILD_INFOS);
     expect(left).toContain(buildInfoPath(cacheDir, entry).split('/').pop());
