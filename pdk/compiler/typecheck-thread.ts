@@ -17,7 +17,7 @@ export interface TypecheckRequest {
   readonly interfaces: readonly string[];
 }
 
-/** What the worker is started with: the cache root for TypeScript's code cache (typescript.ts). */
+/** What the worker is started with: the cache root for TypeScript's code cache (typescript.ts) and the build infos (typecheck.ts). */
 export interface TypecheckWorkerData {
   readonly cacheDir: string;
 }
