@@ -27,6 +27,17 @@ export interface CachedModule {
   save(): void;
 }
 
+/**
+ * Writes a cache file through a temporary file and a rename (its folder made if need be), so a
+ * process reading it at the same time never sees a torn file. Throws what the file system throws.
+ */
+export function writeCacheFile(file: string, data: string | NodeJS.ArrayBufferView): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
+}
+
 function readCache(cacheFile: string): Buffer | undefined {
   try {
     return readFileSync(cacheFile);
@@ -62,10 +73,7 @@ export function requireWithCodeCache(file: string, cacheFile: string): CachedMod
     status,
     save() {
       try {
-        mkdirSync(dirname(cacheFile), { recursive: true });
-        const tmp = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, cacheFile);
+        writeCacheFile(cacheFile, script.createCachedData());
       } catch {
         // Not writable: the next process compiles again, as without a cache.
       }

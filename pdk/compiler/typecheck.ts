@@ -4,9 +4,10 @@
  * globals (`Host`, `Config`, `Var`, …) from @extism/js-pdk, no Node.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type TS from 'typescript';
+import { writeCacheFile } from './code-cache.ts';
 import { typescript } from './typescript.ts';
 import { BuildError } from '../../host/errors.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
@@ -58,12 +59,7 @@ function compilerHost(typeRoot: string, options: TS.CompilerOptions): TS.Compile
   const host = options.incremental === true ? typescript().createIncrementalCompilerHost(options) : typescript().createCompilerHost(options);
   // TypeScript writes nothing but the build info (noEmit): through a temporary file and a rename,
   // so a build of the same hook in another process never reads a torn one.
-  host.writeFile = (fileName, text) => {
-    mkdirSync(dirname(fileName), { recursive: true });
-    const tmp = `${fileName}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, fileName);
-  };
+  host.writeFile = (fileName, text) => writeCacheFile(fileName, text);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const cacheable = fileName.includes('/node_modules/');
