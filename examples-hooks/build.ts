@@ -1,15 +1,17 @@
 /**
  * Builds the example hooks from their TypeScript source with the project's
- * own compiler, into `examples-hooks/<name>/dist/` (never committed). A hook
- * whose sources, PDK and engine are unchanged since its last build is reused.
+ * own compiler, into `examples-hooks/<name>/dist/` (never committed) in a
+ * checkout, and into the user's cache folder from an installed package (which
+ * is never written to). A hook whose sources, PDK and engine are unchanged
+ * since its last build is reused.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildHook } from '../pdk/compiler/index.ts';
-import { PACKAGE_ROOT } from '../host/package.ts';
-import { ensureEngine } from '../pdk/engine/build.ts';
+import { IS_CHECKOUT, PACKAGE_ROOT } from '../host/package.ts';
+import { cacheRoot, ensureEngine } from '../pdk/engine/build.ts';
 
 export const EXAMPLES_DIR = join(PACKAGE_ROOT, 'examples-hooks');
 export const EXAMPLE_HOOKS = ['guard-bash', 'secret-redactor', 'prompt-guard', 'session-context', 'test-gate', 'audit-trail'] as const;
@@ -48,7 +50,7 @@ function inputsHash(name: ExampleHook, enginePath: string): string {
 /** Builds one example hook unless an up-to-date build exists. */
 export async function buildExample(name: ExampleHook, onProgress: (message: string) => void = () => {}): Promise<BuiltExample> {
   const enginePath = await ensureEngine({ onProgress });
-  const outDir = join(EXAMPLES_DIR, name, 'dist');
+  const outDir = IS_CHECKOUT ? join(EXAMPLES_DIR, name, 'dist') : join(cacheRoot(), 'examples', name);
   const wasmPath = join(outDir, 'hook.wasm');
   const manifestPath = join(outDir, 'hook.json');
   const stampPath = join(outDir, '.inputs-sha256');

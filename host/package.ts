@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,3 +31,19 @@ export const PACKAGE_ROOT: string = found.root;
 
 /** hookbox's version, from its package.json (the one place it is written). */
 export const HOOKBOX_VERSION: string = found.version;
+
+/**
+ * Whether hookbox runs from a development checkout (a git work tree holding
+ * the CLI's TypeScript sources) rather than an installed package: npm never
+ * packs `.git`, and `files` ships no host/ sources. A checkout builds the JS
+ * engine into its own `.cache/`; an installed package loads the engine it
+ * ships and keeps per-user caches in the user's cache folder. The same rule as
+ * `isCheckout` in host/cli/fresh-build.mjs (tests/unit/cli-fresh-build.spec.ts
+ * holds them to it).
+ */
+export const IS_CHECKOUT: boolean = isCheckoutRoot(found.root);
+
+/** {@link IS_CHECKOUT}'s rule for any package root (exported for the test that ties it to the bin's). */
+export function isCheckoutRoot(root: string): boolean {
+  return existsSync(path.join(root, '.git')) && existsSync(path.join(root, 'host', 'cli', 'main.ts'));
+}

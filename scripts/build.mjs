@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// `npm run build` (also run by `prepare` and `prepack`). Two outputs, built
-// side by side:
+// `npm run build` (also run by `prepare` and `prepack`). Three outputs, the
+// first two built side by side:
 // - dist/host, dist/pdk: host/ and pdk/ compiled by tsc (JS + .d.ts), the
 //   package's library entries (`hookbox`, `hookbox/pdk`) and pdk/testing.mjs;
 //   the worker bootstrap and the HTTP helper copied beside the compiled worker.
 // - dist/bin: the `hookbox` CLI bundled by esbuild (./bundle-cli.mjs), what
 //   host/cli/hookbox.mjs runs: one file per command instead of hundreds.
+// - dist/engine: the JS engine for hooks (engine.wasm + engine.json, its key and
+//   sha256), compiled from npm packages into .cache/ on first use and copied
+//   here, so an installed package never compiles it (pdk/engine/build.ts).
 // Then dist/.build-stamp: the time the build started and the source files the
 // bundle was made from, which host/cli/fresh-build.mjs compares with the
 // sources' mtimes to never run a stale build.
@@ -29,8 +32,14 @@ const bin = await bundleCli(root, join(dist, 'bin'));
 const status = await compiled;
 if (status !== 0) process.exit(status);
 
+const { packEngine } = await import(new URL('../dist/pdk/engine/build.js', import.meta.url).href);
+const engine = await packEngine(join(dist, 'engine'), { onProgress: (m) => console.log(`engine: ${m}`) });
+
 mkdirSync(join(dist, 'host', 'runner'), { recursive: true });
 copyFileSync(join(root, 'host', 'runner', 'worker-bootstrap.mjs'), join(dist, 'host', 'runner', 'worker-bootstrap.mjs'));
 copyFileSync(join(root, 'host', 'runner', 'http-helper.mjs'), join(dist, 'host', 'runner', 'http-helper.mjs'));
 writeFileSync(join(dist, '.build-stamp'), `${JSON.stringify({ startedAt, binInputs: bin.inputs })}\n`);
-console.log(`built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (the CLI bundle: ${bin.files} files, ${(bin.bytes / 1024).toFixed(0)} KiB)`);
+console.log(
+  `built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (the CLI bundle: ${bin.files} files, ${(bin.bytes / 1024).toFixed(0)} KiB; ` +
+    `the engine: ${(engine.bytes / 1024).toFixed(0)} KiB, sha256 ${engine.sha256.slice(0, 12)}…)`,
+);

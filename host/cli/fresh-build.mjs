@@ -1,6 +1,11 @@
-// Whether the build in dist/ may run instead of the sources: it exists and no
-// source file changed since the build started (dist/.build-stamp, written by
-// scripts/build.mjs, holds that time). A file newer than the stamp means stale.
+// Whether the build in dist/ runs, or the TypeScript sources through tsx.
+// - An installed package (no `.git`, no host/ sources: npm ships neither)
+//   always runs its build. Its files' mtimes say nothing: npm gives extracted
+//   files the install time, so no mtime comparison may decide there.
+// - A development checkout (a git work tree with host/'s sources) runs the
+//   build only while no source file changed since the build started
+//   (dist/.build-stamp, written by scripts/build.mjs, holds that time); a
+//   file newer than the stamp means stale, and the sources run instead.
 // - freshBin: the CLI bundle (dist/bin/), checked against the files the
 //   stamp lists as its inputs (~220 stats, no directory walk). A source file
 //   can only enter or leave the bundle through an edit to a file already in
@@ -8,7 +13,7 @@
 //   installed package ships the bundle without host/'s sources).
 // - freshBuild: the tsc output (dist/host, dist/pdk), checked against every
 //   .ts/.mjs under host/ and pdk/ (~250 files, a directory walk).
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -24,8 +29,24 @@ function readStamp(dist) {
   }
 }
 
-/** The dist/bin/ directory URL when the CLI bundle is present and fresh, else `undefined`. */
+/**
+ * Whether `root` is a development checkout: a git work tree (`.git`, a folder
+ * or a worktree's file) holding the CLI's TypeScript sources. npm never packs
+ * `.git`, and `files` ships no host/ sources, so an installed package is not one.
+ */
+export function isCheckout(root = ROOT) {
+  return existsSync(new URL('.git', root)) && existsSync(new URL('host/cli/main.ts', root));
+}
+
+/** An installed package's build directory `dir` when it holds `entry`, else `undefined`. */
+function shipped(root, dir, entry) {
+  const url = new URL(dir, root);
+  return existsSync(new URL(entry, url)) ? url : undefined;
+}
+
+/** The dist/bin/ directory URL when the CLI bundle is present and fresh (always fresh when installed), else `undefined`. */
 export function freshBin(root = ROOT) {
+  if (!isCheckout(root)) return shipped(root, 'dist/bin/', 'main.js');
   const stamp = readStamp(new URL('dist/', root));
   if (stamp === undefined || !Array.isArray(stamp.binInputs)) return undefined;
   const base = fileURLToPath(root);
@@ -36,8 +57,9 @@ export function freshBin(root = ROOT) {
   return new URL('dist/bin/', root);
 }
 
-/** The dist/ directory URL when the tsc build is present and fresh, else `undefined`. */
+/** The dist/ directory URL when the tsc build is present and fresh (always fresh when installed), else `undefined`. */
 export function freshBuild(root = ROOT) {
+  if (!isCheckout(root)) return shipped(root, 'dist/', 'host/index.js');
   const dist = new URL('dist/', root);
   const stamp = readStamp(dist);
   if (stamp === undefined) return undefined;

@@ -4,7 +4,7 @@
 // starts about as fast as node itself: stdin →
 // POST /hooks/<agent> on `hookbox serve`'s unix socket → the answer's stdout,
 // stderr and exit code. With no server listening it decides in-process
-// (loading the TypeScript host: slow, same answers). Fails closed: anything
+// (loading the host: slow, same answers). Fails closed: anything
 // it cannot turn into a decision exits 2 with a one-line reason on stderr.
 'use strict';
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: no ESM loader on the hot path */
@@ -93,9 +93,17 @@ function ask(options, body) {
 
 async function inProcess(options, body) {
   if (options.config === undefined) fail(`no hookbox server at ${options.socket}, and no --config to decide in-process`);
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { decideInProcess } = await import(pathToFileURL(join(__dirname, '..', 'serve', 'in-process.ts')).href);
+  // The shipped build (always, when installed; in a checkout while fresh), else the sources through tsx.
+  const { freshBuild } = await import('./fresh-build.mjs');
+  const dist = freshBuild();
+  let decideInProcess;
+  if (dist !== undefined) {
+    ({ decideInProcess } = await import(new URL('host/serve/in-process.js', dist).href));
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ decideInProcess } = await import(pathToFileURL(join(__dirname, '..', 'serve', 'in-process.ts')).href));
+  }
   const answer = await decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations);
   emit(answer.exitCode, answer.exitCode === 0 ? answer.stdout : answer.stderr);
 }

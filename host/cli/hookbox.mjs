@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 // The `hookbox` bin. `hookbox hook <agent>` (run by an agent per event) takes
 // a plain-JS path with no TypeScript loader. Everything else runs the CLI
-// bundle in dist/bin/ when it is present and fresh, else the TypeScript
-// sources through tsx, so a checkout never runs stale code (see
-// ./fresh-build.mjs).
+// bundle in dist/bin/: always in an installed package, and in a development
+// checkout while it is fresh, else the TypeScript sources through tsx, so a
+// checkout never runs stale code (see ./fresh-build.mjs).
 if (process.argv[2] === 'hook') {
   const { default: client } = await import('./hookbox-hook.cjs');
   await client.runHookClient(process.argv.slice(3));
 } else {
-  const { freshBin } = await import('./fresh-build.mjs');
+  const { freshBin, isCheckout } = await import('./fresh-build.mjs');
   let main;
   const bin = freshBin();
   if (bin !== undefined) {
     ({ main } = await import(new URL('main.js', bin).href));
+  } else if (!isCheckout()) {
+    const { fileURLToPath } = await import('node:url');
+    process.stderr.write(`hookbox: this installed package has no CLI build (${fileURLToPath(new URL('../../dist/bin/main.js', import.meta.url))} is missing); reinstall hookbox\n`);
+    process.exit(1);
   } else {
     const { register } = await import('tsx/esm/api');
     register();

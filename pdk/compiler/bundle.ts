@@ -90,6 +90,9 @@ async function bundleOnce(entry: string, commonJs: ReadonlySet<string>, prologue
       // Relative paths in comments and the map: the bundle must not depend on where it was built from.
       absWorkingDir: workDir,
       bundle: true,
+      // `hookbox/…` is the PDK of the hookbox that builds (the same files through a project's node_modules/hookbox,
+      // and found when the hook project does not install hookbox itself, e.g. under a global install).
+      alias: { hookbox: PACKAGE_ROOT },
       format: 'iife',
       target: 'es2020',
       platform: 'neutral',

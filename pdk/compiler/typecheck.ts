@@ -38,6 +38,9 @@ export const HOOK_COMPILER_OPTIONS = {
 function compilerOptions(): TS.CompilerOptions {
   const { options, errors } = typescript().convertCompilerOptionsFromJson(HOOK_COMPILER_OPTIONS, process.cwd());
   if (errors.length > 0) throw new BuildError(`hookbox's own hook compiler options are invalid: ${errors.map((e) => String(e.messageText)).join('; ')}`);
+  // `hookbox/…` is the PDK of the hookbox that builds, as in the bundle (bundle.ts): found from a hook
+  // project that does not install hookbox itself (a global install), and never another version's.
+  options.paths = { 'hookbox/*': [join(PACKAGE_ROOT, '*')] };
   return options;
 }
 

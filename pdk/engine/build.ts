@@ -8,15 +8,22 @@
  * `<repo>/.cache/engine/` (or `$HOOKBOX_CACHE_DIR/engine/`), keyed by a hash
  * of every input, and is byte-identical across builds. Object files are cached
  * too, so a glue change does not recompile quickjs.c (~50 s).
+ *
+ * Only a development checkout compiles the engine. `npm pack` (the build's
+ * `prepack`) copies it into the package as `dist/engine/engine.wasm`, with its
+ * key and sha256 in `dist/engine/engine.json`; an installed package loads that
+ * file, read-only and checked against the digest, and needs neither clang nor
+ * QuickJS's sources (both are devDependencies).
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BuildError } from '../../host/errors.ts';
-import { PACKAGE_ROOT } from '../../host/package.ts';
+import { IS_CHECKOUT, PACKAGE_ROOT } from '../../host/package.ts';
 import { patchLibregexp, patchQuickjs } from './quickjs-patches.ts';
 
 // From package.json, not from this file: the C glue ships as source beside the built dist/.
@@ -51,15 +58,62 @@ const QUICKJS_UNITS = ['quickjs.c', 'libregexp.c', 'libunicode.c', 'cutils.c', '
 
 /** Options for {@link ensureEngine} and {@link buildEngine}. */
 export interface EngineOptions {
-  /** Cache root; the engine goes to `<cacheDir>/engine/`. Default `$HOOKBOX_CACHE_DIR` or `<repo>/.cache`. */
+  /** Cache root; the engine goes to `<cacheDir>/engine/`. Default {@link cacheRoot}'s. */
   cacheDir?: string;
   /** Progress lines; default writes them to stderr. */
   onProgress?: (message: string) => void;
 }
 
-/** The cache root: `$HOOKBOX_CACHE_DIR`, else `<repo>/.cache`. */
+/**
+ * The cache root: `$HOOKBOX_CACHE_DIR`, else `<repo>/.cache` in a development
+ * checkout, else the user's cache folder (`$XDG_CACHE_HOME/hookbox`, or
+ * `~/.cache/hookbox`) — never inside an installed package's `node_modules`.
+ */
 export function cacheRoot(override?: string): string {
-  return resolve(override ?? process.env.HOOKBOX_CACHE_DIR ?? join(REPO_ROOT, '.cache'));
+  if (override !== undefined) return resolve(override);
+  if (process.env.HOOKBOX_CACHE_DIR) return resolve(process.env.HOOKBOX_CACHE_DIR);
+  if (IS_CHECKOUT) return join(REPO_ROOT, '.cache');
+  const xdg = process.env.XDG_CACHE_HOME;
+  return join(xdg !== undefined && xdg !== '' ? resolve(xdg) : join(homedir(), '.cache'), 'hookbox');
+}
+
+/** Where the packed package holds its engine (see the module's doc). */
+export const SHIPPED_ENGINE_DIR = join(PACKAGE_ROOT, 'dist', 'engine');
+
+/** `dist/engine/engine.json`: what the packed engine is. */
+export interface ShippedEngine {
+  /** The engine's cache key (a hash of every input; see {@link buildEngine}). */
+  key: string;
+  /** sha256 of `engine.wasm`, hex. */
+  sha256: string;
+  bytes: number;
+}
+
+let shippedChecked: string | undefined;
+
+/**
+ * The engine an installed package ships, after checking its bytes against the
+ * digest recorded beside it (once per process). Throws a BuildError naming the
+ * file when it is missing or does not match: an installed package never
+ * compiles one.
+ */
+export function shippedEngine(dir = SHIPPED_ENGINE_DIR): string {
+  const wasmPath = join(dir, 'engine.wasm');
+  if (shippedChecked === wasmPath) return wasmPath;
+  let meta: ShippedEngine;
+  let bytes: Buffer;
+  try {
+    meta = JSON.parse(readFileSync(join(dir, 'engine.json'), 'utf8')) as ShippedEngine;
+    bytes = readFileSync(wasmPath);
+  } catch (error) {
+    throw new BuildError(`hookbox's JS engine is missing from the installed package (${dir}): reinstall hookbox`, { cause: error });
+  }
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== meta.sha256) {
+    throw new BuildError(`${wasmPath}: sha256 ${actual} does not match the ${meta.sha256} recorded in engine.json: the package is damaged; reinstall hookbox`);
+  }
+  shippedChecked = wasmPath;
+  return wasmPath;
 }
 
 interface EngineInputs {
@@ -286,7 +340,22 @@ async function acquireLock(lockPath: string, wasmPath: string, progress: (m: str
  * ```
  */
 export async function ensureEngine(options: EngineOptions = {}): Promise<string> {
+  if (!IS_CHECKOUT) return shippedEngine();
   return (await buildEngine(options)).wasmPath;
+}
+
+/**
+ * Copies the engine for the current sources (built or cached) into `dir` as
+ * `engine.wasm` + `engine.json`: what `npm pack` ships. Same bytes as the cache.
+ */
+export async function packEngine(dir: string, options: EngineOptions = {}): Promise<ShippedEngine> {
+  const built = await buildEngine(options);
+  const bytes = await readFile(built.wasmPath);
+  const meta: ShippedEngine = { key: built.key, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+  await mkdir(dir, { recursive: true });
+  await writeAtomic(join(dir, 'engine.wasm'), bytes);
+  await writeAtomic(join(dir, 'engine.json'), new TextEncoder().encode(`${JSON.stringify(meta, null, 2)}\n`));
+  return meta;
 }
 
 // `tsx pdk/engine/build.ts`: build (or find) the engine and print its path.

@@ -96,6 +96,7 @@ describe('host/cli/hookbox.mjs picks the bundle only while it is fresh', () => {
     const dir = mkdtempSync(join(scratch, 'checkout-'));
     mkdirSync(join(dir, 'host', 'cli'), { recursive: true });
     mkdirSync(join(dir, 'dist', 'bin'), { recursive: true });
+    mkdirSync(join(dir, '.git'));
     for (const file of ['hookbox.mjs', 'fresh-build.mjs']) copyFileSync(join(ROOT, 'host', 'cli', file), join(dir, 'host', 'cli', file));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'hookbox-checkout', type: 'module', private: true }));

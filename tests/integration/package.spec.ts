@@ -1,74 +1,181 @@
 /**
- * hookbox as a consumer gets it: `npm pack`, the tarball unpacked into a
- * scratch project's node_modules, imported from plain JavaScript (node, no
- * tsx) and type-checked from TypeScript, and the README's "Embedding hookbox"
- * example run against a real wasm hook.
+ * hookbox installed the way a user installs it (tests/helpers/packed-install.ts):
+ * `npm pack`, a real `npm i -D <tarball>` into a fresh project with a private
+ * HOME, then what the README tells a user to do, with `npx hookbox …`:
+ * `--help`, `init` and the scaffold's own `npm test`, `build` (the shipped
+ * engine, nothing compiled), `call`, `setup claude-code` and `doctor`, the
+ * Claude Code command client deciding with no server, one real Claude Code
+ * run, the README's five-minute path as written, the library from plain
+ * JavaScript and TypeScript, and a global install.
  *
- * Dependencies: this machine has no registry packuments in the npm cache, so
- * `npm install --offline <tarball>` cannot resolve them. The test does what
- * npm would for the package itself (unpack it into node_modules/hookbox) and
- * links each of its declared dependencies to this checkout's installed copy.
+ * With `HOOKBOX_TEST_NODE` set (.ci/run: Node 22 and 24), only the smoke part
+ * runs, on that Node: install, `--help`, init + its test, build, call, the
+ * command client. Timings go to stderr (`[package] …`) for the closing notes.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error — a plain .mjs module without types
-import { freshBuild } from '../../host/cli/fresh-build.mjs';
+import { probeClaude, runClaude } from '../helpers/claude-code.ts';
+import { MockAnthropic } from '../helpers/mock-anthropic.ts';
+import { type Packed, ROOT, Scratch, TEST_NODE, checkoutPackage, packCheckout, readmeQuickPath } from '../helpers/packed-install.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
-let scratch: string;
+const SMOKE_ONLY = process.env.HOOKBOX_TEST_NODE !== undefined;
+const pkg = checkoutPackage();
+const timings: Record<string, number> = {};
+let scratch: Scratch;
+let packed: Packed;
 let project: string;
 
-function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+const note = (what: string, ms: number): void => {
+  timings[what] = Math.round(ms);
+};
+const npx = (args: readonly string[], cwd = project, input?: string) => scratch.ok('npx', ['--no-install', 'hookbox', ...args], cwd, { input });
+
+/** A PreToolUse event as Claude Code sends it to a command hook. */
+function preToolUse(cwd: string, command: string, id: string): string {
+  return JSON.stringify({
+    session_id: 'packed-install',
+    transcript_path: path.join(cwd, 'transcript.jsonl'),
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'step' },
+    tool_use_id: id,
+  });
+}
+
+/** The command hookbox's setup registered for PreToolUse in `.claude/settings.json`. */
+function preToolCommand(dir: string): string {
+  const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8')) as {
+    hooks: Record<string, { hooks: { type: string; command?: string }[] }[]>;
+  };
+  const command = settings.hooks.PreToolUse?.flatMap((group) => group.hooks).find((hook) => hook.type === 'command')?.command;
+  if (command === undefined) throw new Error(`no PreToolUse command hook in ${dir}/.claude/settings.json`);
+  return command;
 }
 
 beforeAll(() => {
-  // `npm pack` would run `prepare` (the build); build only when dist/ is stale, then pack without scripts.
-  if ((freshBuild as () => URL | undefined)() === undefined) run(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], ROOT);
-  scratch = mkdtempSync(path.join(tmpdir(), 'hookbox-pack-'));
-  const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], ROOT)) as { filename: string }[];
-  const tarball = path.join(scratch, packed[0]!.filename);
-
-  project = path.join(scratch, 'consumer');
-  const installed = path.join(project, 'node_modules', 'hookbox');
-  mkdirSync(installed, { recursive: true });
-  run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], scratch);
-  for (const dep of [...Object.keys(pkg.dependencies), '@types/node']) {
-    const link = path.join(project, 'node_modules', dep);
-    mkdirSync(path.dirname(link), { recursive: true });
-    symlinkSync(path.join(ROOT, 'node_modules', dep), link, 'dir');
-  }
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-}, 900_000);
+  scratch = new Scratch();
+  let started = performance.now();
+  packed = packCheckout(scratch.dir);
+  note('pack', performance.now() - started);
+  project = scratch.project('consumer');
+  started = performance.now();
+  scratch.ok('npm', ['i', '-D', packed.tarball], project, { timeoutMs: 900_000 });
+  note('npm i -D', performance.now() - started);
+}, 1_800_000);
 
 afterAll(() => {
-  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  process.stderr.write(
+    `[package] node ${TEST_NODE === process.execPath ? process.version : TEST_NODE}; tarball ${(packed?.size / 1024).toFixed(0)} KiB packed, ` +
+      `${(packed?.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packed?.files.length} files; ms: ${JSON.stringify(timings)}\n`,
+  );
+  // The scratch folder is left for a failing run to be looked at only when asked.
+  if (scratch !== undefined && process.env.HOOKBOX_KEEP_SCRATCH === undefined) {
+    scratch.ok('rm', ['-rf', scratch.dir], '/');
+  }
 });
 
-describe('the packed package, as a consumer installs it', () => {
-  it('ships compiled JS and declarations, and the sources hooks are built from; not the tests', () => {
-    const files = run('tar', ['-tzf', path.join(scratch, `hookbox-${pkg.version}.tgz`)], scratch).split('\n');
-    expect(files).toContain('package/dist/host/index.js');
-    expect(files).toContain('package/dist/host/index.d.ts');
-    expect(files).toContain('package/dist/pdk/index.d.ts');
-    expect(files).toContain('package/dist/host/runner/worker-bootstrap.mjs');
-    expect(files).toContain('package/dist/bin/main.js');
-    expect(files).toContain('package/dist/bin/worker-bootstrap.mjs');
-    expect(files).toContain('package/pdk/runtime/dispatch.ts');
-    expect(files).toContain('package/pdk/engine/src/engine.c');
-    expect(files.some((file) => file.startsWith('package/tests/'))).toBe(false);
-    expect(files.some((file) => file.endsWith('.wasm'))).toBe(false);
+describe('hookbox installed from its packed tarball (real npm i)', () => {
+  it('ships the build, the engine and the PDK sources; not the tests, the host sources or the engine toolchain', () => {
+    const files = new Set(packed.files);
+    for (const file of ['dist/bin/main.js', 'dist/host/index.js', 'dist/host/index.d.ts', 'dist/pdk/index.d.ts', 'dist/host/serve/in-process.js', 'dist/engine/engine.wasm', 'dist/engine/engine.json', 'pdk/index.ts', 'pdk/runtime/dispatch.ts', 'host/cli/hookbox.mjs', 'host/cli/hookbox-hook.cjs']) {
+      expect(files, file).toContain(file);
+    }
+    expect(packed.files.filter((file) => file.startsWith('tests/') || (file.startsWith('host/') && file.endsWith('.ts')))).toEqual([]);
+    expect(packed.files.filter((file) => file.endsWith('.wasm'))).toEqual(['dist/engine/engine.wasm']);
+    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'hookbox', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(installed.private).toBeUndefined();
+    // The engine's toolchain and QuickJS's sources are the checkout's, not the user's.
+    for (const dev of ['@yowasp/clang', 'qjsc', 'tsx']) expect(existsSync(path.join(project, 'node_modules', dev)), dev).toBe(false);
   });
 
-  it('imports from plain JavaScript (no TypeScript loader); private modules are not exported', () => {
-    const script = `
-      import * as hookbox from 'hookbox';
+  it('npx hookbox --help and --version run the shipped bundle', () => {
+    const help = npx(['--help']);
+    note('--help', help.ms);
+    expect(help.stdout).toContain('Usage: hookbox');
+    expect(npx(['--version']).stdout.trim()).toBe(pkg.version);
+  });
+
+  it('npx hookbox init scaffolds a hook project inside the user project; its own npm test passes', () => {
+    const init = npx(['init', 'hooks/my-guard']);
+    expect(init.stdout).toContain('hooks/my-guard/hook.ts');
+    const scaffold = JSON.parse(readFileSync(path.join(project, 'hooks', 'my-guard', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(scaffold.devDependencies.hookbox).toBe(`^${pkg.version}`);
+    const started = performance.now();
+    const test = scratch.ok('npm', ['test'], path.join(project, 'hooks', 'my-guard'));
+    note('scaffold npm test', performance.now() - started);
+    expect(test.stdout).toMatch(/# pass 5\b/);
+    expect(test.stdout).toMatch(/# fail 0\b/);
+  }, 600_000);
+
+  it('npx hookbox build uses the shipped engine (nothing compiled, no cache in node_modules), and call decides with it', () => {
+    const build = npx(['build', 'hooks/my-guard/hook.ts', '-o', 'hooks/my-guard/dist/hook.wasm']);
+    note('first build', build.ms);
+    expect(build.stderr).not.toMatch(/building the JS engine|compiling quickjs/);
+    expect(existsSync(path.join(project, 'hooks', 'my-guard', 'dist', 'hook.json'))).toBe(true);
+    expect(existsSync(path.join(project, 'node_modules', 'hookbox', '.cache'))).toBe(false);
+    expect(readdirSync(path.join(scratch.home, '.cache', 'hookbox'))).not.toEqual([]);
+
+    writeFileSync(path.join(project, 'payload.json'), JSON.stringify({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'rm -rf /' } }));
+    const call = npx(['call', 'hooks/my-guard/dist/hook.json', '--seam', 'tools/pre-execute', '--payload', 'payload.json', '--json']);
+    note('call', call.ms);
+    expect(JSON.parse(call.stdout)).toMatchObject({ decision: { action: 'deny', reason: 'recursive delete of / or ~' }, fault: null });
+  }, 600_000);
+
+  it('setup claude-code writes a command hook that decides with no server running: denies rm -rf /, allows ls', () => {
+    writeFileSync(path.join(project, 'hookbox.config.json'), `${JSON.stringify({ hooks: [{ name: 'my-guard', manifest: 'hooks/my-guard/dist/hook.json' }] }, null, 2)}\n`);
+    npx(['setup', 'claude-code']);
+    const command = preToolCommand(project);
+    const denied = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'rm -rf /', 'u1') });
+    note('hook client in-process', denied.ms);
+    expect(`${denied.stdout}${denied.stderr}`).toContain('recursive delete of / or ~');
+    expect(denied.status === 2 || /"permissionDecision":\s*"deny"/.test(denied.stdout), `exit ${denied.status}: ${denied.stdout}${denied.stderr}`).toBe(true);
+    const allowed = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'ls', 'u2') });
+    expect(allowed.status, allowed.stderr).toBe(0);
+    expect(allowed.stdout).not.toMatch(/"deny"/);
+  }, 600_000);
+
+  it.skipIf(SMOKE_ONLY)('npx hookbox demo runs: the example hooks built into the user cache, the package left as installed', () => {
+    const demo = npx(['demo']);
+    note('demo (first)', demo.ms);
+    expect(demo.stdout).toContain('session log');
+    expect(demo.stdout).toContain('npx hookbox replay');
+    expect(readdirSync(path.join(scratch.home, '.cache', 'hookbox', 'examples')).sort()).toEqual(['audit-trail', 'guard-bash', 'prompt-guard', 'secret-redactor', 'session-context', 'test-gate']);
+    expect(existsSync(path.join(project, 'node_modules', 'hookbox', 'examples-hooks', 'guard-bash', 'dist'))).toBe(false);
+  }, 600_000);
+
+  it.skipIf(SMOKE_ONLY)('doctor claude-code is green on the set-up project', () => {
+    const doctor = scratch.run('npx', ['--no-install', 'hookbox', 'doctor', 'claude-code'], project);
+    expect(doctor.status, `${doctor.stdout}${doctor.stderr}`).toBe(0);
+  }, 300_000);
+
+  const claude = SMOKE_ONLY ? { ok: false as const, reason: 'the smoke run on another Node runs no agent' } : probeClaude();
+  it.skipIf(!claude.ok)(`the real Claude Code decides through the installed package${claude.ok ? '' : ` (skipped, because ${claude.reason})`}`, async () => {
+    const mock = new MockAnthropic();
+    await mock.start();
+    try {
+      const target = path.join(project, 'pwned.txt');
+      writeFileSync(
+        path.join(project, 'hookbox.config.json'),
+        `${JSON.stringify({ hooks: [{ name: 'my-guard', manifest: 'hooks/my-guard/dist/hook.json', config: { denyPattern: 'pwned' } }] }, null, 2)}\n`,
+      );
+      mock.script([{ text: 'Creating it.', toolUses: [{ name: 'Bash', input: { command: `touch ${target}`, description: 'step' } }] }, { text: 'done' }]);
+      const run = await runClaude({ project, home: scratch.home, mock, prompt: 'create pwned.txt', timeoutMs: 240_000 });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(existsSync(target)).toBe(false);
+      expect(mock.shown()).toContain('the command matches the configured denyPattern');
+    } finally {
+      await mock.close();
+    }
+  }, 300_000);
+
+  it.skipIf(SMOKE_ONLY)('imports from plain JavaScript (no TypeScript loader); private modules are not exported', () => {
+    writeFileSync(
+      path.join(project, 'plain.mjs'),
+      `import * as hookbox from 'hookbox';
       import { defineHook, deny } from 'hookbox/pdk';
       const hook = defineHook({ preTool: () => deny('no') });
       let privateImport = 'exported';
@@ -79,10 +186,9 @@ describe('the packed package, as a consumer installs it', () => {
         exports: Object.keys(hook.exports),
         deny: deny('no'),
         privateImport,
-      }));`;
-    writeFileSync(path.join(project, 'plain.mjs'), script);
-    const out = JSON.parse(run(process.execPath, ['plain.mjs'], project)) as Record<string, unknown>;
-    expect(out).toEqual({
+      }));`,
+    );
+    expect(JSON.parse(scratch.ok(TEST_NODE, ['plain.mjs'], project).stdout)).toEqual({
       api: ['function', 'function', 'function', 'function', 'function'],
       version: pkg.version,
       exports: ['pre_tool'],
@@ -91,13 +197,7 @@ describe('the packed package, as a consumer installs it', () => {
     });
   });
 
-  it('runs the installed bin from the CLI bundle (the package ships no host/ TypeScript to fall back to)', () => {
-    const bin = path.join(project, 'node_modules', 'hookbox', 'host', 'cli', 'hookbox.mjs');
-    expect(run(process.execPath, [bin, '--version'], project).trim()).toBe(pkg.version);
-    expect(run(process.execPath, [bin, 'call', '--help'], project)).toContain('Usage: hookbox call [options] <hook>');
-  });
-
-  it('type-checks a TypeScript consumer against the shipped declarations', () => {
+  it.skipIf(SMOKE_ONLY)('type-checks a TypeScript consumer against the shipped declarations', () => {
     writeFileSync(
       path.join(project, 'consumer.ts'),
       `import { HookRunner, SeamBus, loadOperatorConfig, nativeHook, type PreToolDecision, type WasmHookSpec } from 'hookbox';
@@ -126,29 +226,29 @@ export const wrong: PreToolDecision = { action: 'block', reason: 'x' };
     writeFileSync(
       path.join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'], skipLibCheck: true },
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [], skipLibCheck: true },
         files: ['consumer.ts'],
       }),
     );
-    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    expect(run(process.execPath, [tsc, '-p', 'tsconfig.json'], project)).toBe('');
+    // The user's TypeScript is the one hookbox depends on, installed beside it.
+    const tsc = path.join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    expect(scratch.run(TEST_NODE, [tsc, '-p', 'tsconfig.json'], project).stdout).toBe('');
   }, 300_000);
 
-  it('runs the README\'s embedding example: a real wasm hook through a SeamBus', () => {
+  it.skipIf(SMOKE_ONLY)("runs the README's embedding example: a real wasm hook through a SeamBus", () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const example = /<!-- embedding-example:begin -->\s*```js\n([\s\S]*?)```\s*<!-- embedding-example:end -->/.exec(readme)?.[1];
-    expect(example, 'README.md has the embedding example between its markers').toBeDefined();
+    const docs = [readme, ...['docs/guides/embedding.md'].filter((file) => existsSync(path.join(ROOT, file))).map((file) => readFileSync(path.join(ROOT, file), 'utf8'))];
+    const example = docs.map((text) => /<!-- embedding-example:begin -->\s*```js\n([\s\S]*?)```\s*<!-- embedding-example:end -->/.exec(text)?.[1]).find((found) => found !== undefined);
+    expect(example, 'README.md or docs/guides/embedding.md has the embedding example between its markers').toBeDefined();
     writeFileSync(path.join(project, 'embed.mjs'), example!);
-    // guard-bash, built from source by tests/global-setup.ts.
-    const manifest = path.join(ROOT, 'examples-hooks', 'guard-bash', 'dist', 'hook.json');
-    writeFileSync(path.join(project, 'hookbox.config.json'), JSON.stringify({ hooks: [{ name: 'guard', manifest }] }));
-    const out = JSON.parse(run(process.execPath, ['embed.mjs'], project)) as { decision: PreToolDecisionLike; hooks: string[] };
+    writeFileSync(path.join(project, 'hookbox.config.json'), JSON.stringify({ hooks: [{ name: 'guard', manifest: path.join(ROOT, 'examples-hooks', 'guard-bash', 'dist', 'hook.json') }] }));
+    const out = JSON.parse(scratch.ok(TEST_NODE, ['embed.mjs'], project).stdout) as { decision: { action: string; reason?: string }; hooks: string[] };
     expect(out.hooks).toEqual(['guard']);
     expect(out.decision.action).toBe('deny');
     expect(out.decision.reason).toMatch(/guard-bash/);
   });
 
-  it('documents every export of both entries (TSDoc)', () => {
+  it.skipIf(SMOKE_ONLY)('documents every export of both entries (TSDoc)', () => {
     const entries = ['dist/host/index.d.ts', 'dist/pdk/index.d.ts'].map((file) => path.join(project, 'node_modules', 'hookbox', file));
     const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [] });
     const checker = program.getTypeChecker();
@@ -157,16 +257,30 @@ export const wrong: PreToolDecision = { action: 'block', reason: 'x' };
       const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
       for (const symbol of checker.getExportsOfModule(module)) {
         const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-        if (ts.displayPartsToString(target.getDocumentationComment(checker)).trim() === '') {
-          undocumented.push(`${path.basename(path.dirname(entry))}: ${symbol.name}`);
-        }
+        if (ts.displayPartsToString(target.getDocumentationComment(checker)).trim() === '') undocumented.push(`${path.basename(path.dirname(entry))}: ${symbol.name}`);
       }
     }
     expect(undocumented).toEqual([]);
   }, 120_000);
-});
 
-interface PreToolDecisionLike {
-  readonly action: string;
-  readonly reason?: string;
-}
+  const quickPath = readmeQuickPath();
+  it.skipIf(SMOKE_ONLY)("runs the README's five-minute path as written, in a fresh project", () => {
+    expect(quickPath, 'README.md has a ```sh block between <!-- quick-path:start --> and <!-- quick-path:end -->').toBeDefined();
+    const fresh = scratch.project('quick-path');
+    const script = quickPath!.map((line) => (/^\s*npm i(nstall)? -D hookbox\s*(#.*)?$/.test(line) ? `npm i -D ${JSON.stringify(packed.tarball)}` : line));
+    expect(script.some((line) => line.includes(packed.tarball)), 'the path starts by installing hookbox with `npm i -D hookbox`').toBe(true);
+    const ran = scratch.run('bash', ['-e', '-c', script.join('\n')], fresh, { timeoutMs: 900_000 });
+    expect(ran.status, `the five-minute path failed:\n${script.join('\n')}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`).toBe(0);
+  }, 1_200_000);
+
+  it.skipIf(SMOKE_ONLY)('installs globally (npm i -g): --help, init outside any project, build', () => {
+    const prefix = path.join(scratch.dir, 'global');
+    scratch.ok('npm', ['i', '-g', '--prefix', prefix, packed.tarball], scratch.dir, { timeoutMs: 900_000 });
+    const env = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${scratch.env.PATH}` };
+    expect(scratch.ok('hookbox', ['--help'], scratch.home, { env }).stdout).toContain('Usage: hookbox');
+    const init = scratch.ok('hookbox', ['init', 'solo-hook'], scratch.home, { env });
+    expect(init.stdout).toContain('npm i -D hookbox');
+    scratch.ok('hookbox', ['build', 'solo-hook/hook.ts', '-o', 'solo-hook/dist/hook.wasm'], scratch.home, { env });
+    expect(existsSync(path.join(scratch.home, 'solo-hook', 'dist', 'hook.json'))).toBe(true);
+  }, 1_200_000);
+});

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { EXAMPLE_HOOKS, buildExamples } from '../../../examples-hooks/build.ts';
 import type { SessionEvent } from '../../log/index.ts';
+import { IS_CHECKOUT } from '../../package.ts';
 import { ScriptedProvider } from '../../providers/scripted.ts';
 import { DEMO_PROMPTS, DEMO_SCRIPT, type DemoHookName, demoConfig, writeDemoWorkspace } from '../demo/scenario.ts';
 import { runPrompts } from '../session-runner.ts';
@@ -50,7 +51,9 @@ export async function runDemo(write: (text: string) => void, workspaceDir?: stri
     },
   });
   write(`\n${pc.bold('session log')} ${logPath}\n`);
-  write(pc.dim(`try: ./host/cli/hookbox.mjs replay ${logPath} --config <another config>\n`));
+  // As the person runs hookbox: the checkout's bin, or the installed package through npx.
+  const bin = IS_CHECKOUT ? './host/cli/hookbox.mjs' : 'npx hookbox';
+  write(pc.dim(`try: ${bin} replay ${logPath} --config <another config>\n`));
   return { workspace, logPath, configPath };
 }
 

@@ -1,65 +1,89 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HOOK_COMPILER_OPTIONS, jsPdkTypes } from '../../../pdk/compiler/typecheck.ts';
 import { ConfigError } from '../../errors.ts';
-import { PACKAGE_ROOT } from '../../package.ts';
-
-const REPO_ROOT = PACKAGE_ROOT;
+import { HOOKBOX_VERSION, IS_CHECKOUT, PACKAGE_ROOT } from '../../package.ts';
 
 /** The files `hookbox init` writes, relative to the project directory. */
 export const SCAFFOLD_FILES = ['package.json', 'tsconfig.json', 'hook.ts', 'hook.test.mjs', '.gitignore', 'README.md'] as const;
 
 /**
- * Registers `hookbox init <dir>`: scaffolds a hook project that depends on
- * this hookbox checkout by path, with a worked pre-tool hook and a test that
- * builds it and calls it through the sandbox runner.
+ * How the scaffold depends on hookbox:
+ * - `link`: from a development checkout, by path (`file:`), linked by an offline `npm install`;
+ * - `inherited`: from an installed package, by version range; the scaffold lies inside the project
+ *   that installed this hookbox, so Node finds it up the folder tree and nothing needs installing
+ *   (a `file:` link to an installed package would make npm run its `prepare`, which it does not ship);
+ * - `needed`: by version range, outside any project that has it (a global install): the person
+ *   installs it there (`npm i -D hookbox`); `hookbox build` works meanwhile (the PDK is the builder's).
+ */
+type HookboxDependency = { spec: string; install: 'link' | 'inherited' | 'needed' };
+
+function hookboxDependency(target: string): HookboxDependency {
+  if (IS_CHECKOUT) return { spec: `file:${relative(target, PACKAGE_ROOT).split('\\').join('/') || '.'}`, install: 'link' };
+  const spec = `^${HOOKBOX_VERSION}`;
+  const self = realpathSync(PACKAGE_ROOT);
+  for (let dir = target; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', 'hookbox');
+    if (existsSync(candidate) && realpathSync(candidate) === self) return { spec, install: 'inherited' };
+    if (dirname(dir) === dir) return { spec, install: 'needed' };
+  }
+}
+
+/**
+ * Registers `hookbox init <dir>`: scaffolds a hook project with a worked
+ * pre-tool hook and a test that builds it and calls it through the sandbox
+ * runner (see {@link hookboxDependency} for how it finds hookbox).
  */
 export function registerInitCommand(program: Command): void {
   program
     .command('init')
     .description('scaffold a hook project (package.json, hook.ts, tsconfig.json, a test)')
     .argument('<dir>', 'directory to create (may exist if empty)')
-    .option('--no-install', 'do not run `npm install` in the new project (it links this hookbox checkout)')
+    .option('--no-install', 'do not run `npm install` in the new project (from a checkout, it links the checkout)')
     .action(async (dir: string, options: { install: boolean }) => {
       const written = await scaffoldHookProject(dir);
       const shown = relative(process.cwd(), written.dir) || '.';
       process.stdout.write(`created ${written.files.map((f) => join(shown, f)).join(', ')}\n`);
-      if (options.install) {
+      if (written.dependency.install === 'needed') {
+        process.stdout.write(`next: cd ${shown} && npm i -D hookbox@${written.dependency.spec} && npm test\n`);
+      } else if (written.dependency.install === 'link' && options.install) {
         // The only dependency is this checkout, by path: npm links it without the network.
         const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--offline'], { cwd: written.dir, stdio: ['ignore', 2, 2] });
         if (install.status !== 0) throw new ConfigError(`${written.dir}: npm install failed (exit ${install.status}); run it there yourself`);
         process.stdout.write(`next: cd ${shown} && npm test\n`);
-      } else {
+      } else if (written.dependency.install === 'link') {
         process.stdout.write(`next: cd ${shown} && npm install && npm test\n`);
+      } else {
+        process.stdout.write(`next: cd ${shown} && npm test   (hookbox comes from the project around it)\n`);
       }
     });
 }
 
 /** Writes the scaffold into `dir`; refuses a directory that already holds any file. */
-export async function scaffoldHookProject(dir: string): Promise<{ dir: string; files: string[] }> {
+export async function scaffoldHookProject(dir: string): Promise<{ dir: string; files: string[]; dependency: HookboxDependency }> {
   const target = resolve(dir);
   if (existsSync(target) && (await readdir(target)).length > 0) {
     throw new ConfigError(`${target}: the directory is not empty; refusing to scaffold over existing files`);
   }
   await mkdir(target, { recursive: true });
   const name = basename(target).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'my-hook';
-  const hookboxPath = relative(target, REPO_ROOT).split('\\').join('/') || '.';
+  const dependency = hookboxDependency(target);
   const files: Record<(typeof SCAFFOLD_FILES)[number], string> = {
-    'package.json': packageJson(name, hookboxPath),
-    'tsconfig.json': tsconfigJson(),
+    'package.json': packageJson(name, dependency.spec),
+    'tsconfig.json': tsconfigJson(target, dependency),
     'hook.ts': HOOK_TS,
     'hook.test.mjs': hookTest(name),
     '.gitignore': 'node_modules/\ndist/\n',
     'README.md': readme(name),
   };
   for (const [file, text] of Object.entries(files)) await writeFile(join(target, file), text);
-  return { dir: target, files: Object.keys(files) };
+  return { dir: target, files: Object.keys(files), dependency };
 }
 
-function packageJson(name: string, hookboxPath: string): string {
+function packageJson(name: string, hookboxSpec: string): string {
   const pkg = {
     name,
     version: '0.1.0',
@@ -70,18 +94,20 @@ function packageJson(name: string, hookboxPath: string): string {
       build: 'hookbox build hook.ts -o dist/hook.wasm',
       test: 'node --test hook.test.mjs',
     },
-    // By path until hookbox is published; `npm install` links it.
-    devDependencies: { hookbox: `file:${hookboxPath}` },
+    devDependencies: { hookbox: hookboxSpec },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
 /**
  * Type-checks like `hookbox build` does: ES2020 (QuickJS), the js-pdk globals,
- * no Node. The js-pdk declarations come through the linked hookbox checkout.
+ * no Node. The globals' declarations ship in hookbox: a path relative to the
+ * project (its own node_modules/hookbox, or the one of the project around it),
+ * so the file holds on any machine with the same layout.
  */
-function tsconfigJson(): string {
-  const jsPdk = `node_modules/hookbox/${relative(REPO_ROOT, jsPdkTypes()).split('\\').join('/')}`;
+function tsconfigJson(target: string, dependency: HookboxDependency): string {
+  const inPackage = relative(PACKAGE_ROOT, jsPdkTypes());
+  const jsPdk = (dependency.install === 'inherited' ? relative(target, jsPdkTypes()) : join('node_modules', 'hookbox', inPackage)).split('\\').join('/');
   const config = { compilerOptions: HOOK_COMPILER_OPTIONS, files: [jsPdk], include: ['*.ts'] };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
@@ -170,7 +196,7 @@ test('allows everything else', async () => {
 test('has no opinion on other tools', async () => {
   const outcome = await hook.invoke({
     seam: 'tools/pre-execute',
-    payload: { toolCallId: 'call-2', toolName: 'read', arguments: { path: 'README.md' } },
+    payload: { toolCallId: 'call-2', toolName: 'read_file', arguments: { path: 'README.md' } },
     next: { action: 'allow' },
     session,
   });
