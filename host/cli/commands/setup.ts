@@ -80,8 +80,10 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   if (flags.remove === true) {
     edit = bridge.setup.remove(settings);
   } else {
-    if (flags.config === undefined) throw new ConfigError('--config FILE is required (the operator config whose hooks the agent should run)');
-    const config = resolve(flags.config);
+    const config = resolve(flags.config ?? join(scope.kind === 'project' ? scope.dir : '.', 'hookbox.config.json'));
+    if (flags.config === undefined && !existsSync(config)) {
+      throw new ConfigError(`${config} does not exist: write the operator config whose hooks the agent should run there, or name it with --config FILE`);
+    }
     const loaded = loadLayeredConfig({ project: config }); // a bad config fails here, not at the agent's first event
     const kind = flags.transport === 'http' ? 'http' : 'command';
     const unsupported = bridge.setup.unsupported(kind);
@@ -122,7 +124,7 @@ export function registerSetupCommand(program: Command): void {
     .argument('<agent>', `the agent: ${agentNames().join(', ')}`)
     .option('--project <dir>', "the project's settings (default: the current folder)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
-    .option('-c, --config <file>', 'operator config (hookbox.config.json) with the hooks')
+    .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
     .option('--transport <kind>', 'command (fails closed; a process per event) or http (faster; fails open when the server is down)', 'command')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default ~/.hookbox/serve.sock)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
