@@ -95,8 +95,8 @@ describe('Claude Code bridge: decisions → answers', () => {
     expect(cc.failClosed('Stop', 'x')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
-  it('the README mapping table is the one in code', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('the agents guide\'s mapping table is the one in code', () => {
+    const readme = readFileSync(new URL('../../docs/guides/agents.md', import.meta.url), 'utf8');
     for (const row of CLAUDE_CODE_EVENTS) expect(readme).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The seam contract itself (host/seams), checked value by value against
- * what README's seam table and the RFC say, with every expected value
+ * what docs/reference/seams.md and the RFC say, with every expected value
  * written out: names and kinds, what each schema accepts and refuses, the
  * default and fault decisions under both policies, composition at its edges.
  * The conformance harness checks the same rules through the bus; this file
