@@ -147,3 +147,20 @@ describe('documentation links', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('README.md', () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+  it('stays the short user README (at most ~200 lines; depth goes to docs/guides and docs/reference)', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(210);
+  });
+
+  it('has one quick path: a single sh block between the quick-path markers, one command per line', () => {
+    const blocks = [...readme.matchAll(/<!-- quick-path:start -->\s*```sh\n([\s\S]*?)```\s*<!-- quick-path:end -->/g)];
+    expect(blocks).toHaveLength(1);
+    const lines = (blocks[0]?.[1] ?? '').split('\n').filter((line) => line.trim() !== '');
+    expect(lines[0]).toBe('npm i -D hookbox');
+    // A line ending in a backslash would be run as two commands by a line-by-line runner; a bare cd would move every later line.
+    expect(lines.filter((line) => /\\\s*$/.test(line) || /^\s*cd\s/.test(line))).toEqual([]);
+  });
+});
