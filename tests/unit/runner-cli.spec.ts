@@ -11,6 +11,7 @@ import { inspectHook } from '../../host/cli/commands/inspect.ts';
 import { buildProgram } from '../../host/cli/main.ts';
 import { ConfigError } from '../../host/errors.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
@@ -64,7 +65,7 @@ describe('hookbox call (command function)', () => {
 const TASKS = '/proc/self/task';
 const threads = (): number => readdirSync(TASKS).length;
 
-describe.skipIf(!existsSync(TASKS))('hookbox call closes its worker on every path (skipped where /proc/self/task is missing, i.e. off Linux)', () => {
+describe.skipIf(skipUnless('hookbox call closes its worker on every path', existsSync(TASKS) ? undefined : '/proc/self/task is missing (not Linux)'))('hookbox call closes its worker on every path (skipped where /proc/self/task is missing, i.e. off Linux)', () => {
   it('bad input found while the worker boots (payload, hook file) leaves no worker thread running', async () => {
     await callHook(wasm('deny'), { seam: 'tools/pre-execute', payload }); // libuv and V8 threads started once
     const baseline = threads();
