@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onPath } from '../../host/bridges/index.ts';
 import { type ImportProject, importProject } from '../helpers/import-project.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 // #16 item 10: the importers say which programs do not exist before writing the config;
 // at run time a missing program is one clear error per hook, not a bare `sh: uv: not found`
@@ -29,7 +30,7 @@ function writeSettings(): void {
   });
 }
 
-describe.skipIf(onPath(MISSING, process.env) !== undefined)('hooks whose program does not exist', { timeout: 180_000 }, () => {
+describe.skipIf(skipUnless('hooks whose program does not exist', onPath(MISSING, process.env) === undefined ? undefined : `${MISSING} exists on PATH here`))('hooks whose program does not exist', { timeout: 180_000 }, () => {
   it('the importer names each missing program and interpreter before writing the config', () => {
     writeSettings();
     const imported = project.hookbox(['import-claude', '.claude/settings.json', '-o', 'hookbox.config.json']);

@@ -13,6 +13,7 @@ import type { HookLogEntry } from '../../host/runner/types.ts';
 import type { BuildHookResult } from '../../pdk/compiler/index.ts';
 import { tempDir, wasmApi } from '../pdk/support.ts';
 import { type LoadedPlugin, loadPlugin, tryBuild, writeProject } from './pdk-support.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const CJS_PLUGIN = `// js-pdk's documented shape: functions over the globals, module.exports at the end.
 function greet() {
@@ -253,7 +254,7 @@ describe('an ESM TypeScript plugin', () => {
   });
 });
 
-describe.skipIf(!BINARYEN)('host functions declared in a .d.ts (skipped, because the npm package binaryen, which adds the imports, is not installed)', () => {
+describe.skipIf(skipUnless('host functions declared in a .d.ts', BINARYEN ? undefined : 'the npm package binaryen, which adds the imports, is not installed', { required: 'binaryen' }))('host functions declared in a .d.ts (skipped, because the npm package binaryen, which adds the imports, is not installed)', () => {
   it('imports the declared host functions with their signatures, nothing else new', () => {
     const result = built['hostfn/index.ts'];
     if (result instanceof Error || result === undefined) throw result;

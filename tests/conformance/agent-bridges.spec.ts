@@ -46,8 +46,19 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
   });
 
   for (const transport of TRANSPORTS) {
+    const unsupported = bridge.setup.unsupported(transport.kind);
+    if (unsupported !== undefined) {
+      // An agent without this kind of hook: `hookbox setup` prints the reason; apply must refuse too.
+      it(`setup (${transport.kind}): refused with a reason that names the agent and the transport that works`, () => {
+        expect(unsupported).toContain(bridge.label);
+        expect(unsupported).toContain(`no ${transport.kind} hooks`);
+        expect(unsupported).toMatch(/use --transport [a-z]+$/);
+        const concrete = JSON.parse(JSON.stringify(transport).replaceAll('AGENT', bridge.name)) as SetupTransport;
+        expect(() => bridge.setup.apply({ hooks: {} }, concrete)).toThrow(/hooks only/);
+      });
+      continue;
+    }
     it(`setup (${transport.kind}): apply is idempotent, remove gives the original settings back`, () => {
-      if (bridge.setup.unsupported(transport.kind) !== undefined) return;
       const concrete = JSON.parse(JSON.stringify(transport).replaceAll('AGENT', bridge.name)) as SetupTransport;
       const original = { theme: 'dark', hooks: {}, nested: { keep: [1, 2, 3] } };
       const once = bridge.setup.apply(original, concrete);
@@ -60,4 +71,13 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
       expect(bridge.setup.tradeOff(transport.kind).length).toBeGreaterThan(20);
     });
   }
+});
+
+describe('setup transports across the bridges', () => {
+  it('every bridge takes command hooks, and each transport has at least one bridge that takes it', () => {
+    for (const bridge of Object.values(AGENT_BRIDGES)) expect(bridge.setup.unsupported('command'), bridge.name).toBeUndefined();
+    for (const transport of TRANSPORTS) {
+      expect(Object.values(AGENT_BRIDGES).some((bridge) => bridge.setup.unsupported(transport.kind) === undefined), transport.kind).toBe(true);
+    }
+  });
 });

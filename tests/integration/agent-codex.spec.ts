@@ -13,11 +13,12 @@ import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { CODEX_BIN, agentUnavailable, hookbox, runCodex, writeCodexHome } from '../helpers/real-agents.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const unavailable = agentUnavailable(CODEX_BIN, '0.169.0');
 const RUN_TIMEOUT = 300_000;
 
-describe.skipIf(unavailable !== undefined)(`hookbox inside the real Codex CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
+describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { required: '@openai/codex' }))(`hookbox inside the real Codex CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
   const suite = useRealAgentSuite('hookbox-codex-suite-');
 
   /** A project set up by `hookbox setup codex`, trusted (the one step setup leaves to the user), with its own mock model. */

@@ -12,11 +12,12 @@ import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { GEMINI_BIN, agentUnavailable, hookbox, runGemini, writeGeminiHome } from '../helpers/real-agents.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const unavailable = agentUnavailable(GEMINI_BIN, '0.61.0');
 const RUN_TIMEOUT = 300_000;
 
-describe.skipIf(unavailable !== undefined)(`hookbox inside the real Gemini CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
+describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { required: '@google/gemini-cli' }))(`hookbox inside the real Gemini CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
   const suite = useRealAgentSuite('hookbox-gemini-suite-');
 
   /** A project set up by `hookbox setup gemini`, its folder trusted (the one step setup leaves to the user), with its own mock model. */

@@ -20,6 +20,7 @@ import { claudeWorkspace, probeClaude, runClaude, writeProject } from '../helper
 import { exampleManifest } from '../helpers/examples.ts';
 import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const probe = probeClaude();
 const TITLE = probe.ok ? `Claude Code ${probe.version} with hookbox (real binary)` : `Claude Code with hookbox (skipped, because ${probe.reason})`;
@@ -87,7 +88,7 @@ async function inClaudeProject(
   }
 }
 
-describe.skipIf(!probe.ok)(TITLE, () => {
+describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? undefined : probe.reason, { required: '@anthropic-ai/claude-code' }))(TITLE, () => {
   let demo: Served;
   let faulty: Served;
   let base: string;

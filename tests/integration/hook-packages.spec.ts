@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OperatorConfigSchema } from '../../host/config/index.ts';
 import { exampleManifest } from '../helpers/examples.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
 const GUARD = exampleManifest('guard-bash');
@@ -365,7 +366,9 @@ describe('hookbox add by package name', SLOW, () => {
   });
 });
 
-describe.skipIf(!existsSync('/usr/bin/script'))('hookbox add at a terminal (skipped: util-linux `script` is not installed to give it one)', SLOW, () => {
+describe.skipIf(
+  skipUnless('hookbox add at a terminal', existsSync('/usr/bin/script') ? undefined : 'util-linux `script` is not installed to give it one'),
+)('hookbox add at a terminal (skipped: util-linux `script` is not installed to give it one)', SLOW, () => {
   function atTerminal(dir: string, answer: string) {
     const command = [process.execPath, BIN, 'add', tarball, '--offline'].map((word) => `'${word}'`).join(' ');
     return spawnSync('script', ['-qec', `cd '${dir}' && ${command}`, '/dev/null'], { env, encoding: 'utf8', input: answer, timeout: 120_000 });

@@ -15,6 +15,7 @@ import { DEMO_HOOK_ORDER } from '../../host/cli/demo/scenario.ts';
 import { ReportDataSchema } from '../../host/report/index.ts';
 import { CHROMIUM, NO_CHROMIUM, type PageRecord, launchChromium, openFile, requestsBeyond } from '../helpers/chromium.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
 const SCREENSHOT = fileURLToPath(new URL('../../docs/report-screenshot.png', import.meta.url));
@@ -60,7 +61,7 @@ describe('hookbox report of the demo session', () => {
   });
 });
 
-describe.skipIf(CHROMIUM === undefined)(`the demo's report in Chromium (${CHROMIUM === undefined ? NO_CHROMIUM : CHROMIUM})`, () => {
+describe.skipIf(skipUnless("the demo's report in Chromium", CHROMIUM === undefined ? NO_CHROMIUM : undefined))(`the demo's report in Chromium (${CHROMIUM === undefined ? NO_CHROMIUM : CHROMIUM})`, () => {
   let browser: Browser;
   let record: PageRecord;
   beforeAll(async () => {

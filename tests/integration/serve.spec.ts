@@ -109,6 +109,15 @@ describe('hookbox serve', () => {
     }
   });
 
+  it('over HTTP: only the whole token passes — a prefix of it, the token with a byte more, or a lone character is 401', async () => {
+    const near = [TOKEN.slice(0, 1), TOKEN.slice(0, TOKEN.length / 2), TOKEN.slice(0, -1), `${TOKEN}x`, `x${TOKEN}`];
+    for (const given of near) {
+      const refused = await post({ port: server.port! }, preBash(project, 's-prefix', 'echo hi'), { authorization: `Bearer ${given}` });
+      expect(refused.status, `Bearer ${given}`).toBe(401);
+      expect(JSON.parse(refused.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('unauthenticated') });
+    }
+  });
+
   it('over the socket: no token needed; the socket is 0600 in a 0700 folder', async () => {
     expect(statSync(socket).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(socket)).mode & 0o777).toBe(0o700);

@@ -16,6 +16,7 @@ import { isPrintable, printable, printableJson } from '../../host/text/index.ts'
 import { CHROMIUM, NO_CHROMIUM, launchChromium, openFile, requestsBeyond } from '../helpers/chromium.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 import { ALL_ATTACKS, ATTACKS } from './hostile-text.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 /** Each would do something if it reached the page as markup. */
 const MARKUP = {
@@ -118,7 +119,7 @@ describe('a hostile session log, in the HTML text', () => {
   });
 });
 
-describe.skipIf(CHROMIUM === undefined)(`a hostile session log, in Chromium (${CHROMIUM === undefined ? NO_CHROMIUM : CHROMIUM})`, () => {
+describe.skipIf(skipUnless('a hostile session log, in Chromium', CHROMIUM === undefined ? NO_CHROMIUM : undefined))(`a hostile session log, in Chromium (${CHROMIUM === undefined ? NO_CHROMIUM : CHROMIUM})`, () => {
   it('nothing runs, loads or breaks out; the attacks are visible as text', async () => {
     const htmlFile = join(workspace.dir, 'report.html');
     writeFileSync(htmlFile, page);

@@ -10,6 +10,7 @@ import { shellHook } from '../../host/bridges/index.ts';
 import { invokeListener } from '../../host/events/invoke.ts';
 import type { PayloadOf, SessionInfo } from '../../host/seams/index.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 let workspace: TestWorkspace;
 let session: SessionInfo;
@@ -89,7 +90,7 @@ describe('shell hook children', () => {
     }
   })();
 
-  it.skipIf(!hasSetsid)('known limit (skipped when setsid(1) is missing): a child that starts its own session escapes', async () => {
+  it.skipIf(skipUnless('shell hooks: a child that starts its own session', hasSetsid ? undefined : 'setsid(1) is missing'))('known limit (skipped when setsid(1) is missing): a child that starts its own session escapes', async () => {
     const hook = shellHook({
       name: 'daemon',
       command: `setsid sh -c 'echo $$ > bg.pid; exec sleep 30' >/dev/null 2>&1 & cat >/dev/null; while [ ! -s bg.pid ]; do sleep 0.01; done; printf '%s' '${ALLOW}'`,

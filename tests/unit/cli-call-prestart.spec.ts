@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { startCallWorkers } from '../../host/cli/call-workers.ts';
 import { buildProgram, main } from '../../host/cli/main.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 let dir: string;
 let payload: string;
@@ -46,7 +47,7 @@ const deny = () => path.join(dir, 'deny.wasm');
 const TASKS = '/proc/self/task';
 const threads = (): number => readdirSync(TASKS).length;
 
-describe.skipIf(!existsSync(TASKS))('hookbox call: the prestarted worker is closed on every path (skipped where /proc/self/task is missing, i.e. off Linux)', () => {
+describe.skipIf(skipUnless('hookbox call: the prestarted worker is closed on every path', existsSync(TASKS) ? undefined : '/proc/self/task is missing (not Linux)'))('hookbox call: the prestarted worker is closed on every path (skipped where /proc/self/task is missing, i.e. off Linux)', () => {
   it('a call decides on it and closes it', async () => {
     await hookbox('call', deny(), '--seam', 'tools/pre-execute', '--payload', payload, '--json'); // libuv and V8 threads started once
     const baseline = threads();

@@ -11,11 +11,10 @@ import { inspectHook } from '../../host/cli/commands/inspect.ts';
 import { buildProgram } from '../../host/cli/main.ts';
 import { ConfigError } from '../../host/errors.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
-// The lead's `host/cli/main.ts` registers the commands; the child-process tests run once `call` is wired in.
-const binHasCall = (await buildProgram()).commands.some((command) => command.name() === 'call');
 
 let dir: string;
 let payload: string;
@@ -66,7 +65,7 @@ describe('hookbox call (command function)', () => {
 const TASKS = '/proc/self/task';
 const threads = (): number => readdirSync(TASKS).length;
 
-describe.skipIf(!existsSync(TASKS))('hookbox call closes its worker on every path (skipped where /proc/self/task is missing, i.e. off Linux)', () => {
+describe.skipIf(skipUnless('hookbox call closes its worker on every path', existsSync(TASKS) ? undefined : '/proc/self/task is missing (not Linux)'))('hookbox call closes its worker on every path (skipped where /proc/self/task is missing, i.e. off Linux)', () => {
   it('bad input found while the worker boots (payload, hook file) leaves no worker thread running', async () => {
     await callHook(wasm('deny'), { seam: 'tools/pre-execute', payload }); // libuv and V8 threads started once
     const baseline = threads();
@@ -93,7 +92,12 @@ describe('hookbox inspect (command function)', () => {
   });
 });
 
-describe.skipIf(!binHasCall)('hookbox call --json as a child process', () => {
+describe('hookbox call --json as a child process', () => {
+  // A `call` that went missing from the program fails here (and the child processes below fail with it).
+  it('the hookbox program has a `call` command', async () => {
+    expect((await buildProgram()).commands.map((command) => command.name())).toContain('call');
+  });
+
   it('prints exactly one JSON object and exits 0 for a fault decision', async () => {
     const { stdout } = await run(process.execPath, [BIN, 'call', wasm('infinite-loop'), '--seam', 'tools/pre-execute', '--payload', payload, '--timeout-ms', '100', '--json']);
     const report = JSON.parse(stdout) as { decision: unknown; fault: { kind: string } | null; durationMs: number };

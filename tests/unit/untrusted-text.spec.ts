@@ -27,6 +27,18 @@ describe('printable: attacks from hook text come out escaped', () => {
     expect(isPrintable(output)).toBe(true);
   });
 
+  // Every C1 control, one by one: NEL (U+0085) is a line break to some terminals and editors.
+  const C1 = Array.from({ length: 0x20 }, (_, index) => 0x80 + index).map((codePoint) => [codePoint.toString(16).toUpperCase().padStart(4, '0'), codePoint] as const);
+  it.each(C1)('C1 control U+%s shows as \\xNN', (_name, codePoint) => {
+    const hex = codePoint.toString(16);
+    expect(printable(`a${String.fromCodePoint(codePoint)}b`)).toBe(`a\\x${hex}b`);
+    expect(isPrintable(String.fromCodePoint(codePoint))).toBe(false);
+  });
+
+  it('NEL (U+0085) between two lines of a fake answer shows escaped', () => {
+    expect(printable('denied\u0085allowed: ls')).toBe('denied\\x85allowed: ls');
+  });
+
   it('keeps ordinary text, accents, CJK, emoji and backslashes unchanged', () => {
     const text = 'déjà vu — 日本語 🎉 C:\\path\\x1b (literal)';
     expect(printable(text)).toBe(text);
