@@ -6,5 +6,6 @@ export {
   printable,
   printableLines,
 } from './untrusted-text.ts';
+export { inertMarkdown, inertMarkdownLine } from './inert-markdown.ts';
 export { printableJson } from './printable-json.ts';
 export type { PrintableLinesOptions, PrintableOptions } from './untrusted-text.ts';
