@@ -18,6 +18,7 @@ import {
 import path from 'node:path';
 import { ALL_RIGHTS, Errno, FdFlags, Filetype, LOOKUP_SYMLINK_FOLLOW, OFlags, Rights, WRITE_INTENT, WRITE_RIGHTS, WasiErrno } from './errno.ts';
 import type { DirEntry, WasiRoot } from './fd-table.ts';
+import { checkLinkTarget, checkMovedTree } from './link-target.ts';
 import { type ResolvedPath, resolveDir, resolveInRoot } from './path-resolver.ts';
 import { type WasiFn, type WasiState, filetypeOf, newTimes, writeFilestat } from './state.ts';
 
@@ -46,6 +47,22 @@ export function pathCalls(state: WasiState): Record<string, WasiFn> {
   const resolve = (dir: DirEntry, guestPath: string, follow: boolean): ResolvedPath => resolveInRoot(dir.root.host, dir.rel, guestPath, follow);
   const mustWrite = (dir: DirEntry): void => {
     if (!dir.root.write) throw new WasiErrno(Errno.NOTCAPABLE);
+  };
+  /**
+   * A symlink renamed or linked into another directory is judged again where
+   * it lands (`../x` climbs further from a shallower place), and so is every
+   * symlink inside a directory moved to a shallower place.
+   */
+  const checkMoved = (fromDir: DirEntry, source: ResolvedPath, toDir: DirEntry, target: ResolvedPath): void => {
+    const newDir = target.rel.slice(0, -1);
+    if (fromDir.root.host === toDir.root.host && sameParent(source.rel, target.rel)) return;
+    const stat = lstatSync(source.host);
+    if (stat.isSymbolicLink()) {
+      const text = readlinkSync(source.host);
+      checkLinkTarget(text, newDir.length, () => resolveInRoot(toDir.root.host, newDir, text, true));
+    } else if (stat.isDirectory() && target.rel.length < source.rel.length) {
+      checkMovedTree(source.host, target.rel.length);
+    }
   };
   /** A change that must not name the root itself (`.`, `a/..`). */
   const notRoot = (resolved: ResolvedPath): ResolvedPath => {
@@ -166,6 +183,7 @@ export function pathCalls(state: WasiState): Record<string, WasiFn> {
       const target = notRoot(resolve(to.dir, to.guestPath, false));
       if (!source.exists) return Errno.NOENT;
       if (target.exists) return Errno.EXIST;
+      checkMoved(from.dir, source, to.dir, target);
       linkSync(source.host, target.host);
       return Errno.SUCCESS;
     },
@@ -197,6 +215,7 @@ export function pathCalls(state: WasiState): Record<string, WasiFn> {
       const source = notRoot(resolve(from.dir, from.guestPath, false));
       const target = notRoot(resolve(to.dir, to.guestPath, false));
       if (!source.exists) return Errno.NOENT;
+      checkMoved(from.dir, source, to.dir, target);
       renameSync(source.host, target.host);
       return Errno.SUCCESS;
     },
@@ -206,16 +225,9 @@ export function pathCalls(state: WasiState): Record<string, WasiFn> {
       mustWrite(dir);
       const link = notRoot(resolve(dir, guestPath, false));
       if (link.exists) return Errno.EXIST;
-      // The link must not point out of the root even for someone else who
-      // follows it later: no absolute target, no `..` above the root.
-      if (target.length === 0 || path.isAbsolute(target)) return Errno.NOTCAPABLE;
-      const depth = link.rel.length - 1;
-      let level = depth;
-      for (const part of target.split('/')) {
-        if (part === '..') level--;
-        else if (part !== '' && part !== '.') level++;
-        if (level < 0) return Errno.NOTCAPABLE;
-      }
+      // The link must not point out of the root even for someone else who follows it later.
+      const dirRel = link.rel.slice(0, -1);
+      checkLinkTarget(target, dirRel.length, () => resolveInRoot(dir.root.host, dirRel, target, true));
       symlinkSync(target, link.host);
       return Errno.SUCCESS;
     },
@@ -229,6 +241,10 @@ export function pathCalls(state: WasiState): Record<string, WasiFn> {
       return Errno.SUCCESS;
     },
   };
+}
+
+function sameParent(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.slice(0, -1).every((part, index) => part === b[index]);
 }
 
 /**
