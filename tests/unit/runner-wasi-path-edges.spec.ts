@@ -115,10 +115,10 @@ describe('path_open', () => {
     g.host.close();
   });
 
-  it('an open that lands outside the root realpath is refused and its host fd closed', () => {
-    // A preopen whose host path goes through a symlinked parent: every open
-    // lands, by /proc/self/fd, outside the path the grant names, as when a
-    // component is swapped between the walk and the open.
+  it('a root that is no longer at its realpath is refused and no host fd stays open', () => {
+    // A preopen whose host path goes through a symlinked parent: the root the
+    // walk opens is, by /proc/self/fd, not the directory the grant names, as
+    // when a directory above the root is swapped for a link after load.
     const real = path.join(base, 'landing-real');
     mkdirSync(path.join(real, 'root'), { recursive: true });
     writeFileSync(path.join(real, 'root', 'f'), 'x');
