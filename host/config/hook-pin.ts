@@ -3,12 +3,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { parseJsonText } from '../json/index.ts';
-import { HookManifestSchema } from './manifest.ts';
+import { type HookManifest, HookManifestSchema } from './manifest.ts';
+import { type ManifestPin, ManifestPinSchema, manifestDifferences, manifestPin } from './manifest-pin.ts';
 
 /**
  * What `hookbox add` wrote into a config entry: the npm package the hook came
- * from and the sha256 of the wasm that was reviewed. A wasm (or manifest, or
- * package) that no longer matches is refused wherever hooks load.
+ * from, the sha256 of the wasm that was reviewed and, for a manifest entry,
+ * the digest of the whole reviewed manifest (seams, tools, limits,
+ * capabilities, protocol, config keys, …). A wasm, manifest or package that
+ * no longer matches in any of it is refused wherever hooks load.
  */
 export const HookPinSchema = z.strictObject({
   /** The npm package name (`@acme/guard`); absent for a wasm pinned by hand. */
@@ -17,13 +20,17 @@ export const HookPinSchema = z.strictObject({
   version: z.string().min(1).optional(),
   /** Hex sha256 of the reviewed wasm bytes. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a 64-digit lowercase hex sha256'),
+  /** The reviewed manifest (`manifestPin`): required for a manifest entry, refused on a wasm entry. */
+  manifest: ManifestPinSchema.optional(),
 });
-/** A config entry's pin: package name and version (for package hooks) and the wasm's sha256. */
+/** A config entry's pin: package name and version (for package hooks), the wasm's sha256, the manifest's digests. */
 export type HookPin = z.infer<typeof HookPinSchema>;
 
 /** One way a hook differs from its pin, with both sides (digests, names or versions). */
 export interface PinProblem {
   readonly what: 'wasm' | 'manifest' | 'package';
+  /** For a manifest that differs from the reviewed one: the fields that differ (`tools`, `limits`, …). */
+  readonly fields?: readonly string[];
   /** What the pin (or, for an unpinned manifest hook, the manifest) says. */
   readonly expected: string;
   /** What is on disk now (`missing` when the file is gone). */
@@ -38,6 +45,10 @@ export interface PinCheck {
   readonly status: 'ok' | 'unpinned' | 'changed';
   /** Hex sha256 of the wasm on disk (undefined when it cannot be read). */
   readonly wasmSha256?: string;
+  /** The manifest as read and checked (a manifest entry whose manifest parsed): load it, not a second read. */
+  readonly manifest?: HookManifest;
+  /** The pin of that manifest, as `hookbox add` would write it. */
+  readonly manifestPin?: ManifestPin;
   readonly problems: readonly PinProblem[];
 }
 
@@ -68,21 +79,16 @@ export function checkPin(target: PinTarget): PinCheck {
   const { pin } = target;
   let wasmFile = target.wasm;
   let manifestSha: string | undefined;
+  let read: ReadManifest | undefined;
   if (target.manifest !== undefined) {
-    const read = readManifestDigest(target.manifest);
-    if (typeof read === 'string') {
-      problems.push({ what: 'manifest', expected: pin?.sha256 ?? 'a readable hook.json', actual: 'unreadable', message: `${target.manifest}: ${read}` });
+    const result = readManifest(target.manifest);
+    if (typeof result === 'string') {
+      problems.push({ what: 'manifest', expected: pin?.sha256 ?? 'a readable hook.json', actual: 'unreadable', message: `${target.manifest}: ${result}` });
     } else {
+      read = result;
       wasmFile = read.wasm;
-      manifestSha = read.sha256;
-      if (pin !== undefined && read.sha256 !== pin.sha256) {
-        problems.push({
-          what: 'manifest',
-          expected: pin.sha256,
-          actual: read.sha256,
-          message: `${target.manifest}: the manifest now pins sha256 ${read.sha256}, the config pinned ${pin.sha256}`,
-        });
-      }
+      manifestSha = read.manifest.sha256;
+      if (pin !== undefined) problems.push(...manifestProblems(target.manifest, read, pin));
     }
     if (pin?.package !== undefined) problems.push(...packageProblems(target.manifest, pin));
   }
@@ -101,11 +107,66 @@ export function checkPin(target: PinTarget): PinCheck {
     });
   }
   const status = problems.length > 0 ? 'changed' : pin !== undefined ? 'ok' : 'unpinned';
-  return { status, ...(wasmSha256 !== undefined && { wasmSha256 }), problems };
+  return {
+    status,
+    ...(wasmSha256 !== undefined && { wasmSha256 }),
+    ...(read !== undefined && { manifest: read.manifest, manifestPin: read.pin }),
+    problems,
+  };
 }
 
-/** The manifest's wasm path (absolute) and pinned digest, or why it cannot be read. */
-function readManifestDigest(file: string): { wasm: string; sha256: string } | string {
+/**
+ * The manifest on disk against the pin: its wasm digest, and every other
+ * field against the reviewed manifest's digests. A pin without the manifest
+ * part was written before hookbox pinned the whole manifest; it is refused
+ * with how to re-pin, not trusted on its wasm digest alone.
+ */
+function manifestProblems(file: string, read: ReadManifest, pin: HookPin): PinProblem[] {
+  const problems: PinProblem[] = [];
+  if (read.manifest.sha256 !== pin.sha256) {
+    problems.push({
+      what: 'manifest',
+      fields: ['sha256'],
+      expected: pin.sha256,
+      actual: read.manifest.sha256,
+      message: `${file}: the manifest now pins sha256 ${read.manifest.sha256}, the config pinned ${pin.sha256}`,
+    });
+  }
+  if (pin.manifest === undefined) {
+    const how =
+      pin.package !== undefined
+        ? `run \`hookbox add ${pin.package}\` again (or with the tarball or folder it came from) to review and re-pin it`
+        : `add "manifest": ${JSON.stringify(read.pin)} to the pin once you have reviewed ${file} (\`hookbox verify --json\` prints it as manifestPin)`;
+    problems.push({
+      what: 'manifest',
+      expected: 'a pin of the whole manifest',
+      actual: read.pin.sha256,
+      message: `${file}: the config's pin covers only the wasm's sha256, not the manifest's seams, tools, limits and capabilities (an older hookbox wrote it); ${how}`,
+    });
+    return problems;
+  }
+  const fields = manifestDifferences(pin.manifest, read.pin).filter((field) => field !== 'sha256' || problems.length === 0);
+  if (fields.length > 0) {
+    problems.push({
+      what: 'manifest',
+      fields,
+      expected: pin.manifest.sha256,
+      actual: read.pin.sha256,
+      message: `${file}: ${fields.join(', ')} ${fields.length === 1 ? 'differs' : 'differ'} from the reviewed manifest (pinned manifest sha256 ${pin.manifest.sha256}, now ${read.pin.sha256})`,
+    });
+  }
+  return problems;
+}
+
+interface ReadManifest {
+  /** Absolute path of the wasm. */
+  readonly wasm: string;
+  readonly manifest: HookManifest;
+  readonly pin: ManifestPin;
+}
+
+/** The manifest parsed, its wasm path (absolute) and its pin, or why it cannot be read. */
+function readManifest(file: string): ReadManifest | string {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -119,7 +180,7 @@ function readManifestDigest(file: string): { wasm: string; sha256: string } | st
     return (error as Error).message;
   }
   if (!parsed.success) return 'not a valid hook.json';
-  return { wasm: path.resolve(path.dirname(file), parsed.data.wasm), sha256: parsed.data.sha256 };
+  return { wasm: path.resolve(path.dirname(file), parsed.data.wasm), manifest: parsed.data, pin: manifestPin(parsed.data) };
 }
 
 const PackageIdentitySchema = z.object({ name: z.string(), version: z.string() });

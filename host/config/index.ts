@@ -16,5 +16,7 @@ export { intersectCapabilities } from './capabilities.ts';
 export type { CapabilitySources } from './capabilities.ts';
 export { HookPinSchema, checkPin, fileSha256 } from './hook-pin.ts';
 export type { HookPin, PinCheck, PinProblem, PinTarget } from './hook-pin.ts';
+export { MANIFEST_FIELDS, ManifestPinSchema, canonicalJson, manifestDifferences, manifestPin } from './manifest-pin.ts';
+export type { ManifestField, ManifestPin } from './manifest-pin.ts';
 export { HookPackageFieldSchema, HookPackageJsonSchema, readHookPackage } from './hook-package.ts';
 export type { HookPackage, HookPackageJson, PackagedHook } from './hook-package.ts';

@@ -70,9 +70,9 @@ function codecFor(protocol: HookProtocol | undefined): HookCodec | undefined {
 
 /**
  * Turns one operator entry (plus its manifest, if any) into what the runner
- * loads. A pinned entry whose wasm, manifest or package no longer matches its
- * pin is refused here, naming both digests; the spec then carries the pinned
- * digest, so the runner re-checks the very bytes it compiles.
+ * loads. A pinned entry whose wasm, manifest (any field of it) or package no
+ * longer matches its pin is refused here, naming what differs; the spec then
+ * carries the pinned digest, so the runner re-checks the very bytes it compiles.
  */
 export function specForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
   if (entry.pin === undefined) return unpinnedSpecForEntry(configFile, entry);
@@ -84,10 +84,11 @@ export function specForEntry(configFile: string, entry: ResolvedHookEntry): Wasm
       `${configFile}: ${entry.at} (${entry.name}): the pinned ${pinned} changed: ${problems}; refusing to load it (run \`hookbox verify\`; re-add the package to review and pin the new one)`,
     );
   }
-  return { ...unpinnedSpecForEntry(configFile, entry), sha256: entry.pin.sha256 };
+  // The spec is built from the manifest just checked, not from a second read of the file.
+  return { ...unpinnedSpecForEntry(configFile, entry, check.manifest), sha256: entry.pin.sha256 };
 }
 
-function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
+function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry, checked?: HookManifest): WasmHookSpec {
   if (entry.wasm !== undefined) {
     const codec = codecFor(entry.protocol);
     return {
@@ -104,7 +105,7 @@ function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry): Was
     };
   }
   const manifestFile = entry.manifest as string;
-  const manifest = loadManifest(manifestFile);
+  const manifest = checked ?? loadManifest(manifestFile);
   const where = `${configFile}: ${entry.at}`;
   if (entry.protocol !== undefined && entry.protocol !== manifest.protocol) {
     throw new ConfigError(`${where}.protocol: ${JSON.stringify(entry.protocol)} but the manifest ${manifestFile} declares ${JSON.stringify(manifest.protocol)}`);

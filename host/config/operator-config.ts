@@ -62,7 +62,7 @@ export const OperatorHookSchema = z
     env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name'), z.string()).optional(),
     /** Claude Code permission rules (`Bash(rm:*)`, `Read(.env*)`) enforced by a native pre-tool hook; `root` is relative to the config file. */
     permissions: PermissionRulesSchema.optional(),
-    /** What `hookbox add` reviewed: package name, version and the wasm's sha256; a hook that differs is refused. */
+    /** What `hookbox add` reviewed: package name, version, the wasm's sha256 and the whole manifest; a hook that differs is refused. */
     pin: HookPinSchema.optional(),
     ...SharedSettings,
   })
@@ -85,6 +85,7 @@ export const OperatorHookSchema = z
       if (hook.unsandboxed !== undefined) issue('unsandboxed', 'only a "command" hook runs unsandboxed; a wasm hook always runs in the sandbox');
       if (hook.sources !== undefined) issue('sources', 'only a "command" hook takes "sources"');
       if (hook.pin?.package !== undefined && hook.manifest === undefined) issue('pin.package', 'a package pin needs a "manifest" entry (the hook.json inside the package)');
+      if (hook.pin?.manifest !== undefined && hook.manifest === undefined) issue('pin.manifest', 'pins a manifest, but the entry has none (a "wasm" entry pins only its sha256)');
       return;
     }
     if (hook.unsandboxed !== true) {

@@ -1,6 +1,6 @@
 /**
  * A config entry's `pin` (what `hookbox add` reviewed: package name, version,
- * wasm sha256) is checked by the one loader every command uses, and by
+ * wasm sha256, the whole manifest) is checked by the one loader every command uses, and by
  * `checkPin`, which `hookbox verify` reports. Real wasm files, a real runner.
  */
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ResolvedHookEntry, checkPin, loadHooks, loadOperatorConfig, specForEntry } from '../../host/config/index.ts';
+import { type ResolvedHookEntry, checkPin, loadHooks, loadManifest, loadOperatorConfig, manifestPin, specForEntry } from '../../host/config/index.ts';
 import { ConfigError, HookLoadError } from '../../host/errors.ts';
 import { HookRunner } from '../../host/runner/index.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
@@ -84,11 +84,12 @@ describe('a pinned hook loads only while it matches its pin', () => {
 
   it("a package pin also holds the package's name and version: another version at the same path is refused", async () => {
     const manifest = await writePackage('1.0.0');
-    const entry = { name: 'allow', manifest, pin: { package: '@acme/allow', version: '1.0.0', sha256: allowSha } };
+    const entry = { name: 'allow', manifest, pin: { package: '@acme/allow', version: '1.0.0', sha256: allowSha, manifest: manifestPin(loadManifest(manifest)) } };
     expect(checkPin(onlyEntry(await configWith([entry])))).toMatchObject({ status: 'ok', problems: [] });
     await writePackage('1.1.0');
     const file = await configWith([entry]);
     expect(checkPin(onlyEntry(file)).problems).toEqual([
+      expect.objectContaining({ what: 'manifest', fields: ['version'] }),
       expect.objectContaining({ what: 'package', expected: '@acme/allow@1.0.0', actual: '@acme/allow@1.1.0' }),
     ]);
     expect(() => specForEntry(file, onlyEntry(file))).toThrow(/the package is @acme\/allow@1\.1\.0, the config pinned @acme\/allow@1\.0\.0/);
@@ -96,7 +97,7 @@ describe('a pinned hook loads only while it matches its pin', () => {
 
   it('checkPin of an unpinned manifest compares the wasm with the manifest; of an unpinned wasm, reports unpinned', async () => {
     const manifest = await writePackage('1.0.0');
-    expect(checkPin({ manifest })).toEqual({ status: 'unpinned', wasmSha256: allowSha, problems: [] });
+    expect(checkPin({ manifest })).toMatchObject({ status: 'unpinned', wasmSha256: allowSha, problems: [] });
     await writeFile(path.join(path.dirname(manifest), 'hook.wasm'), await readFile(path.join(dir, 'deny.wasm')));
     expect(checkPin({ manifest })).toMatchObject({ status: 'changed', problems: [{ what: 'wasm', expected: allowSha, actual: denySha }] });
     expect(checkPin({ wasm: path.join(dir, 'allow.wasm') })).toEqual({ status: 'unpinned', wasmSha256: allowSha, problems: [] });

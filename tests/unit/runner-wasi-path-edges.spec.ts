@@ -4,7 +4,7 @@
  * whether each call follows a final symlink (WASI `LOOKUP_SYMLINK_FOLLOW`,
  * or never for the calls that change a name), the `path_open` flag rules,
  * `fd_readdir`'s dirent bytes, cookies and truncation, `fd_prestat_*` on
- * descriptors that are not preopens, and `path_symlink`'s target depth.
+ * descriptors that are not preopens, and `path_symlink`'s target rule.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -115,10 +115,10 @@ describe('path_open', () => {
     g.host.close();
   });
 
-  it('an open that lands outside the root realpath is refused and its host fd closed', () => {
-    // A preopen whose host path goes through a symlinked parent: every open
-    // lands, by /proc/self/fd, outside the path the grant names, as when a
-    // component is swapped between the walk and the open.
+  it('a root that is no longer at its realpath is refused and no host fd stays open', () => {
+    // A preopen whose host path goes through a symlinked parent: the root the
+    // walk opens is, by /proc/self/fd, not the directory the grant names, as
+    // when a directory above the root is swapped for a link after load.
     const real = path.join(base, 'landing-real');
     mkdirSync(path.join(real, 'root'), { recursive: true });
     writeFileSync(path.join(real, 'root', 'f'), 'x');
@@ -249,17 +249,21 @@ describe('path_symlink', () => {
     expect(existsSync(at('missing'))).toBe(false);
   });
 
-  it('counts the target\'s depth from the link: `.` and empty parts do not count, names do', () => {
+  it('counts the target\'s leading `..` from the link (`.` and empty parts do not count) and refuses a `..` after a name', () => {
     const { g, at } = rooted('symlink-depth');
     const symlink = (target: string, link: string) => g.call('path_symlink', PATH, g.setPath(target), 3, PATH + 128, g.setPath(link, PATH + 128));
     expect(symlink('', 'empty')).toBe(Errno.NOTCAPABLE);
     expect(symlink('./../..', 'dir/dot')).toBe(Errno.NOTCAPABLE);
     expect(symlink('a//../..', 'slashes')).toBe(Errno.NOTCAPABLE);
-    expect(symlink('x/../..', 'dir/named')).toBe(Errno.SUCCESS);
-    expect(symlink('./x/.//..', 'plain')).toBe(Errno.SUCCESS);
-    expect(readdirSync(at()).filter((name) => ['empty', 'slashes', 'plain'].includes(name)).sort()).toEqual(['plain']);
-    expect(readlinkSync(at('dir', 'named'))).toBe('x/../..');
+    // Inside today, but `..` after a name climbs from wherever the name leads once it is swapped for a link.
+    expect(symlink('x/../..', 'dir/named')).toBe(Errno.NOTCAPABLE);
+    expect(symlink('./x/.//..', 'plain')).toBe(Errno.NOTCAPABLE);
+    expect(symlink('.//../file.txt', 'dir/up-one')).toBe(Errno.SUCCESS);
+    expect(symlink('./dir//inner', 'to-inner')).toBe(Errno.SUCCESS);
+    expect(readdirSync(at()).filter((name) => ['empty', 'slashes', 'plain', 'to-inner'].includes(name)).sort()).toEqual(['to-inner']);
+    expect(readFileSync(at('dir', 'up-one'), 'utf8')).toBe('content');
     expect(existsSync(at('dir', 'dot'))).toBe(false);
+    expect(existsSync(at('dir', 'named'))).toBe(false);
   });
 });
 

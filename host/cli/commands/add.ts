@@ -5,10 +5,11 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import type { HookPackage } from '../../config/index.ts';
-import { ConfigError, HookLoadError } from '../../errors.ts';
+import { ConfigError } from '../../errors.ts';
 import { printable, printableJson } from '../../text/index.ts';
 import { type ConfigChange, planConfigChange, writePackageHooks } from '../packages/config-entries.ts';
-import { type PackageSource, installHookPackage, packageSource } from '../packages/install.ts';
+import { installHookPackage, packageSource } from '../packages/install.ts';
+import { assertSameAsReviewed } from '../packages/same-as-reviewed.ts';
 import { renderReview } from '../packages/review.ts';
 import { usageErrorsExitTwo } from '../options.ts';
 
@@ -27,7 +28,7 @@ export const PACKAGES_DIR = path.join('.hookbox', 'packages');
  * package into a scratch folder first (no lifecycle script runs), hookbox
  * shows what each hook requests, asks (or `--yes`), then npm installs it
  * into `.hookbox/packages` beside the config and the hooks are written into
- * the config pinned by package name, version and wasm sha256. Declining, or
+ * the config pinned by package name, version, wasm sha256 and whole manifest. Declining, or
  * a non-interactive stdin without `--yes`, leaves the project untouched.
  */
 export function registerAddCommand(program: Command): void {
@@ -70,7 +71,7 @@ async function addPackage(argument: string, flags: AddFlags): Promise<number> {
       name: reviewed.name,
       offline: flags.offline === true,
     });
-    assertSameAsReviewed(reviewed, installed, source);
+    assertSameAsReviewed(reviewed, installed, source.spec);
     const change = writePackageHooks(configFile, installed);
     process.stdout.write(flags.json === true ? `${printableJson({ config: configFile, package: summary(installed), added: true, change })}\n` : describe(change, installed));
     return 0;
@@ -92,20 +93,6 @@ async function confirmed(pkg: HookPackage, configFile: string): Promise<boolean>
     return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
   } finally {
     rl.close();
-  }
-}
-
-/**
- * The second install must be the package that was reviewed: a registry can
- * publish a new version between the two, and a folder can change. Same name,
- * version and wasm digests, or nothing is written.
- */
-function assertSameAsReviewed(reviewed: HookPackage, installed: HookPackage, source: PackageSource): void {
-  const digests = (pkg: HookPackage) => pkg.hooks.map((hook) => `${hook.manifest.name}=${hook.sha256}`).join(', ');
-  const was = `${reviewed.name}@${reviewed.version} (${digests(reviewed)})`;
-  const now = `${installed.name}@${installed.version} (${digests(installed)})`;
-  if (was !== now) {
-    throw new HookLoadError(`${source.spec}: npm installed ${now}, but ${was} was reviewed; the config was not changed (run hookbox add again to review it)`);
   }
 }
 

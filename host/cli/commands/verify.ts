@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { existsSync } from 'node:fs';
-import { type HookPin, type PinProblem, type ResolvedHookEntry, checkPin, loadLayeredConfig } from '../../config/index.ts';
+import { type HookPin, type ManifestPin, type PinProblem, type ResolvedHookEntry, checkPin, loadLayeredConfig } from '../../config/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
 import { usageErrorsExitTwo } from '../options.ts';
 
@@ -14,7 +14,7 @@ export interface VerifiedHook {
   readonly at: string;
   readonly kind: 'wasm' | 'manifest' | 'command' | 'permissions';
   /**
-   * `ok`: matches its pin. `changed`: wasm, manifest or package differs from the pin (or an unpinned
+   * `ok`: matches its pin. `changed`: wasm, any manifest field or package differs from the pin (or an unpinned
    * manifest from its wasm); it will not load. `unpinned`: no pin to check. `unsandboxed`: a shell command.
    * `native`: permission rules enforced by the host itself (no code to pin).
    */
@@ -22,6 +22,8 @@ export interface VerifiedHook {
   readonly pin?: HookPin;
   /** sha256 of the wasm on disk. */
   readonly sha256?: string;
+  /** The pin of the manifest on disk (what `hookbox add` writes as `pin.manifest`). */
+  readonly manifestPin?: ManifestPin;
   readonly problems: readonly PinProblem[];
 }
 
@@ -33,7 +35,7 @@ export interface VerifiedHook {
  */
 export function registerVerifyCommand(program: Command): void {
   usageErrorsExitTwo(program.command('verify'))
-    .description("check every configured hook against its pin (the wasm's sha256 against the config and the manifest, the package's name and version); exit 1 when one changed")
+    .description("check every configured hook against its pin (the wasm's sha256, every field of the manifest, the package's name and version); exit 1 when one changed")
     .option('-c, --config <file>', 'the project config (default: hookbox.config.json here, if any); the organisation and user layers are checked too')
     .option('--json', 'print one JSON object: the layer files, ok, and each hook with its file, status and problems')
     .action((flags: { config?: string; json?: boolean }) => {
@@ -58,6 +60,7 @@ export function verifyEntry(entry: ResolvedHookEntry): VerifiedHook {
     kind: entry.manifest !== undefined ? 'manifest' : 'wasm',
     status: check.status,
     ...(check.wasmSha256 !== undefined && { sha256: check.wasmSha256 }),
+    ...(check.manifestPin !== undefined && { manifestPin: check.manifestPin }),
     problems: check.problems,
   };
 }

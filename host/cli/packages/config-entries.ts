@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type HookPackage, type HookPin, type OperatorConfig, OperatorConfigSchema, checkLayer, loadLayeredConfig } from '../../config/index.ts';
+import { type HookPackage, type HookPin, type OperatorConfig, OperatorConfigSchema, checkLayer, loadLayeredConfig, manifestPin } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { describeIssues, parseJsonText } from '../../json/index.ts';
 
@@ -40,7 +40,7 @@ export function planConfigChange(file: string, pkg: HookPackage): void {
 
 /**
  * Writes the package's hooks into the config, each pinned by package name,
- * version and wasm sha256, with its manifest path relative to the config.
+ * version, wasm sha256 and the digests of its whole manifest, with its manifest path relative to the config.
  * A hook whose name an entry of the same package already has is updated in
  * place (its operator settings — grant, limits, fail policy — kept); a name
  * another hook uses is an error. New hooks go last (composition order). The
@@ -86,7 +86,7 @@ function applyPackage(file: string, raw: { hooks: RawEntry[] }, pkg: HookPackage
   const hooks = pkg.hooks.map((hook): WrittenHook => {
     const name = hook.manifest.name;
     const manifest = path.relative(dir, hook.manifestFile).split(path.sep).join('/');
-    const pin: HookPin = { package: pkg.name, version: pkg.version, sha256: hook.sha256 };
+    const pin: HookPin = { package: pkg.name, version: pkg.version, sha256: hook.sha256, manifest: manifestPin(hook.manifest) };
     const index = raw.hooks.findIndex((entry) => entry.name === name);
     const existing = raw.hooks[index] as OperatorConfig['hooks'][number] | undefined;
     if (existing !== undefined && existing.pin?.package !== pkg.name) {

@@ -1,7 +1,7 @@
-import { fdatasyncSync, fstatSync, lstatSync, fsyncSync, ftruncateSync, futimesSync, readSync, writeSync } from 'node:fs';
+import { fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync, readSync, writeSync } from 'node:fs';
 import { Errno, FdFlags, Filetype, Rights, WasiErrno, Whence } from './errno.ts';
 import type { FdEntry, FileEntry } from './fd-table.ts';
-import { resolveDir } from './path-resolver.ts';
+import { withDir } from './dir-walk.ts';
 import { type WasiFn, type WasiState, newTimes, writeFilestat } from './state.ts';
 
 const n = Number;
@@ -81,7 +81,7 @@ export function fdCalls(state: WasiState): Record<string, WasiFn> {
         entry.kind === 'stdio'
           ? null
           : entry.kind === 'dir'
-            ? lstatSync(resolveDir(entry.root.host, entry.rel), { bigint: true })
+            ? withDir(entry.root.host, entry.rel, (dirFd) => fstatSync(dirFd, { bigint: true }))
             : fstatSync(entry.hostFd, { bigint: true });
       writeFilestat(state.memory(), n(ptr), stat);
       return Errno.SUCCESS;

@@ -8,6 +8,7 @@
  */
 import type { LogSink } from '../log-sink.ts';
 import type { WasmMemory } from '../wasm-api.ts';
+import { NO_FD_RELATIVE_NOTE } from './dir-walk.ts';
 import { Errno, WasiErrno, WasiExit, errnoFromNode } from './errno.ts';
 import { fdCalls, STDIO_RIGHTS } from './fd-calls.ts';
 import { FdTable } from './fd-table.ts';
@@ -63,6 +64,7 @@ export class WasiHost {
     }
     const encoder = new TextEncoder();
     let clockNoted = false;
+    let fdRelativeNoted = false;
     const state: WasiState = {
       table: this.#table,
       stdio: this.#stdio,
@@ -73,6 +75,11 @@ export class WasiHost {
         if (clockNoted) return;
         clockNoted = true;
         sink.push('warn', CLOCK_DENIED_NOTE);
+      },
+      noFdRelative: () => {
+        if (fdRelativeNoted) return;
+        fdRelativeNoted = true;
+        sink.push('warn', NO_FD_RELATIVE_NOTE);
       },
       memory: () => {
         const current = memory();

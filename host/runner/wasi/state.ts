@@ -15,6 +15,8 @@ export interface WasiState {
   readonly clock: boolean;
   /** Called when the guest reads a clock it was not granted (the JS engine's `Date` then sees time 0). */
   clockDenied(): void;
+  /** Called when a write grant's path call is refused for want of fd-relative lookup (dir-walk.ts `FD_RELATIVE`). */
+  noFdRelative(): void;
 }
 
 /** A WASI function as the SDK calls it: i32 params as numbers, i64 as bigints; returns an errno. */
