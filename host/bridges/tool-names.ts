@@ -9,15 +9,16 @@ type BuiltinTool = (typeof BUILTIN_TOOLS)[number];
 /**
  * The one table of each protocol's tool names for hookbox's built-in tools:
  * the first name is the one its hooks are shown (`tool_name`), the rest are
- * aliases a matcher or an incoming event may use. Claude Code's `Edit` and
- * `MultiEdit` edit files as `Write` does; Codex reports every shell call as
+ * aliases a matcher or an incoming event may use. Claude Code's `Edit`,
+ * `MultiEdit` and `NotebookEdit` edit files as `Write` does (their arguments
+ * are mapped by `agents/claude-code-tools.ts`); Codex reports every shell call as
  * `Bash` (the model-facing `exec_command`, `shell`, `local_shell`,
  * `container.exec` are accepted too) and every file change as `apply_patch`
  * (`Edit` and `Write` matchers select it). The Codex bridge
  * (`agents/codex-tools.ts`) reads the same table.
  */
 export const TOOL_NAMES: Readonly<Record<ToolProtocol, Readonly<Partial<Record<BuiltinTool, readonly string[]>>>>> = {
-  'claude-code': { bash: ['Bash'], read_file: ['Read'], write_file: ['Write', 'Edit', 'MultiEdit'], list_dir: ['LS'] },
+  'claude-code': { bash: ['Bash'], read_file: ['Read'], write_file: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'], list_dir: ['LS'] },
   codex: { bash: ['Bash', 'exec_command', 'shell', 'local_shell', 'container.exec'], write_file: ['apply_patch', 'Edit', 'Write'] },
 };
 

@@ -46,10 +46,10 @@ describe('apply_patch envelope → the files it touches', () => {
     ].join('\n');
     expect(patchFileChanges(patch)).toEqual([
       { kind: 'add', path: '.env', content: 'TOKEN=1\nMORE=2\n' },
-      { kind: 'update', path: 'src/a.ts', content: '@@\n-old\n+new' },
+      { kind: 'update', path: 'src/a.ts', content: 'new' },
       { kind: 'delete', path: 'gone.txt', content: '' },
       { kind: 'move-from', path: 'old/name.ts', content: '' },
-      { kind: 'move-to', path: 'new/name.ts', content: '@@\n+moved' },
+      { kind: 'move-to', path: 'new/name.ts', content: 'moved' },
     ]);
   });
 
@@ -71,7 +71,7 @@ describe('Codex tools → hookbox tools', () => {
   it('maps a patch to one write_file per touched path, relative inside the cwd, absolute outside', () => {
     const patch = `*** Begin Patch\n*** Update File: ${CWD}/.env\n@@\n+X=1\n*** Add File: /etc/passwd\n+root\n*** End Patch\n`;
     expect(fromCodexTool('apply_patch', { command: patch }, CWD)).toEqual([
-      { toolName: 'write_file', arguments: { path: '.env', content: '@@\n+X=1' } },
+      { toolName: 'write_file', arguments: { path: '.env', content: 'X=1' } },
       { toolName: 'write_file', arguments: { path: '/etc/passwd', content: 'root\n' } },
     ]);
   });

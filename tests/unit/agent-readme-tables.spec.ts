@@ -1,7 +1,10 @@
-/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS), row for row. */
+/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS; each agent's tool table), row for row. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_TOOLS } from '../../host/bridges/agents/claude-code-tools.ts';
+import { CODEX_TOOLS } from '../../host/bridges/agents/codex-tools.ts';
 import { CODEX_EVENTS } from '../../host/bridges/agents/codex.ts';
+import { GEMINI_TOOLS } from '../../host/bridges/agents/gemini-tools.ts';
 import { GEMINI_EVENTS } from '../../host/bridges/agents/gemini.ts';
 
 const README = readFileSync(new URL('../../host/bridges/agents/README.md', import.meta.url), 'utf8');
@@ -12,5 +15,18 @@ describe.each([
 ])('%s mapping table in host/bridges/agents/README.md', (_agent, rows) => {
   it.each(rows.map((row) => [row.event, row]))('has the row for %s as in the code', (_event, row) => {
     expect(README).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
+  });
+});
+
+describe.each([
+  ['Claude Code', CLAUDE_CODE_TOOLS],
+  ['Codex', CODEX_TOOLS],
+  ['Gemini CLI', GEMINI_TOOLS],
+])('%s tool table in host/bridges/agents/README.md', (agent, rows) => {
+  const section = README.slice(README.indexOf(`### ${agent} (`));
+  const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| tool |')));
+  it('lists exactly the code\'s rows, in order', () => {
+    const lines = table.split('\n').filter((line) => line.startsWith('| `'));
+    expect(lines).toEqual(rows.map((row) => `| \`${row.tool}\` | \`${row.as}\` | ${row.how} |`));
   });
 });

@@ -18,7 +18,7 @@ function answer<S extends SeamId>(input: Record<string, unknown>, decision: Deci
 }
 
 describe('Claude Code bridge: events → seams, tools → hookbox tools', () => {
-  it('maps Bash, Read, Write and LS to bash, read_file, write_file, list_dir; other tools keep their names', () => {
+  it('maps Bash, Read, Write, Edit and LS to bash, read_file, write_file, list_dir; other tools keep their names', () => {
     const pre = (tool_name: string, tool_input: Record<string, unknown>) =>
       seamOf({ hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 'toolu_1' }).payload;
     expect(pre('Bash', { command: 'ls -la', description: 'list', timeout: 5000 })).toEqual({ toolCallId: 'toolu_1', toolName: 'bash', arguments: { command: 'ls -la', timeoutMs: 5000 } });
@@ -26,7 +26,7 @@ describe('Claude Code bridge: events → seams, tools → hookbox tools', () => 
     expect(pre('Read', { file_path: '/etc/passwd' })).toMatchObject({ toolName: 'read_file', arguments: { path: '/etc/passwd' } });
     expect(pre('Write', { file_path: '/work/app/b.js', content: 'x' })).toMatchObject({ toolName: 'write_file', arguments: { path: 'b.js', content: 'x' } });
     expect(pre('LS', { path: '/work/app' })).toMatchObject({ toolName: 'list_dir', arguments: { path: '/work/app' } });
-    expect(pre('Edit', { file_path: '/work/app/b.js', old_string: 'a', new_string: 'b' })).toMatchObject({ toolName: 'Edit', arguments: { file_path: '/work/app/b.js', old_string: 'a', new_string: 'b' } });
+    expect(pre('Edit', { file_path: '/work/app/b.js', old_string: 'a', new_string: 'b' })).toMatchObject({ toolName: 'write_file', arguments: { path: 'b.js', content: 'b' } });
     expect(pre('mcp__gh__create_issue', { title: 't' })).toMatchObject({ toolName: 'mcp__gh__create_issue', arguments: { title: 't' } });
   });
 

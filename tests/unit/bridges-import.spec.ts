@@ -39,9 +39,10 @@ describe('convertToolMatcher', () => {
     expect(convertToolMatcher('claude-code', 'Bash').tools).toEqual(['bash']);
     expect(convertToolMatcher('claude-code', 'Read, LS').tools).toEqual(['read_file', 'list_dir']);
     expect(convertToolMatcher('claude-code', 'Edit|Write|MultiEdit')).toEqual({ tools: ['write_file'], notes: [] });
-    const other = convertToolMatcher('claude-code', 'NotebookEdit');
-    expect(other.tools).toEqual(['NotebookEdit']);
-    expect(other.notes.join()).toContain('NotebookEdit: no built-in hookbox tool has this name');
+    expect(convertToolMatcher('claude-code', 'NotebookEdit')).toEqual({ tools: ['write_file'], notes: [] });
+    const other = convertToolMatcher('claude-code', 'WebFetch');
+    expect(other.tools).toEqual(['WebFetch']);
+    expect(other.notes.join()).toContain('WebFetch: no built-in hookbox tool has this name');
     expect(convertToolMatcher('codex', 'Bash').tools).toEqual(['bash']);
     expect(convertToolMatcher('codex', 'Read').tools).toEqual(['Read']);
   });

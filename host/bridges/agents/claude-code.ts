@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import type { PayloadOf } from '../../seams/index.ts';
-import { fromProtocolToolInput, fromProtocolToolResponse } from '../tool-names.ts';
+import { fromProtocolToolResponse } from '../tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';
 import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent } from './bridge-parts.ts';
 import { claudeCodeSetup } from './claude-code-setup.ts';
+import { fromClaudeCodeTool } from './claude-code-tools.ts';
 import { safeText } from './event-input.ts';
 
 /**
@@ -61,13 +62,13 @@ function toSeam(input: unknown): ParsedAgentEvent {
     case 'UserPromptSubmit':
       return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'PreToolUse': {
-      const call = fromProtocolToolInput('claude-code', data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
+      const call = fromClaudeCodeTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
       return oneSeam(read, 'tools/pre-execute', { toolCallId: data.tool_use_id as string, ...call });
     }
     case 'PostToolUse':
     case 'PostToolUseFailure': {
       const theirs = data.tool_name as string;
-      const call = fromProtocolToolInput('claude-code', theirs, data.tool_input as Record<string, unknown>, cwd);
+      const call = fromClaudeCodeTool(theirs, data.tool_input as Record<string, unknown>, cwd);
       const result =
         event === 'PostToolUse' ? fromProtocolToolResponse('claude-code', theirs, data.tool_response) : { content: data.error as string, isError: true };
       return oneSeam(read, 'tools/post-execute', { toolCallId: data.tool_use_id as string, ...call, result });

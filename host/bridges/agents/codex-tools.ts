@@ -1,46 +1,84 @@
 import path from 'node:path';
-import { type OurToolCall, fromProtocolToolInput, fromProtocolToolName } from '../tool-names.ts';
+import { type OurToolCall, fromProtocolToolName } from '../tool-names.ts';
 import { patchFileChanges } from './codex-patch.ts';
+import { shellPatch } from './codex-shell-patch.ts';
+import { type AgentToolRow, passedCall } from './tool-table.ts';
 
 /** Codex's patch tool: hooks see `apply_patch {command: <the patch envelope>}`. */
 const PATCH_TOOL = 'apply_patch';
 
 /**
- * One Codex tool call → the hookbox tool call(s) hooks decide on:
- *
- * - shell (`Bash {command}`, `exec_command {cmd}`, `shell {command: [argv]}`)
- *   → `bash {command}`;
- * - `apply_patch` → one `write_file {path, content}` per path the patch
- *   touches (added, updated, deleted, moved from or to; `content` is the new
- *   file for an add, the hunk text for an update, empty for a delete or the
- *   old side of a move), so a patch editing `.env` is a write to `.env`;
- *   a patch with no file header stays `apply_patch` (nothing to map);
- * - anything else keeps Codex's name and arguments.
- *
- * Paths inside the session's cwd become relative, as hookbox's own tools
- * take them.
+ * Every tool Codex 0.169.0 can run (the model-facing names the census test
+ * checks the binary against, and the names Codex gives its hooks), and how
+ * each reaches hookbox's hooks.
+ */
+export const CODEX_TOOLS: readonly AgentToolRow[] = [
+  { tool: 'Bash', as: 'bash', how: '`{command}` → `{command}` (what Codex tells hooks for every shell call); a command that runs `apply_patch` also → its `write_file`s' },
+  { tool: 'exec_command', as: 'bash', how: '`{cmd}` → `{command}`; `apply_patch <<EOF … EOF` (or `cd DIR && …`) also → its `write_file`s' },
+  { tool: 'shell', as: 'bash', how: '`{command: [argv]}` → `{command}` (argv quoted); `["apply_patch", patch]` and `["bash", "-lc", "apply_patch <<EOF…"]` also → its `write_file`s' },
+  { tool: 'local_shell', as: 'bash', how: 'as `shell`' },
+  { tool: 'container.exec', as: 'bash', how: 'as `shell`' },
+  { tool: 'write_stdin', as: 'bash', how: '`{chars}` → `{command: chars}`: text typed into a running shell is a command line (an empty poll passes as `write_stdin`)' },
+  { tool: 'apply_patch', as: 'write_file', how: '`{command: patch}` → one `{path, content}` per file it adds, updates, deletes or moves (parsed as Codex parses it)' },
+  { tool: 'view_image', as: 'view_image', how: 'passed: attaches a local image to the conversation' },
+  { tool: 'update_plan', as: 'update_plan', how: 'passed: the agent\'s own plan, no file or process' },
+  { tool: 'request_user_input', as: 'request_user_input', how: 'passed: asks the person (no file or process)' },
+  { tool: 'create_goal', as: 'create_goal', how: 'passed: the agent\'s own goal record' },
+  { tool: 'get_goal', as: 'get_goal', how: 'passed: the agent\'s own goal record' },
+  { tool: 'update_goal', as: 'update_goal', how: 'passed: the agent\'s own goal record' },
+  { tool: 'tool_search', as: 'tool_search', how: 'passed: looks up deferred (MCP) tool schemas; each tool found reaches hooks as `mcp__server__tool`' },
+  { tool: 'web_search', as: 'web_search', how: 'passed: a web search run by the model provider (off in the suite\'s config)' },
+  { tool: 'list_mcp_resources', as: 'list_mcp_resources', how: 'passed: lists MCP resources' },
+  { tool: 'list_mcp_resource_templates', as: 'list_mcp_resource_templates', how: 'passed: lists MCP resource templates' },
+  { tool: 'read_mcp_resource', as: 'read_mcp_resource', how: 'passed: reads an MCP resource' },
+];
+
+/**
+ * One Codex tool call → the hookbox tool call(s) hooks decide on, by the
+ * table above. A shell call that Codex would apply as a patch (or that runs
+ * `apply_patch` at all) is decided as `bash` **and** as the patch's writes:
+ * a bash guard keeps seeing every command line, and a write guard sees each
+ * file (the strictest decision answers). A patch with no file header stays
+ * `apply_patch` (nothing to map). MCP tools keep their name with their server
+ * in `_hookbox`; a tool the table lacks is flagged `_hookbox.unmappedTool`.
+ * Paths inside the session's cwd become relative, as hookbox's tools take them.
  */
 export function fromCodexTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall[] {
+  if (toolName === 'write_stdin') {
+    const chars = input.chars;
+    return [typeof chars === 'string' && chars !== '' ? { toolName: 'bash', arguments: { command: chars } } : passedCall(CODEX_TOOLS, toolName, input)];
+  }
   // Shell tools by every name Codex may use for them: the table in ../tool-names.ts.
   if (fromProtocolToolName('codex', toolName) === 'bash') {
-    const command = shellCommand(input);
-    return [command === undefined ? { toolName, arguments: { ...input } } : { toolName: 'bash', arguments: { command } }];
+    const shell = shellCall(input);
+    if (shell === undefined) return [passedCall([], toolName, input)];
+    const patch = shellPatch(shell.argv ?? [], shell.command);
+    return [{ toolName: 'bash', arguments: { command: shell.command } }, ...(patch === undefined ? [] : patchWrites(patch.patch, patch.workdir === undefined ? cwd : path.resolve(cwd, patch.workdir), cwd))];
   }
   if (toolName === PATCH_TOOL) {
     const patch = [input.command, input.input, input.patch].find((value): value is string => typeof value === 'string');
-    const changes = patch === undefined ? [] : patchFileChanges(patch);
-    if (changes.length === 0) return [{ toolName, arguments: { ...input } }];
-    return changes.map((change) => ({ toolName: 'write_file', arguments: { path: relativeInside(cwd, change.path), content: change.content } }));
+    const writes = patch === undefined ? [] : patchWrites(patch, cwd, cwd);
+    return writes.length === 0 ? [passedCall(CODEX_TOOLS, toolName, input)] : writes;
   }
-  return [fromProtocolToolInput('codex', toolName, input, cwd)];
+  return [passedCall(CODEX_TOOLS, toolName, input)];
 }
 
-function shellCommand(input: Readonly<Record<string, unknown>>): string | undefined {
+/** One `write_file` per path the patch touches; paths resolve against `base` (a `cd DIR &&` prefix) and show relative to `cwd`. */
+function patchWrites(patch: string, base: string, cwd: string): OurToolCall[] {
+  return patchFileChanges(patch).map((change) => ({
+    toolName: 'write_file',
+    arguments: { path: relativeInside(cwd, path.resolve(base, change.path)), content: change.content },
+  }));
+}
+
+/** The shell call as one command line, and its argv when Codex was given one. */
+function shellCall(input: Readonly<Record<string, unknown>>): { command: string; argv?: readonly string[] } | undefined {
   const value = input.command ?? input.cmd;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return { command: value };
   // The older `shell` tool takes argv (`["bash", "-lc", "…"]`): hooks get it as one command line.
   if (Array.isArray(value) && value.length > 0 && value.every((word) => typeof word === 'string')) {
-    return (value as string[]).map(quoteWord).join(' ');
+    const argv = value as string[];
+    return { command: argv.map(quoteWord).join(' '), argv };
   }
   return undefined;
 }

@@ -2,6 +2,35 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ToolResult } from '../../seams/index.ts';
 import type { OurToolCall } from '../tool-names.ts';
+import { type AgentToolRow, passedCall } from './tool-table.ts';
+
+/**
+ * Every tool Gemini CLI 0.61.0 can run (the census test checks the binary
+ * advertises nothing else) and how each reaches hookbox's hooks.
+ */
+export const GEMINI_TOOLS: readonly AgentToolRow[] = [
+  { tool: 'run_shell_command', as: 'bash', how: '`{command}` → `{command}` (`description`, `dir_path` dropped)' },
+  { tool: 'read_file', as: 'read_file', how: '`{file_path}` → `{path}` (`start_line`, `end_line` dropped)' },
+  { tool: 'write_file', as: 'write_file', how: '`{file_path, content}` → `{path, content}`' },
+  { tool: 'replace', as: 'write_file', how: '`{file_path, new_string}` → `{path, content: new_string}` (the text written, not the resulting file)' },
+  { tool: 'list_directory', as: 'list_dir', how: '`{dir_path}` → `{path}`' },
+  { tool: 'glob', as: 'glob', how: 'passed: lists file names by pattern, reads no content' },
+  { tool: 'grep_search', as: 'grep_search', how: 'passed: searches file contents — a read guard must name `grep_search` too' },
+  { tool: 'search_file_content', as: 'search_file_content', how: 'passed: the older name of `grep_search`' },
+  { tool: 'read_many_files', as: 'read_many_files', how: 'passed: reads files by glob patterns (`include`) — a read guard must name it too' },
+  { tool: 'web_fetch', as: 'web_fetch', how: 'passed: fetches the URLs in `prompt` (no hookbox tool does)' },
+  { tool: 'google_web_search', as: 'google_web_search', how: 'passed: a web search (no hookbox tool does)' },
+  { tool: 'save_memory', as: 'save_memory', how: 'passed: appends a fact to Gemini CLI\'s own memory file (`GEMINI.md` in its home)' },
+  { tool: 'write_todos', as: 'write_todos', how: 'passed: the agent\'s own task list' },
+  { tool: 'update_topic', as: 'update_topic', how: 'passed: names the conversation\'s current topic' },
+  { tool: 'enter_plan_mode', as: 'enter_plan_mode', how: 'passed: enters plan mode (no file or process)' },
+  { tool: 'exit_plan_mode', as: 'exit_plan_mode', how: 'passed: leaves plan mode (no file or process)' },
+  { tool: 'ask_user', as: 'ask_user', how: 'passed: asks the person (no file or process)' },
+  { tool: 'invoke_agent', as: 'invoke_agent', how: 'passed: starts a subagent, whose own tool calls reach hooks one by one' },
+  { tool: 'activate_skill', as: 'activate_skill', how: 'passed: loads a skill\'s instructions' },
+  { tool: 'list_background_processes', as: 'list_background_processes', how: 'passed: lists the shell\'s background processes' },
+  { tool: 'read_background_output', as: 'read_background_output', how: 'passed: reads a background process\'s output' },
+];
 
 /**
  * One Gemini CLI tool call → the hookbox tool call hooks decide on:
@@ -14,8 +43,10 @@ import type { OurToolCall } from '../tool-names.ts';
  *   `write_file {path, content: new_string}`: a write to that path, whose
  *   content is the replacement text, not the whole file;
  * - `list_directory {dir_path}` → `list_dir {path}`;
- * - anything else (and a known tool of an unexpected shape) keeps Gemini's
- *   name and arguments.
+ * - anything else keeps Gemini's name and arguments (a tool the table above
+ *   lacks, or a known one of an unexpected shape, flagged
+ *   `_hookbox.unmappedTool`; an MCP tool named `mcp__server__tool` with its
+ *   server in `_hookbox`).
  *
  * Paths inside the session's cwd become relative, as hookbox's tools take them.
  */
@@ -24,7 +55,7 @@ export function fromGeminiTool(toolName: string, input: Readonly<Record<string, 
     for (const key of keys) if (typeof input[key] === 'string') return input[key] as string;
     return undefined;
   };
-  const same: OurToolCall = { toolName, arguments: { ...input } };
+  const same: OurToolCall = passedCall(GEMINI_TOOLS.filter((row) => row.as === row.tool), toolName, input);
   const file = str('file_path', 'absolute_path', 'path');
   switch (toolName) {
     case 'run_shell_command': {
