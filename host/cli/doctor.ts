@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentBridge, DoctorFinding, SetupScope } from '../bridges/agents/index.ts';
 import { handlerPositions } from '../bridges/agents/hook-groups.ts';
+import { checkServerIdentity, postProbe } from './doctor-server.ts';
 
 /** A probe event per agent: a harmless shell command, asked as the agent asks it. */
 const PROBES: Readonly<Record<string, (cwd: string) => Record<string, unknown>>> = {
@@ -32,7 +32,10 @@ export interface DoctorReport {
  * event sent through the very command the agent runs comes back decided.
  */
 export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promise<DoctorReport> {
-  const settingsFile = bridge.setup.settingsPath(scope);
+  // hookbox's entries are in the committed settings, or (an http setup, holding the token) the local ones.
+  const local = bridge.setup.localSettingsPath?.(scope);
+  const committed = bridge.setup.settingsPath(scope);
+  const settingsFile = local !== undefined && existsSync(local) && !hasHookboxEntries(bridge, committed) && hasHookboxEntries(bridge, local) ? local : committed;
   const findings: DoctorFinding[] = [];
   const report = (): DoctorReport => ({ agent: bridge.name, settingsFile, findings, ok: findings.every((finding) => finding.ok) });
   const setupHint = `hookbox setup ${bridge.name} ${scope.kind === 'project' ? `--project ${scope.dir}` : '--user'} --config <your hookbox.config.json>`;
@@ -69,11 +72,25 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
   );
   findings.push(...(bridge.setup.verify?.({ scope, settingsFile, settings }) ?? []));
   const handler = handlerPositions(settings).find((position) => removed.some((change) => change.where === `hooks.${position.event}[${position.group}]`))?.handler;
-  if (handler !== undefined) findings.push(...(await probe(bridge, handler)));
+  if (handler !== undefined) findings.push(...(await probe(bridge, handler, scope)));
   return report();
 }
 
-async function probe(bridge: AgentBridge, handler: Record<string, unknown>): Promise<DoctorFinding[]> {
+function hasHookboxEntries(bridge: AgentBridge, file: string): boolean {
+  try {
+    return existsSync(file) && bridge.setup.remove(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>).changes.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The environment and folder an agent runs a hook command with: the project, named as the agent names it. */
+function agentShell(scope: SetupScope): { cwd: string | undefined; env: NodeJS.ProcessEnv } {
+  if (scope.kind !== 'project') return { cwd: undefined, env: process.env };
+  return { cwd: scope.dir, env: { ...process.env, CLAUDE_PROJECT_DIR: scope.dir, GEMINI_PROJECT_DIR: scope.dir } };
+}
+
+async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scope: SetupScope): Promise<DoctorFinding[]> {
   const event = PROBES[bridge.name];
   if (event === undefined) return [];
   const findings: DoctorFinding[] = [];
@@ -81,7 +98,12 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>): Pro
   try {
     const input = JSON.stringify(event(dir));
     if (handler.type === 'http' && typeof handler.url === 'string') {
-      const answered = await postProbe({ url: handler.url, headers: (handler.headers ?? {}) as Record<string, string> }, input);
+      const headers = (handler.headers ?? {}) as Record<string, string>;
+      // First: is it hookbox at all? Only a process holding the token answers the nonce.
+      const proven = await checkServerIdentity({ url: handler.url, headers }, undefined);
+      findings.push(proven);
+      if (!proven.ok) return findings;
+      const answered = await postProbe({ url: handler.url, headers }, input);
       findings.push(
         answered.ok
           ? { ok: true, what: `server at ${handler.url} answered a probe (${answered.detail})` }
@@ -90,22 +112,27 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>): Pro
       return findings;
     }
     if (typeof handler.command !== 'string') return findings;
+    const shell = agentShell(scope);
     const words = shellWords(handler.command);
-    const socket = words[words.indexOf('--socket') + 1];
-    if (words.includes('--socket') && socket !== undefined) {
+    const base = shell.cwd ?? process.cwd();
+    const named = (flag: string) => (words.includes(flag) && words[words.indexOf(flag) + 1] !== undefined ? path.resolve(base, words[words.indexOf(flag) + 1]!) : undefined);
+    const socket = named('--socket');
+    const config = named('--config');
+    if (socket !== undefined) {
       if (existsSync(socket)) {
-        const answered = await postProbe({ socket, agent: bridge.name }, input);
+        const answered = await postProbe({ socket, agent: bridge.name, ...(config !== undefined && { config }) }, input);
         findings.push(
           answered.ok
             ? { ok: true, what: `server on ${socket} answered a probe (${answered.detail})` }
             : { ok: false, what: `a socket exists at ${socket} but no server answered (${answered.detail})`, fix: 'restart it: hookbox serve --config <your hookbox.config.json> --socket ' + socket },
         );
+        if (answered.ok) findings.push(await checkServerIdentity({ socket }, config));
       } else {
         findings.push({ ok: true, what: `no server on ${socket}: each event is decided in-process (slower; hooks keep no state across events) — start one with hookbox serve --socket ${socket} --config <config>` });
       }
     }
     const started = process.hrtime.bigint();
-    const run = await runShell(handler.command, input, dir, timeoutMs(bridge, handler));
+    const run = await runShell(handler.command, input, shell, timeoutMs(bridge, handler));
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const said = (run.exitCode === 0 ? run.stdout : run.stderr).trim().replace(/\s+/g, ' ').slice(0, 300);
     if (run.exitCode === 0 && !/"hookbox: /.test(run.stdout)) {
@@ -136,9 +163,14 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
-function runShell(command: string, input: string, cwd: string, timeout: number): Promise<{ exitCode: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+function runShell(
+  command: string,
+  input: string,
+  shell: { cwd: string | undefined; env: NodeJS.ProcessEnv },
+  timeout: number,
+): Promise<{ exitCode: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], { ...(shell.cwd !== undefined && { cwd: shell.cwd }), env: shell.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -157,25 +189,5 @@ function runShell(command: string, input: string, cwd: string, timeout: number):
       resolve({ exitCode, stdout, stderr, timedOut });
     });
     child.stdin.end(input);
-  });
-}
-
-type Target = { readonly socket: string; readonly agent: string } | { readonly url: string; readonly headers: Record<string, string> };
-
-function postProbe(target: Target, body: string): Promise<{ ok: boolean; detail: string }> {
-  return new Promise((resolve) => {
-    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...('headers' in target ? target.headers : {}) };
-    const options: http.RequestOptions =
-      'socket' in target ? { socketPath: target.socket, path: `/hooks/${target.agent}`, method: 'POST', headers, timeout: 10_000 } : { method: 'POST', headers, timeout: 10_000 };
-    const request = 'socket' in target ? http.request(options) : http.request(target.url, options);
-    request.on('response', (response) => {
-      response.resume();
-      const exit = response.headers['x-hookbox-exit'];
-      const ok = response.statusCode === 200 && (exit === undefined || exit === '0' || exit === '2');
-      resolve({ ok, detail: `HTTP ${String(response.statusCode)}${exit === undefined ? '' : `, exit ${String(exit)}`}` });
-    });
-    request.on('timeout', () => request.destroy(new Error('no answer in 10 s')));
-    request.on('error', (error) => resolve({ ok: false, detail: error.message }));
-    request.end(body);
   });
 }

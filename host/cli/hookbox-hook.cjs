@@ -3,45 +3,89 @@
 // loader (an .mjs entry cost a measurable share of a bare node start) — so it
 // starts about as fast as node itself: stdin →
 // POST /hooks/<agent> on `hookbox serve`'s unix socket → the answer's stdout,
-// stderr and exit code. With no server listening it decides in-process
-// (loading the host: slow, same answers). Fails closed: anything
-// it cannot turn into a decision exits 2 with a one-line reason on stderr.
+// stderr and exit code. With no server listening, or a server that serves
+// another project's config, it decides in-process (loading the host: slow,
+// same answers). Fails closed: past its deadline (`--deadline-ms`, which
+// `setup` derives from the hooks' own limits and keeps below the agent's
+// handler timeout), or on anything it cannot turn into a decision, it answers
+// the event's closed form in the agent's format (hook-closed.cjs).
 'use strict';
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: no ESM loader on the hot path */
 const http = require('node:http');
 const { homedir } = require('node:os');
-const { join, resolve } = require('node:path');
+const { isAbsolute, join, relative, resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { closedAnswer, sniffEvent } = require('./hook-closed.cjs');
 
+/** The server's answer headers: the command-hook exit code; why it refused to decide. */
 const EXIT_HEADER = 'x-hookbox-exit';
+const REFUSED_HEADER = 'x-hookbox-refused';
+/** The config this client decides by: a server started with another refuses the event. */
+const CONFIG_HEADER = 'x-hookbox-config';
 const MAX_STDIN = 4 * 1024 * 1024;
-const TIMEOUT_MS = 25_000;
+/** The whole client's deadline when setup wrote none (what host/bridges/agents/answer-deadline.ts calls the default). */
+const DEFAULT_DEADLINE_MS = 25_000;
+const DEFAULT_MAX_CONTINUATIONS = 3;
+/** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */
+const MAX_SOCKET_PATH = 107;
 
-function fail(reason) {
-  process.stderr.write(`hookbox hook: ${String(reason).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 500)}\n`);
-  process.exit(2);
+/** The variable each agent names its project folder by in a hook's environment (Codex names none). */
+const PROJECT_DIR_VARIABLE = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR' };
+
+/**
+ * Where relative `--socket` and `--config` paths start: the project the agent
+ * runs in (Claude Code and Gemini CLI name it in the environment; Codex runs
+ * hooks in the session's folder), so a committed settings file names no
+ * machine's paths. Only the running agent's own variable counts: another
+ * agent's may be inherited from the terminal it was started in.
+ */
+function projectDir(agent, env = process.env) {
+  for (const name of ['HOOKBOX_PROJECT_DIR', PROJECT_DIR_VARIABLE[agent]]) {
+    if (name !== undefined && env[name] !== undefined && env[name] !== '' && isAbsolute(env[name])) return env[name];
+  }
+  return process.cwd();
 }
 
+function defaultSocket(env = process.env) {
+  return join(resolve(env.HOOKBOX_HOME ?? join(homedir(), '.hookbox')), 'serve.sock');
+}
+
+/** The arguments; a bad one is reported as `error` (answered closed once the event is known), never thrown. */
 function parseArgs(argv) {
-  const options = { agent: undefined, socket: process.env.HOOKBOX_SOCKET, config: process.env.HOOKBOX_CONFIG, maxContinuations: 3 };
+  const options = { agent: undefined, socket: process.env.HOOKBOX_SOCKET, config: process.env.HOOKBOX_CONFIG, maxContinuations: DEFAULT_MAX_CONTINUATIONS, deadlineMs: DEFAULT_DEADLINE_MS, error: undefined };
+  const bad = (text) => (options.error ??= text);
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const value = () => {
-      if (i + 1 >= argv.length) fail(`${arg} needs a value`);
+      if (i + 1 >= argv.length) return void bad(`${arg} needs a value`);
       i += 1;
       return argv[i];
     };
     if (arg === '--socket') options.socket = value();
     else if (arg === '--config') options.config = value();
     else if (arg === '--max-continuations') options.maxContinuations = Number(value());
-    else if (arg.startsWith('-')) fail(`unknown option ${arg}`);
+    else if (arg === '--deadline-ms') {
+      const ms = Number(value());
+      if (Number.isInteger(ms) && ms > 0) options.deadlineMs = ms;
+      else bad(`--deadline-ms expects a positive integer, got ${argv[i]}`);
+    } else if (arg.startsWith('-')) bad(`unknown option ${arg}`);
     else if (options.agent === undefined) options.agent = arg;
-    else fail(`unexpected argument ${arg}`);
+    else bad(`unexpected argument ${arg}`);
   }
-  if (options.agent === undefined) fail('usage: hookbox hook <agent> [--socket PATH] [--config FILE]');
-  if (!/^[a-z0-9-]+$/.test(options.agent)) fail(`bad agent name ${options.agent}`);
-  options.socket ??= join(resolve(process.env.HOOKBOX_HOME ?? join(homedir(), '.hookbox')), 'serve.sock');
+  if (options.agent === undefined) bad('usage: hookbox hook <agent> [--socket PATH] [--config FILE] [--deadline-ms N]');
+  else if (!/^[a-z0-9-]+$/.test(options.agent)) bad(`bad agent name ${options.agent}`);
+  const base = projectDir(options.agent);
+  options.socket = options.socket === undefined || options.socket === '' ? defaultSocket() : resolve(base, options.socket);
+  if (options.config !== undefined && options.config !== '') options.config = resolve(base, options.config);
+  else options.config = undefined;
   return options;
+}
+
+/** A socket path the kernel takes: the absolute one, or (past 107 bytes) the same file relative to the cwd. */
+function connectablePath(socket) {
+  if (Buffer.byteLength(socket) <= MAX_SOCKET_PATH) return socket;
+  const near = relative(process.cwd(), socket);
+  return Buffer.byteLength(near) <= MAX_SOCKET_PATH ? near : socket;
 }
 
 function readStdin() {
@@ -58,10 +102,18 @@ function readStdin() {
   });
 }
 
-function emit(exitCode, text) {
-  if (exitCode === 0) process.stdout.write(text);
-  else process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
-  process.exitCode = exitCode;
+/** Writes one answer and exits; every later answer (a deadline racing a decision) is dropped. */
+function answerOnce() {
+  let done = false;
+  return (answer) => {
+    if (done) return;
+    done = true;
+    if (answer.exitCode === 0) process.stdout.write(answer.stdout);
+    else process.stderr.write(answer.stderr.endsWith('\n') ? answer.stderr : `${answer.stderr}\n`);
+    process.exitCode = answer.exitCode;
+    // Flush, then leave: a hook still running in-process must not keep the agent waiting.
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(answer.exitCode)));
+  };
 }
 
 /** Asks the server; resolves `undefined` when no server listens on the socket. */
@@ -69,20 +121,24 @@ function ask(options, body) {
   return new Promise((resolvePromise, reject) => {
     const req = http.request(
       {
-        socketPath: options.socket,
+        socketPath: connectablePath(options.socket),
         path: `/hooks/${options.agent}`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': body.length },
-        timeout: TIMEOUT_MS,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': body.length,
+          ...(options.config !== undefined && { [CONFIG_HEADER]: encodeURIComponent(options.config) }),
+        },
       },
       (res) => {
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolvePromise({ status: res.statusCode, exit: res.headers[EXIT_HEADER], text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolvePromise({ status: res.statusCode, exit: res.headers[EXIT_HEADER], refused: res.headers[REFUSED_HEADER], text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer from hookbox serve within ${TIMEOUT_MS} ms`)));
     req.on('error', (error) => {
       if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolvePromise(undefined);
       else reject(error);
@@ -92,7 +148,6 @@ function ask(options, body) {
 }
 
 async function inProcess(options, body) {
-  if (options.config === undefined) fail(`no hookbox server at ${options.socket}, and no --config to decide in-process`);
   // The shipped build (always, when installed; in a checkout while fresh), else the sources through tsx.
   const { freshBuild } = await import('./fresh-build.mjs');
   const dist = freshBuild();
@@ -104,24 +159,44 @@ async function inProcess(options, body) {
     register();
     ({ decideInProcess } = await import(pathToFileURL(join(__dirname, '..', 'serve', 'in-process.ts')).href));
   }
-  const answer = await decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations);
-  emit(answer.exitCode, answer.exitCode === 0 ? answer.stdout : answer.stderr);
+  return decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations);
+}
+
+async function decide(options, body) {
+  const reply = await ask(options, body);
+  if (reply === undefined || reply.refused === 'other-config') {
+    const why = reply === undefined ? `no hookbox server at ${options.socket}` : `the hookbox server at ${options.socket} serves another config`;
+    if (options.config === undefined) throw new Error(`${why}, and no --config to decide in-process`);
+    return inProcess(options, body);
+  }
+  if (reply.exit !== '0' && reply.exit !== '2') throw new Error(`hookbox serve answered HTTP ${reply.status} without a decision`);
+  const exitCode = Number(reply.exit);
+  return { exitCode, stdout: exitCode === 0 ? reply.text : '', stderr: exitCode === 0 ? '' : reply.text };
 }
 
 async function runHookClient(argv) {
+  const options = parseArgs(argv);
+  const agent = options.agent ?? '';
+  const answer = answerOnce();
+  let text = '';
+  // The deadline counts from the client's start: reading stdin, asking the server, or deciding in-process.
+  const timer = setTimeout(
+    () => answer(closedAnswer(agent, sniffEvent(text), `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
+    options.deadlineMs,
+  );
   try {
-    const options = parseArgs(argv);
     const body = await readStdin();
-    const reply = await ask(options, body);
-    if (reply === undefined) return await inProcess(options, body);
-    if (reply.exit !== '0' && reply.exit !== '2') fail(`hookbox serve answered HTTP ${reply.status} without a decision`);
-    emit(Number(reply.exit), reply.text);
+    text = body.toString('utf8');
+    if (options.error !== undefined) throw new Error(options.error);
+    answer(await decide(options, body));
   } catch (error) {
-    fail(error instanceof Error ? error.message : error);
+    answer(closedAnswer(agent, sniffEvent(text), error instanceof Error ? error.message : error));
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-module.exports = { runHookClient };
+module.exports = { runHookClient, parseArgs, connectablePath, PROJECT_DIR_VARIABLE, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, MAX_SOCKET_PATH, EXIT_HEADER, REFUSED_HEADER, CONFIG_HEADER, defaultSocket };
 
 // Run directly (`node hookbox-hook.cjs <agent> …`, what `hookbox setup` writes): the fastest start.
 if (require.main === module) void runHookClient(process.argv.slice(2));

@@ -1,4 +1,4 @@
-export { loadHookFile, loadHooks, loadManifest, specForEntry } from './load-hooks.ts';
+export { effectiveLimits, loadHookFile, loadHooks, loadManifest, specForEntry } from './load-hooks.ts';
 export type { HookFileOverrides, LoadedHook } from './load-hooks.ts';
 export { HookManifestSchema, HookProtocolSchema } from './manifest.ts';
 export type { HookManifest, HookProtocol } from './manifest.ts';

@@ -138,6 +138,20 @@ function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry, chec
   });
 }
 
+/** Operator limits win; the manifest's requested limits fill the rest. */
+function mergeLimits(requested: HookLimits | undefined, operator: HookLimits | undefined): HookLimits {
+  return { ...requested, ...definedOnly(operator ?? {}) };
+}
+
+/**
+ * The limits an entry runs with, as the loader merges them (the operator's,
+ * then its manifest's requests; the runner's defaults fill what both leave
+ * unset) — what `setup` derives the agents' timeouts from. Reads the manifest.
+ */
+export function effectiveLimits(entry: ResolvedHookEntry): HookLimits {
+  return entry.manifest === undefined ? entry.limits : mergeLimits(loadManifest(entry.manifest).limits, entry.limits);
+}
+
 /** Overrides `hookbox call` (and tests) put on a single hook file. */
 export interface HookFileOverrides {
   readonly name?: string;
@@ -192,8 +206,7 @@ function fromManifest(
   operator: Omit<HookFileOverrides, 'grant'> & { grant: Capabilities; grantSource: string },
 ): WasmHookSpec {
   const dir = path.dirname(manifestFile);
-  // Operator limits win; the manifest's requested limits fill the rest.
-  const limits: HookLimits = { ...manifest.limits, ...definedOnly(operator.limits ?? {}) };
+  const limits = mergeLimits(manifest.limits, operator.limits);
   const requested = resolveGrantPaths(manifest.capabilities ?? {}, dir);
   const tools = operator.tools ?? manifest.tools;
   const codec = codecFor(manifest.protocol);

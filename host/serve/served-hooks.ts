@@ -1,11 +1,14 @@
 import { loadHooks, loadLayeredConfig } from '../config/index.ts';
 import { SeamBus } from '../events/index.ts';
 import { DEFAULT_QUARANTINE_AFTER, HookRunner, type HookLogEntry } from '../runner/index.ts';
+import { type ServedConfig, configIdentity } from './config-identity.ts';
 import { type SessionQuarantined, quarantinePerSession } from './session-quarantine.ts';
 
 /** The operator config's hooks, loaded once for a server, on one bus every agent session shares. */
 export interface ServedHooks {
   readonly bus: SeamBus;
+  /** The config these hooks came from: the server decides only events of clients naming it. */
+  readonly config?: ServedConfig;
   /** Drops per-session state (quarantine counts) of a closed session. */
   forgetSession(sessionId: string): void;
   close(): Promise<void>;
@@ -18,6 +21,7 @@ export interface ServedHooks {
  * order, each wasm hook behind a per-session quarantine.
  */
 export async function loadServedHooks(configPath: string, onLog?: (entry: HookLogEntry) => void): Promise<ServedHooks> {
+  const served = configIdentity(configPath);
   const config = loadLayeredConfig({ project: configPath });
   // The runner's per-hook quarantine would let one session switch a hook off for all: counted per session instead.
   const perHook = new Map(config.hooks.map((entry) => [entry.name, entry.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER]));
@@ -36,6 +40,7 @@ export async function loadServedHooks(configPath: string, onLog?: (entry: HookLo
     }
     return {
       bus,
+      config: served,
       forgetSession: (id) => {
         for (const listener of wrapped) listener.forget(id);
       },

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, unlinkSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,6 +5,8 @@ import type { AgentAnswer, AgentBridge } from '../bridges/agents/index.ts';
 import { AGENT_BRIDGES } from '../bridges/agents/index.ts';
 import { printable } from '../text/index.ts';
 import { ConfigError } from '../errors.ts';
+import { AuthGate, loopbackHost } from './auth-gate.ts';
+import { CONFIG_HEADER, REFUSED_HEADER, canonicalConfigPath, healthProof } from './config-identity.ts';
 import { type Decided, decideAgentEvent } from './decide.ts';
 import { ensurePrivateDir } from './paths.ts';
 import type { ServedHooks } from './served-hooks.ts';
@@ -46,7 +47,8 @@ export class DecisionServer {
   readonly #options: DecisionServerOptions;
   readonly #sessions: SessionTable;
   readonly #servers: http.Server[] = [];
-  readonly #token: Buffer | undefined;
+  readonly #token: string | undefined;
+  readonly #gate: AuthGate | undefined;
   #inFlight = 0;
   #drained: (() => void) | undefined;
   #sweep: NodeJS.Timeout | undefined;
@@ -57,7 +59,8 @@ export class DecisionServer {
   constructor(options: DecisionServerOptions) {
     this.#options = options;
     if (options.port !== undefined && options.token === undefined) throw new ConfigError('hookbox serve: a TCP listener needs a bearer token');
-    this.#token = options.token === undefined ? undefined : Buffer.from(options.token);
+    this.#token = options.token;
+    this.#gate = options.token === undefined ? undefined : new AuthGate(options.token);
     this.#sessions = new SessionTable({
       maxSessions: options.maxSessions ?? 32,
       idleMs: options.idleMs ?? 30 * 60_000,
@@ -91,7 +94,8 @@ export class DecisionServer {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         // The folder is 0700; the socket is made 0600 as soon as it exists.
-        server.listen(socket, () => resolve());
+        // The kernel takes 107 bytes of socket path: a deeper project's socket is bound by its path from here.
+        server.listen(connectablePath(socket), () => resolve());
       });
       chmodSync(socket, 0o600);
     }
@@ -100,6 +104,7 @@ export class DecisionServer {
 
   #server(tcp: boolean): http.Server {
     const server = http.createServer((req, res) => void this.#handle(req, res, tcp));
+    if (tcp) server.on('connection', (socket) => this.#gate?.admit(socket));
     server.keepAliveTimeout = 60_000;
     server.headersTimeout = 10_000;
     server.requestTimeout = 60_000;
@@ -115,12 +120,29 @@ export class DecisionServer {
     let agent = '-';
     try {
       const url = new URL(req.url ?? '/', 'http://hookbox');
-      if (req.method === 'GET' && url.pathname === '/health') {
-        this.#send(res, 200, { exitCode: 0, stdout: `${JSON.stringify({ ok: true, sessions: this.#sessions.size })}\n`, stderr: '' });
+      if (tcp && !loopbackHost(req.headers.host)) {
+        status = 403;
+        decided = { answer: { exitCode: 2, stdout: '', stderr: 'hookbox: refused: the Host header does not name loopback\n' }, decision: 'foreign-host' };
+        this.#sendAndClose(req, res, status, decided.answer);
         return;
       }
+      // The token is checked from the headers alone: an unauthenticated body is never read.
+      const authorized = !tcp || this.#gate?.authorized(req) === true;
+      const health = req.method === 'GET' && url.pathname === '/health';
       const match = /^\/hooks\/([a-z0-9-]+)$/.exec(url.pathname);
       const bridge: AgentBridge | undefined = match !== null && Object.hasOwn(AGENT_BRIDGES, match[1]!) ? AGENT_BRIDGES[match[1]!] : undefined;
+      if (!authorized) {
+        status = 401;
+        const reason = 'unauthenticated request (a bearer token is required)';
+        decided = { answer: bridge?.failClosed(undefined, reason) ?? { exitCode: 2, stdout: '', stderr: `hookbox: ${reason}\n` }, decision: 'unauthenticated' };
+        this.#sendAndClose(req, res, status, decided.answer);
+        return;
+      }
+      if (health) {
+        decided = { answer: this.#health(url), decision: 'health' };
+        this.#send(res, status, decided.answer);
+        return;
+      }
       if (bridge === undefined || req.method !== 'POST') {
         req.resume();
         status = 404;
@@ -131,9 +153,15 @@ export class DecisionServer {
       agent = bridge.name;
       const body = await readBody(req, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       const event = body.text === undefined ? undefined : sniffEvent(body.text);
-      if (tcp && !this.#authorized(req.headers.authorization)) {
-        status = 401;
-        decided = { answer: bridge.failClosed(event, 'unauthenticated request (a bearer token is required)'), decision: 'unauthenticated', ...(event !== undefined && { event }) };
+      const foreign = this.#otherConfig(req);
+      if (foreign !== undefined) {
+        // A client of another project: never decided here. Over the socket the client then
+        // decides in-process; over http the agent cannot, so it gets the closed answer (on 200,
+        // the only status Claude Code reads a decision from).
+        const reason = `this hookbox server serves ${this.#options.hooks.config?.path ?? '?'}, not ${foreign}; start one for this project`;
+        status = tcp ? 200 : 421;
+        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), reason), decision: 'other-config', ...(event !== undefined && { event }) };
+        if (!tcp) res.setHeader(REFUSED_HEADER, 'other-config');
       } else if (body.text === undefined) {
         status = 413;
         decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), `request body over ${body.limit} bytes`), decision: 'oversized' };
@@ -168,12 +196,38 @@ export class DecisionServer {
     }
   }
 
-  #authorized(header: string | undefined): boolean {
-    if (this.#token === undefined) return false;
-    const match = /^Bearer (\S+)$/.exec(header ?? '');
-    if (match === null) return false;
-    const given = Buffer.from(match[1]!);
-    return given.length === this.#token.length && timingSafeEqual(given, this.#token);
+  /** The config path a client named when it is not the one this server serves; undefined when it matches or none was named. */
+  #otherConfig(req: http.IncomingMessage): string | undefined {
+    const named = req.headers[CONFIG_HEADER];
+    const served = this.#options.hooks.config;
+    if (typeof named !== 'string' || served === undefined) return undefined;
+    let file: string;
+    try {
+      file = canonicalConfigPath(decodeURIComponent(named));
+    } catch {
+      return printable(named, { maxLength: 300 });
+    }
+    return file === served.path ? undefined : printable(file, { maxLength: 300 });
+  }
+
+  /** `GET /health`: which config this server serves, and (`?nonce=`, with a token) the proof that it holds the token. */
+  #health(url: URL): AgentAnswer {
+    const served = this.#options.hooks.config;
+    const nonce = url.searchParams.get('nonce');
+    const proof =
+      nonce !== null && /^[A-Za-z0-9_-]{16,128}$/.test(nonce) && this.#token !== undefined ? healthProof(this.#token, nonce, served?.identity ?? '') : undefined;
+    const state = { ok: true, sessions: this.#sessions.size, ...(served !== undefined && { config: served.path, identity: served.identity }), ...(proof !== undefined && { proof }) };
+    return { exitCode: 0, stdout: `${JSON.stringify(state)}\n`, stderr: '' };
+  }
+
+  /** Answers and closes the connection without reading the request body. */
+  #sendAndClose(req: http.IncomingMessage, res: http.ServerResponse, status: number, answer: AgentAnswer): void {
+    res.setHeader('connection', 'close');
+    res.on('finish', () => {
+      req.socket.end();
+      setTimeout(() => req.socket.destroy(), 1_000).unref();
+    });
+    this.#send(res, status, answer);
   }
 
   #send(res: http.ServerResponse, status: number, answer: AgentAnswer): void {
@@ -202,6 +256,13 @@ export class DecisionServer {
     })();
     return this.#closing;
   }
+}
+
+/** A unix socket path the kernel takes: the absolute one, or (past 107 bytes) the same file relative to the cwd. */
+export function connectablePath(socket: string): string {
+  if (Buffer.byteLength(socket) <= 107) return socket;
+  const near = path.relative(process.cwd(), socket);
+  return Buffer.byteLength(near) <= 107 ? near : socket;
 }
 
 /** The agent's event name from raw body text, when it can be read (for a fail-closed answer to a body that does not parse). */

@@ -96,16 +96,23 @@ describe('hookbox serve', () => {
 
   const auth = { authorization: `Bearer ${TOKEN}` };
 
-  it('over HTTP: answers with a bearer token; without one, or with a wrong one, 401 and the fail-closed deny', async () => {
+  it('over HTTP: answers with a bearer token; without one, with a wrong one or a prefix of it, 401 before the body is read', async () => {
     const body = preBash(project, 's-http', 'rm -rf /');
     const ok = await post({ port: server.port! }, body, auth);
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('guard-bash: recursive-delete') });
-    const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }, { authorization: TOKEN }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}x` },
+      { authorization: `Bearer ${TOKEN.slice(0, 8)}` },
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: TOKEN },
+      { authorization: `bearer ${TOKEN}` },
+    ];
     for (const headers of attempts) {
       const refused = await post({ port: server.port! }, preBash(project, 's-http', 'echo hi'), headers);
-      expect(refused.status).toBe(401);
-      expect(JSON.parse(refused.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('unauthenticated') });
+      expect(refused.status, JSON.stringify(headers)).toBe(401);
+      expect(refused.body).toContain('unauthenticated');
     }
   });
 
@@ -201,11 +208,10 @@ describe('hookbox serve', () => {
     expect(events.some((e) => e.type === 'tool/result' && e.hookEffect === 'denied')).toBe(true);
   }, 60_000);
 
-  it('hookbox hook claude-code fails closed (exit 2, one line) with no server and no config', async () => {
+  it('hookbox hook claude-code fails closed (the deny, one line of reason) with no server and no config', async () => {
     const run = await runClient(['--socket', join(dir, 'none.sock')], preBash(project, 's-none', 'ls'));
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain('no hookbox server at');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no hookbox server at') });
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +29,10 @@ describe('hookbox setup claude-code: merging into settings', () => {
     expect(Object.keys(settings)).toEqual(['model', 'permissions', 'hooks', 'zz_unknown']);
     const hooks = settings.hooks as Record<string, { matcher?: string; hooks: unknown[] }[]>;
     expect(hooks.PreToolUse![0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: './my-guard.sh', timeout: 5 }] });
-    expect(hooks.PreToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: COMMAND.command, timeout: 30 }] });
+    // Claude Code's own fail-closed switch on the events whose closed form is a block; not on Stop (ignored there) or SessionStart.
+    expect(hooks.PreToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: COMMAND.command, timeout: 30, onFailure: 'block' }] });
+    for (const event of ['UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure']) expect(hooks[event]![0]!.hooks[0]).toMatchObject({ onFailure: 'block' });
+    for (const event of ['SessionStart', 'Stop']) expect(hooks[event]![0]!.hooks[0]).not.toHaveProperty('onFailure');
     expect(hooks.Notification).toEqual(before.hooks && (before.hooks as Record<string, unknown>).Notification);
     expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Notification', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
     expect(changes.every((change) => change.action === 'added')).toBe(true);
@@ -92,7 +95,9 @@ describe('hookbox setup claude-code: the command', () => {
     setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));
     const file = join(dir, '.claude', 'settings.json');
     const first = readFileSync(file, 'utf8');
-    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command '.+' '.+\/host\/cli\/hookbox-hook\.cjs' 'claude-code' '--socket'/);
+    // No node_modules/hookbox in this project: the client's absolute path, and setup says so; node from the agent's PATH.
+    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command node '.+\/host\/cli\/hookbox-hook\.cjs' 'claude-code' '--socket' 's\.sock' '--config' 'hookbox\.config\.json' '--deadline-ms' '25000'/);
+    expect(out.join('')).toContain('hookbox is not installed in');
     expect(out.join('')).toContain('fails closed');
     out.length = 0;
     setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));
@@ -100,7 +105,7 @@ describe('hookbox setup claude-code: the command', () => {
     expect(readFileSync(file, 'utf8')).toBe(first);
   });
 
-  it('http: generates a 0600 token, writes the settings 0600, never prints the token, and states the fail-open trade-off', () => {
+  it('http: generates a 0600 token, writes it only to the uncommitted settings.local.json (0600, git-ignored), never prints it, and states what a squatter gets', () => {
     const { dir, config } = project();
     const tokenFile = join(dir, 'private', 'token');
     const out: string[] = [];
@@ -108,11 +113,18 @@ describe('hookbox setup claude-code: the command', () => {
     const token = readFileSync(tokenFile, 'utf8').trim();
     expect(token.length).toBeGreaterThanOrEqual(32);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-    const file = join(dir, '.claude', 'settings.json');
+    const file = join(dir, '.claude', 'settings.local.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toContain(`Bearer ${token}`);
+    expect(existsSync(join(dir, '.claude', 'settings.json'))).toBe(false);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['.hookbox/', '.claude/settings.local.json']));
     expect(out.join('')).not.toContain(token);
-    expect(out.join('')).toMatch(/fails OPEN/);
+    expect(out.join('')).toMatch(/port squatter/);
+    expect(out.join('')).toMatch(/added to .+\.gitignore: \.hookbox\/, \.claude\/settings\.local\.json/);
+    // Back to command: the token leaves the local file, the entries go to the committed one.
+    setupCommand('claude-code', { project: dir, config, transport: 'command' }, () => {});
+    expect(readFileSync(file, 'utf8')).not.toContain(token);
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toContain('hookbox-hook.cjs');
   });
 
   it('refuses a settings file that is not JSON, and leaves it as it was', () => {

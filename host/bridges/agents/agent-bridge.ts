@@ -120,6 +120,13 @@ export interface SetupEdit {
 export interface AgentSetup {
   /** The settings file for a scope (`<dir>/.claude/settings.json`, `<home>/.claude/settings.json`). */
   settingsPath(scope: SetupScope): string;
+  /**
+   * The agent's uncommitted settings file for a scope, where one exists
+   * (Claude Code: `.claude/settings.local.json`): setup writes a transport
+   * that carries a secret (the http bearer token) there, never into the
+   * committed file. Absent: the agent has none.
+   */
+  localSettingsPath?(scope: SetupScope): string | undefined;
   /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
   unsupported(transport: SetupTransport['kind']): string | undefined;
   /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */

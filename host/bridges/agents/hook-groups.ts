@@ -12,9 +12,10 @@ export interface HookGroupsLayout {
   /**
    * The events hookbox registers, with a tool matcher where wanted. A
    * `stripOnly` event gets hookbox's handlers taken out and none added (one
-   * the chosen transport cannot serve).
+   * the chosen transport cannot serve). `extra`: fields added to hookbox's
+   * handler on this event only (Claude Code's `onFailure`).
    */
-  readonly events: readonly { readonly event: string; readonly matcher?: string; readonly stripOnly?: boolean }[];
+  readonly events: readonly { readonly event: string; readonly matcher?: string; readonly stripOnly?: boolean; readonly extra?: Readonly<Record<string, unknown>> }[];
   /** Is this handler one of hookbox's? */
   isOurs(handler: unknown): boolean;
   /** One line for the setup report. */
@@ -62,7 +63,7 @@ export function applyHookGroups(layout: HookGroupsLayout, settings: Record<strin
   const next = structuredClone(settings);
   const hooks = { ...hooksObject(next, layout.hooksPath) };
   const changes: SetupChange[] = [];
-  for (const { event, matcher, stripOnly } of layout.events) {
+  for (const { event, matcher, stripOnly, extra } of layout.events) {
     if (stripOnly === true) {
       if (hooks[event] === undefined) continue;
       const groups = strip(layout, hooks[event], event, changes);
@@ -73,7 +74,7 @@ export function applyHookGroups(layout: HookGroupsLayout, settings: Record<strin
     const removed: SetupChange[] = [];
     const previous = JSON.stringify(hooks[event] ?? null);
     const groups = strip(layout, hooks[event] ?? [], event, removed);
-    groups.push({ ...(matcher !== undefined && { matcher }), hooks: [handler] });
+    groups.push({ ...(matcher !== undefined && { matcher }), hooks: [{ ...handler, ...extra }] });
     hooks[event] = groups;
     const where = `hooks.${event}[${groups.length - 1}]`;
     const action = removed.length === 0 ? 'added' : JSON.stringify(groups) === previous ? 'unchanged' : 'replaced';

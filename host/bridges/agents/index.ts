@@ -21,4 +21,4 @@ export { isHookboxHandler } from './claude-code-setup.ts';
 export { SESSION_ID_PATTERN, invalidEvent, safeContext, safeText } from './event-input.ts';
 export { CODEX_EVENTS, codexBridge } from './codex.ts';
 export { GEMINI_EVENTS, geminiBridge } from './gemini.ts';
-export { agentAnswerTimeoutMs } from './answer-deadline.ts';
+export { AGENT_MARGIN_MS, HOOK_CLIENT_DEFAULT_DEADLINE_MS, agentAnswerTimeoutMs, hookClientDeadlineMs } from './answer-deadline.ts';

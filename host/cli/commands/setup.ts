@@ -2,12 +2,21 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type AgentBridge, type SetupEdit, type SetupScope, type SetupTransport, agentAnswerTimeoutMs, agentBridge, agentNames } from '../../bridges/agents/index.ts';
-import { loadLayeredConfig } from '../../config/index.ts';
+import {
+  type AgentBridge,
+  type SetupEdit,
+  type SetupScope,
+  type SetupTransport,
+  agentAnswerTimeoutMs,
+  agentBridge,
+  agentNames,
+  hookClientDeadlineMs,
+} from '../../bridges/agents/index.ts';
+import { effectiveLimits, loadLayeredConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
-import { PACKAGE_ROOT } from '../../package.ts';
 import { printable } from '../../text/index.ts';
-import { DEFAULT_SERVE_PORT, defaultSocketPath, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
+import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
+import { PROJECT_SOCKET, clientCommand, ensureGitignored, projectRelative, shellQuote } from '../setup-paths.ts';
 
 interface SetupFlags {
   readonly project?: string;
@@ -18,15 +27,6 @@ interface SetupFlags {
   readonly port?: string;
   readonly tokenFile?: string;
   readonly remove?: boolean;
-}
-
-/** `hookbox hook` as a file node runs directly (CommonJS, no loader): what the agent's command hook calls. */
-// From the package root, not this module: the client ships as source, and this module may run from dist/.
-const HOOK_CLIENT = join(PACKAGE_ROOT, 'host', 'cli', 'hookbox-hook.cjs');
-
-/** POSIX single-quoting for one word of the command line the agent runs through `sh`. */
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function readSettings(file: string): Record<string, unknown> {
@@ -49,22 +49,52 @@ function writeSettings(file: string, settings: Record<string, unknown>, secret: 
   renameSync(temp, file);
 }
 
-function transportFor(bridge: AgentBridge, flags: SetupFlags, config: string): { transport: SetupTransport; notes: string[] } {
+interface Chosen {
+  readonly transport: SetupTransport;
+  readonly notes: string[];
+  /** Files setup wrote that hold a secret or this machine's state: kept out of git. */
+  readonly ignored: string[];
+}
+
+function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope, config: string, deadlineMs: number): Chosen {
   const notes: string[] = [];
   if (flags.transport === 'command') {
-    const socket = resolve(flags.socket ?? defaultSocketPath());
-    const command = [process.execPath, HOOK_CLIENT, bridge.name, '--socket', socket, '--config', config].map(shellQuote).join(' ');
-    notes.push(`start the server for speed and for hooks that remember across events: hookbox serve --config ${config} --socket ${socket}`);
-    return { transport: { kind: 'command', command }, notes };
+    const base = scope.kind === 'project' ? scope.dir : undefined;
+    // A project's socket is its own (a server serves one project); relative paths start at the project.
+    const socket = flags.socket !== undefined ? resolve(flags.socket) : base !== undefined ? join(base, PROJECT_SOCKET) : join(homedir(), '.hookbox', 'serve.sock');
+    const shown = (file: string) => (base === undefined ? file : projectRelative(base, file));
+    const client = clientCommand(bridge.name, scope);
+    const args = [bridge.name, '--socket', shown(socket), '--config', shown(config), '--deadline-ms', String(deadlineMs)];
+    const command = [...client.words, ...args.map(shellQuote)].join(' ');
+    if (!client.portable && scope.kind === 'project') {
+      notes.push(
+        `hookbox is not installed in ${join(scope.dir, 'node_modules')}: the hook command names ${client.client}, which only this machine has — install it there (npm i -D hookbox) and run setup again for settings that work on every checkout`,
+      );
+    }
+    notes.push(`start the server for speed and for hooks that remember across events (it serves this project's config only): hookbox serve --config ${config} --socket ${socket}`);
+    return { transport: { kind: 'command', command }, notes, ignored: ['.hookbox/'] };
   }
   if (flags.transport !== 'http') throw new ConfigError(`--transport: expected "command" or "http", got "${flags.transport}"`);
   const port = flags.port === undefined ? DEFAULT_SERVE_PORT : Number(flags.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`--port: expected a TCP port, got "${flags.port}"`);
   const tokenFile = resolve(flags.tokenFile ?? defaultTokenPath());
   const { token, created } = readOrCreateToken(tokenFile);
-  notes.push(`${created ? 'created' : 'using'} the bearer token ${tokenFile} (0600); the settings file now holds it too and is written 0600 — do not commit it`);
+  notes.push(`${created ? 'created' : 'using'} the bearer token ${tokenFile} (0600)`);
+  notes.push(
+    `a port squatter: whatever process listens on 127.0.0.1:${port} while hookbox serve is down receives every prompt, tool call and output with the bearer token, and its "allow" overrides nothing of Claude Code's own rules but lets calls hookbox would deny run; \`hookbox doctor ${bridge.name}\` asks the server to prove it holds the token and reports a squatter`,
+  );
   notes.push(`start the server: hookbox serve --config ${config} --port ${port}${flags.tokenFile !== undefined ? ` --token-file ${tokenFile}` : ''}`);
-  return { transport: { kind: 'http', url: `http://127.0.0.1:${port}/hooks/${bridge.name}`, headers: { Authorization: `Bearer ${token}` } }, notes };
+  return {
+    transport: { kind: 'http', url: `http://127.0.0.1:${port}/hooks/${bridge.name}`, headers: { Authorization: `Bearer ${token}` } },
+    notes,
+    ignored: ['.hookbox/'],
+  };
+}
+
+/** The hooks' effective limits (the operator's, else what each manifest requests): what the deadlines derive from. */
+function effectiveHooks(config: string): { limits: { timeoutMs?: number }; command?: string }[] {
+  const loaded = loadLayeredConfig({ project: config }); // a bad config fails here, not at the agent's first event
+  return loaded.hooks.map((entry) => ({ limits: effectiveLimits(entry), ...(entry.command !== undefined && { command: entry.command }) }));
 }
 
 /** `hookbox setup <agent>`: merges hookbox's hook entries into the agent's settings (or takes them out). */
@@ -72,10 +102,16 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   const bridge = agentBridge(agent);
   if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
   const scope: SetupScope = flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
-  const file = bridge.setup.settingsPath(scope);
+  const kind = flags.transport === 'http' ? 'http' : 'command';
+  const committed = bridge.setup.settingsPath(scope);
+  // A transport that carries a secret goes to the agent's uncommitted settings file, where it has one.
+  const local = bridge.setup.localSettingsPath?.(scope);
+  const file = kind === 'http' && local !== undefined ? local : committed;
+  const other = local === undefined ? undefined : file === committed ? local : committed;
   const settings = readSettings(file);
   let edit: SetupEdit;
   let notes: string[] = [];
+  let ignored: string[] = [];
   let secret = false;
   if (flags.remove === true) {
     edit = bridge.setup.remove(settings);
@@ -84,15 +120,15 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     if (flags.config === undefined && !existsSync(config)) {
       throw new ConfigError(`${config} does not exist: write the operator config whose hooks the agent should run there, or name it with --config FILE`);
     }
-    const loaded = loadLayeredConfig({ project: config }); // a bad config fails here, not at the agent's first event
-    const kind = flags.transport === 'http' ? 'http' : 'command';
+    const hooks = effectiveHooks(config);
     const unsupported = bridge.setup.unsupported(kind);
     if (unsupported !== undefined) throw new ConfigError(`--transport ${kind}: ${unsupported}`);
-    const chosen = transportFor(bridge, flags, config);
+    const chosen = transportFor(bridge, flags, scope, config, hookClientDeadlineMs({ hooks }));
     notes = chosen.notes;
+    ignored = chosen.ignored;
     secret = chosen.transport.kind === 'http';
     try {
-      edit = bridge.setup.apply(settings, chosen.transport, { answerTimeoutMs: agentAnswerTimeoutMs(loaded) });
+      edit = bridge.setup.apply(settings, chosen.transport, { answerTimeoutMs: agentAnswerTimeoutMs({ hooks }) });
     } catch (error) {
       throw new ConfigError(`${file}: ${(error as Error).message}`);
     }
@@ -103,6 +139,21 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   write(`${bridge.label} settings ${file}: ${changed ? 'updated' : 'unchanged'}\n`);
   for (const change of edit.changes) write(`  ${change.action} ${change.where}: ${printable(change.what.replace(/Bearer \S+/g, 'Bearer …'))}\n`);
   if (flags.remove === true && edit.changes.length === 0) write('  no hookbox entries found\n');
+  // hookbox's entries live in one of the two files: the other loses any it still has.
+  if (other !== undefined && existsSync(other)) {
+    const before = readSettings(other);
+    const stripped = bridge.setup.remove(before);
+    if (stripped.changes.length > 0) {
+      writeSettings(other, stripped.settings, other === local);
+      write(`${bridge.label} settings ${other}: hookbox's other entries taken out\n`);
+      for (const change of stripped.changes) write(`  ${change.action} ${change.where}: ${printable(change.what.replace(/Bearer \S+/g, 'Bearer …'))}\n`);
+    }
+  }
+  if (scope.kind === 'project' && flags.remove !== true) {
+    const entries = [...ignored, ...(file === local ? [projectRelative(scope.dir, local)] : [])];
+    const added = ensureGitignored(scope.dir, entries);
+    if (added.length > 0) write(`  added to ${join(scope.dir, '.gitignore')}: ${added.join(', ')} (session logs hold raw tool output${file === local ? '; the local settings hold the token' : ''})\n`);
+  }
   if (bridge.setup.finish !== undefined) {
     let finished;
     try {
@@ -126,7 +177,7 @@ export function registerSetupCommand(program: Command): void {
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
     .option('--transport <kind>', 'command (fails closed; a process per event) or http (faster; fails open when the server is down)', 'command')
-    .option('--socket <path>', 'command transport: the server socket the hook asks (default ~/.hookbox/serve.sock)')
+    .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')
     .option('--remove', "take hookbox's entries out")

@@ -1,0 +1,59 @@
+// What `hookbox hook <agent>` answers when it gives up without a decision
+// (its deadline passed, the server answered nothing usable, its own error):
+// each seam's closed form in the agent's own format — a tool call denied, a
+// prompt blocked, a result withheld. It repeats the bridges' `failClosed`
+// tables (host/bridges/agents/*.ts) in plain CommonJS because the client
+// must not load TypeScript to answer; tests/unit/hook-client-closed.spec.ts
+// holds the two equal for every agent and event.
+//
+// Claude Code's PostToolUse closed form is the JSON a block uses
+// (`continue: false`), not exit 2: Claude Code shows the model the output of
+// a PostToolUse hook that exits 2. Stop and SessionStart are let through
+// (forcing a turn on, or refusing to start, is no safe default); an event
+// the client cannot name gets exit 2.
+'use strict';
+
+const json = (value) => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
+const preToolDeny = (text) => json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } });
+const block = (text) => json({ decision: 'block', reason: text });
+const claudeWithheld = (text) => json({ continue: false, stopReason: text, decision: 'block', reason: text });
+const geminiDeny = (text) => json({ decision: 'deny', reason: text });
+const LET_THROUGH = 'let-through';
+
+/** Agent → its event → the closed answer for a reason text (or let through). */
+const CLOSED = {
+  'claude-code': {
+    PreToolUse: preToolDeny,
+    UserPromptSubmit: block,
+    PostToolUse: claudeWithheld,
+    PostToolUseFailure: claudeWithheld,
+    Stop: LET_THROUGH,
+    SessionStart: LET_THROUGH,
+  },
+  codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
+  gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
+};
+
+/** One printable line of the client's own words (no control, bidi or non-ASCII character reaches the agent's UI). */
+function plain(text) {
+  return String(text)
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .slice(0, 500);
+}
+
+/** The agent's event name, read from the raw stdin text without trusting it to parse. */
+function sniffEvent(text) {
+  return /"hook_event_name"\s*:\s*"([A-Za-z]{1,40})"/.exec(text)?.[1];
+}
+
+/** The closed answer of `agent` for `event` (undefined when unread), the reason prefixed `hookbox: `. */
+function closedAnswer(agent, event, reason) {
+  const text = `hookbox: ${plain(reason)}`;
+  const table = Object.hasOwn(CLOSED, agent) ? CLOSED[agent] : {};
+  const entry = event !== undefined && Object.hasOwn(table, event) ? table[event] : undefined;
+  if (entry === LET_THROUGH) return { exitCode: 0, stdout: '', stderr: '' };
+  if (entry !== undefined) return entry(text);
+  return { exitCode: 2, stdout: '', stderr: `${text}\n` };
+}
+
+module.exports = { CLOSED, closedAnswer, plain, sniffEvent };

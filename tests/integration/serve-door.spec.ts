@@ -1,0 +1,290 @@
+/**
+ * The door of `hookbox serve` and the client's own deadline, with real
+ * listeners, real wasm hooks and the real command client:
+ * the token checked before any body byte, strangers capped in number and
+ * time, a foreign `Host` refused, `/health` behind the token with a proof
+ * of the token, a server that decides only its own project's events, and
+ * a client that answers closed — in the agent's format — when a decision
+ * does not come in time. `doctor` tells hookbox from a squatter.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { doctorAgent } from '../../host/cli/doctor.ts';
+import { setupCommand } from '../../host/cli/commands/setup.ts';
+import { claudeCodeBridge } from '../../host/bridges/agents/index.ts';
+import { proofHolds } from '../../host/serve/config-identity.ts';
+import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
+import { MAX_UNAUTHENTICATED_CONNECTIONS } from '../../host/serve/auth-gate.ts';
+import { exampleManifest } from '../helpers/examples.ts';
+import { writeCorpusWasm } from '../helpers/wat.ts';
+
+const CLIENT = fileURLToPath(new URL('../../host/cli/hookbox-hook.cjs', import.meta.url));
+const TOKEN = 'door-token-0123456789abcdefghijklmnopqrstuvwxyz';
+
+function event(cwd: string, session: string, fields: Record<string, unknown>): string {
+  return JSON.stringify({ session_id: session, transcript_path: '/dev/null', cwd, permission_mode: 'default', ...fields });
+}
+const preBash = (cwd: string, session: string, command: string) =>
+  event(cwd, session, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'x' }, tool_use_id: 'toolu_1' });
+const postBash = (cwd: string, session: string, output: string) =>
+  event(cwd, session, { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat .env', description: 'x' }, tool_response: { stdout: output, stderr: '', interrupted: false }, tool_use_id: 'toolu_1' });
+const prompt = (cwd: string, session: string, text: string) => event(cwd, session, { hook_event_name: 'UserPromptSubmit', prompt: text });
+
+/** Runs the real client file as the agent would (`node hookbox-hook.cjs <agent> …`). */
+function runClient(agent: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLIENT, agent, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** Opens a raw TCP connection and sends `head`; resolves what the server sent back before it closed (or `undefined` after `waitMs`). */
+function rawExchange(port: number, head: string, waitMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(text === '' ? undefined : text);
+    }, waitMs);
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+    socket.on('error', () => {});
+    socket.write(head);
+  });
+}
+
+function get(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function writeConfig(dir: string, hooks: unknown[]): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'hookbox.config.json');
+  writeFileSync(file, `${JSON.stringify({ hooks }, null, 2)}\n`);
+  return file;
+}
+
+describe('hookbox serve: the TCP door', () => {
+  let dir: string;
+  let server: DecisionServer;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hookbox-door-'));
+    const config = writeConfig(dir, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
+    server = new DecisionServer({ hooks: await loadServedHooks(config), port: 0, token: TOKEN, log: () => {} });
+    await server.listen();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('an unauthenticated request is refused from its headers: the 401 comes while its 4 MiB body is still unsent', async () => {
+    const head = `POST /hooks/claude-code HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN.slice(0, 20)}\r\nContent-Type: application/json\r\nContent-Length: 4000000\r\n\r\n`;
+    // No body byte is ever sent: a server that reads the body before the token never answers.
+    const answer = await rawExchange(server.port!, head, 10_000);
+    expect(answer, 'no answer while the body was outstanding: the server waited for the body before checking the token').toBeDefined();
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toMatch(/connection: close/i);
+  });
+
+  it('a prefix, an extension or a case change of the token is refused; the whole token is accepted', async () => {
+    for (const authorization of [`Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN}0`, `Bearer ${TOKEN.toUpperCase()}`, `Bearer  ${TOKEN}`, TOKEN]) {
+      const reply = await get(server.port!, '/health', { authorization });
+      expect(reply.status, authorization).toBe(401);
+      expect(reply.body).not.toContain('sessions');
+    }
+    expect((await get(server.port!, '/health', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+  });
+
+  it('/health needs the token, and with a nonce proves the server holds it', async () => {
+    expect((await get(server.port!, '/health', {})).status).toBe(401);
+    const nonce = randomBytes(16).toString('hex');
+    const reply = await get(server.port!, `/health?nonce=${nonce}`, { authorization: `Bearer ${TOKEN}` });
+    const health = JSON.parse(reply.body) as { identity: string; proof: string; config: string };
+    expect(health.config).toMatch(/hookbox\.config\.json$/);
+    expect(proofHolds(TOKEN, nonce, health.identity, health.proof)).toBe(true);
+    expect(proofHolds('another-token-0123456789abcdefghijkl', nonce, health.identity, health.proof)).toBe(false);
+  });
+
+  it('a request whose Host is not loopback is refused, token or not (a rebinding page names its own host)', async () => {
+    for (const host of ['evil.example', '127.0.0.1.evil.example', 'localhost.evil:47100']) {
+      const answer = await rawExchange(server.port!, `GET /health HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`, 10_000);
+      expect(answer, host).toMatch(/^HTTP\/1\.1 403 /);
+    }
+    const ok = await rawExchange(server.port!, `GET /health HTTP/1.1\r\nHost: localhost:${server.port}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`, 10_000);
+    expect(ok).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it(`unauthenticated connections are capped at ${MAX_UNAUTHENTICATED_CONNECTIONS} and closed when they stay silent`, async () => {
+    const sockets = await Promise.all(
+      Array.from({ length: MAX_UNAUTHENTICATED_CONNECTIONS + 8 }, () => new Promise<net.Socket>((resolve) => {
+        const socket = net.connect(server.port!, '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => {});
+      })),
+    );
+    const closed = sockets.map((socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve()))));
+    // Every one of them ends by itself: the ones past the cap at once, the rest at the end of their window.
+    await Promise.race([Promise.all(closed), new Promise((_, reject) => setTimeout(() => reject(new Error('idle unauthenticated connections were left open')), 30_000))]);
+    for (const socket of sockets) socket.destroy();
+  }, 60_000);
+});
+
+describe('hookbox serve: one server serves one project', () => {
+  let root: string;
+  let server: DecisionServer;
+  let socket: string;
+  let configA: string;
+  let configB: string;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'hookbox-two-'));
+    // A allows anything but what guard-bash denies; B denies every shell command.
+    configA = writeConfig(join(root, 'a'), [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
+    configB = writeConfig(join(root, 'b'), [{ name: 'deny-all-bash', permissions: { deny: ['Bash'] } }]);
+    socket = join(root, 'a', '.hookbox', 'run', 'serve.sock');
+    server = new DecisionServer({ hooks: await loadServedHooks(configA), socket, log: (line) => lines.push(line) });
+    await server.listen();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("B's client pointed at A's server is refused there and decides by B's config in-process", async () => {
+    const run = await runClient('claude-code', ['--socket', socket, '--config', configB], preBash(join(root, 'b'), 's-b', 'ls'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    expect(lines.some((line) => / other-config 421 /.test(line)), lines.join('\n')).toBe(true);
+    // A's own client is decided by A's server: `ls` is fine there.
+    const mine = await runClient('claude-code', ['--socket', socket, '--config', configA], preBash(join(root, 'a'), 's-a', 'ls'));
+    expect(mine).toMatchObject({ code: 0, stdout: '' });
+    expect(lines.some((line) => /claude-code s-a PreToolUse allow 200 /.test(line))).toBe(true);
+  }, 120_000);
+
+  it('the server says which config it serves; doctor compares it with the project on disk', async () => {
+    const { checkServerIdentity } = await import('../../host/cli/doctor-server.ts');
+    expect(await checkServerIdentity({ socket }, configA)).toMatchObject({ ok: true });
+    expect(await checkServerIdentity({ socket }, configB)).toMatchObject({ ok: false, what: expect.stringContaining("not this project's") });
+    writeFileSync(configA, `${JSON.stringify({ hooks: [] })}\n`);
+    expect(await checkServerIdentity({ socket }, configA)).toMatchObject({ ok: false, what: expect.stringContaining('changed since') });
+  });
+});
+
+describe('hookbox hook: its own deadline answers closed in the agent format', () => {
+  let dir: string;
+  let server: DecisionServer;
+  let socket: string;
+  let slowConfig: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hookbox-deadline-'));
+    const spin = await writeCorpusWasm('infinite-loop', join(dir, 'wasm'));
+    // A hook that spins to its 20 s deadline on every seam the client is asked about.
+    slowConfig = writeConfig(dir, [
+      { name: 'spin', wasm: spin, seams: ['tools/pre-execute', 'tools/post-execute', 'agent/prompt-submit'], timeoutMs: 20_000 },
+    ]);
+    socket = join(dir, 'run', 'serve.sock');
+    server = new DecisionServer({ hooks: await loadServedHooks(slowConfig), socket, log: () => {} });
+    await server.listen();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const cases: readonly [string, string, (stdout: string) => void][] = [
+    ['pre-tool', 'pre', (out) => expect(JSON.parse(out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 1500 ms') })],
+    // Claude Code: the JSON a block uses (exit 2 on PostToolUse would show the model the output).
+    ['post-tool', 'post', (out) => expect(JSON.parse(out)).toMatchObject({ continue: false, decision: 'block', reason: expect.stringContaining('no decision within') })],
+    ['prompt', 'prompt', (out) => expect(JSON.parse(out)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within') })],
+  ];
+  for (const [label, kind, check] of cases) {
+    it(`claude-code ${label}: a server slower than the deadline → the closed answer on exit 0`, async () => {
+      const cwd = join(dir, 'p');
+      const input = kind === 'pre' ? preBash(cwd, `s-${kind}`, 'ls') : kind === 'post' ? postBash(cwd, `s-${kind}`, 'AWS_SECRET=x') : prompt(cwd, `s-${kind}`, 'hi');
+      const run = await runClient('claude-code', ['--socket', socket, '--config', slowConfig, '--deadline-ms', '1500'], input);
+      expect(run.code, run.stderr).toBe(0);
+      check(run.stdout);
+    }, 60_000);
+  }
+
+  it('codex and gemini: the same give-up answers their own closed forms', async () => {
+    const cwd = join(dir, 'p');
+    const codex = await runClient('codex', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-codex', { hook_event_name: 'PostToolUse', model: 'm', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'x', tool_use_id: 'c1' }));
+    expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block' });
+    const gemini = await runClient('gemini', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-gem', { hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'ls' } }));
+    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny' });
+  }, 60_000);
+
+  it('in-process (no server): the deadline covers loading and running the hooks too', async () => {
+    const run = await runClient('claude-code', ['--socket', join(dir, 'nobody.sock'), '--config', slowConfig, '--deadline-ms', '4000'], preBash(join(dir, 'p'), 's-inproc', 'ls'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 4000 ms') });
+  }, 60_000);
+
+  it('a bad argument is answered closed for the event, not with an exit code the agent ignores', async () => {
+    const run = await runClient('claude-code', ['--socket', socket, '--bogus'], postBash(join(dir, 'p'), 's-bad', 'x'));
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ continue: false, reason: expect.stringContaining('unknown option --bogus') });
+  });
+});
+
+describe('hookbox doctor: hookbox or a squatter on the http port', () => {
+  it('a process on the port that does not hold the token is reported; hookbox proves itself', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'hookbox-squat-'));
+    const config = writeConfig(project, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
+    const tokenFile = join(project, 'private', 'token');
+    // The squatter answers everything 200 with what a hookbox allow looks like.
+    const squatter = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'x-hookbox-exit': '0' });
+      res.end(req.url?.startsWith('/health') ? '{"ok":true,"sessions":0}' : '');
+    });
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', () => resolve()));
+    const port = (squatter.address() as { port: number }).port;
+    try {
+      setupCommand('claude-code', { project, config, transport: 'http', port: String(port), tokenFile }, () => {});
+      const report = await doctorAgent(claudeCodeBridge, { kind: 'project', dir: project });
+      expect(report.ok).toBe(false);
+      expect(report.findings.some((finding) => !finding.ok && /NOT hookbox/.test(finding.what)), JSON.stringify(report.findings)).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+    const { readOrCreateToken } = await import('../../host/serve/index.ts');
+    const real = new DecisionServer({ hooks: await loadServedHooks(config), port, token: readOrCreateToken(tokenFile).token, log: () => {} });
+    await real.listen();
+    try {
+      const report = await doctorAgent(claudeCodeBridge, { kind: 'project', dir: project });
+      expect(report.findings.find((finding) => /proved it holds the token/.test(finding.what)), JSON.stringify(report.findings)).toMatchObject({ ok: true });
+    } finally {
+      await real.close();
+    }
+  }, 60_000);
+});
