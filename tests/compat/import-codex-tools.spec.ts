@@ -4,7 +4,7 @@ import { TOOL_NAMES, convertToolMatcher } from '../../host/bridges/index.ts';
 import { fromCodexTool } from '../../host/bridges/agents/codex-tools.ts';
 import { type ImportProject, importProject, toolResults } from '../helpers/import-project.ts';
 
-// #16 item 12: Codex apply_patch / Edit / Write matchers select hookbox's file tools (one
+// Codex apply_patch / Edit / Write matchers select hookbox's file tools (one
 // table shared with the Codex bridge); Bash tool_response has stdout / stderr / exit_code.
 let project: ImportProject;
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { onPath } from '../../host/bridges/index.ts';
 import { type ImportProject, importProject } from '../helpers/import-project.ts';
 import { skipUnless } from '../helpers/skips.ts';
 
-// #16 item 10: the importers say which programs do not exist before writing the config;
+// the importers say which programs do not exist before writing the config;
 // at run time a missing program is one clear error per hook, not a bare `sh: uv: not found`
 // denying every prompt.
 const MISSING = 'hookbox-test-no-such-uv';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ImportProject, importProject, toolResults } from '../helpers/import-project.ts';
 
-// #16 item 11: tool arguments reach imported hooks as the model wrote them: a `..` in
+// tool arguments reach imported hooks as the model wrote them: a `..` in
 // file_path stays visible to a hook that checks for it.
 let project: ImportProject;
 beforeEach(() => {

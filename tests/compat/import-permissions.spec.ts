@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileRule } from '../../host/bridges/index.ts';
 import { type ImportProject, importProject, toolResults } from '../helpers/import-project.ts';
 
-// #16 item 9: settings.json `permissions` become a native rule hook (deny, then ask, then
+// settings.json `permissions` become a native rule hook (deny, then ask, then
 // allow; fail closed) or are refused loudly; `env` reaches the imported shell hooks.
 let project: ImportProject;
 beforeEach(() => {

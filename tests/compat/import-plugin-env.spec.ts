@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEnvFile } from '../../host/bridges/index.ts';
 import { type ImportProject, importProject, toolResults } from '../helpers/import-project.ts';
 
-// #16 item 6: a Claude Code plugin's hooks.json runs with CLAUDE_PLUGIN_ROOT and
+// a Claude Code plugin's hooks.json runs with CLAUDE_PLUGIN_ROOT and
 // CLAUDE_PROJECT_DIR set, and SessionStart hooks export variables through CLAUDE_ENV_FILE.
 let project: ImportProject;
 beforeEach(() => {

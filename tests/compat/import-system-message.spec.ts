@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { protocolOutcome } from '../../host/bridges/index.ts';
 import { type ImportProject, importProject, toolResults } from '../helpers/import-project.ts';
 
-// #16 item 8: systemMessage is shown to the user (sanitized) and recorded in the log,
+// systemMessage is shown to the user (sanitized) and recorded in the log,
 // never dropped; a deny whose only reason is the systemMessage uses it.
 let project: ImportProject;
 beforeEach(() => {

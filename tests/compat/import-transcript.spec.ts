@@ -5,7 +5,7 @@ import { readSessionLog } from '../../host/log/index.ts';
 import { sequence } from '../helpers/session.ts';
 import { type ImportProject, importProject } from '../helpers/import-project.ts';
 
-// #16 item 7: transcript_path names a Claude Code-format transcript written beside the
+// transcript_path names a Claude Code-format transcript written beside the
 // session log, so Stop hooks that read it (the ralph-wiggum pattern) work.
 let project: ImportProject;
 beforeEach(() => {

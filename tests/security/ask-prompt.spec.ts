@@ -1,5 +1,5 @@
 /**
- * Findings 3 and 4 of issue #11, at the ask prompt. Two real wasm hooks both
+ * Hook text at the ask prompt. Two real wasm hooks both
  * answer `ask` before `git push origin main`: one listed first, whose reason
  * draws a fake call and a fake question and conceals what follows, and the
  * guard, whose warning the person must see. The prompt must show both,

@@ -1,5 +1,5 @@
 /**
- * Finding 3 of issue #11 in `hookbox acp`: hook text an editor shows (a
+ * In `hookbox acp`: hook text an editor shows (a
  * blocked prompt's reason, context, a denial, plugin error text, the ask's
  * reasons) reaches it made printable, and the permission request lists every
  * asking hook (finding 4). A real ACP client (the SDK, tests/golden/acp)

@@ -1,5 +1,5 @@
 /**
- * Finding 3 of issue #11: hook text reached the terminal raw. Real plugins
+ * Hook text must never reach the terminal raw. Real plugins
  * (tests/security/hostile-text.ts) answer reasons and contexts, log lines and
  * fail with error text made of escape sequences; the real CLI runs them as a
  * child process, and its whole output (stdout and stderr) must hold no

@@ -1,5 +1,5 @@
 /**
- * Issue #11 findings 1, 2 and the env part of 7, each reproduced against the
+ * The WASI boundary's escapes (paths, links and the environment), each reproduced against the
  * real runner (worker threads, wasm compiled from WAT or C, real files):
  *
  * 1. a hook granted nothing must not reach the host's file descriptors

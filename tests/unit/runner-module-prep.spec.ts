@@ -146,7 +146,7 @@ describe('what prepareModule reports', () => {
       (func (export "hookbox_input_reserve") (param i32) (result i32) (local.get 0)))`);
     const prepared = prep(bytes, 1);
     // Only function exports name seams (the global "pre_tool" does not). The order is the module's
-    // export order, although PreparedModule's doc says lifecycle order (reported in issue #18).
+    // export order, although PreparedModule's doc says lifecycle order (a mismatch between the doc and the code, kept visible here).
     expect([...prepared.seamExports].sort()).toEqual(['agent/session-start', 'tools/post-execute']);
     expect(prepared.functionExports).toEqual(['post_tool', 'session_start', 'helper', 'hookbox_input_reserve']);
     expect(prepared).toMatchObject({ exportsMemory: true, inputReserve: true, growProbe: false, wasi: false, init: false });
