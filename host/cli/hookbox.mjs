@@ -4,7 +4,8 @@
 // bundle in dist/bin/: always in an installed package, and in a development
 // checkout while it is fresh, else the TypeScript sources through tsx, so a
 // checkout never runs stale code (see ./fresh-build.mjs).
-if (process.argv[2] === 'hook') {
+// `hookbox hook --help` is the CLI's help for the command, not an event for the client.
+if (process.argv[2] === 'hook' && !['--help', '-h'].includes(process.argv[3] ?? '')) {
   const { default: client } = await import('./hookbox-hook.cjs');
   await client.runHookClient(process.argv.slice(3));
 } else {

@@ -130,11 +130,14 @@ describe('hookbox installed from its packed tarball (real npm i)', () => {
     writeFileSync(path.join(project, 'hookbox.config.json'), `${JSON.stringify({ hooks: [{ name: 'my-guard', manifest: 'hooks/my-guard/dist/hook.json' }] }, null, 2)}\n`);
     npx(['setup', 'claude-code']);
     const command = preToolCommand(project);
-    const denied = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'rm -rf /', 'u1') });
+    // As Claude Code runs a command hook: through sh, in the project, with CLAUDE_PROJECT_DIR set.
+    const asClaude = { CLAUDE_PROJECT_DIR: project };
+    expect(command).not.toContain(scratch.dir); // portable: no machine path in a file teams commit
+    const denied = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'rm -rf /', 'u1'), env: asClaude });
     note('hook client in-process', denied.ms);
     expect(`${denied.stdout}${denied.stderr}`).toContain('recursive delete of / or ~');
     expect(denied.status === 2 || /"permissionDecision":\s*"deny"/.test(denied.stdout), `exit ${denied.status}: ${denied.stdout}${denied.stderr}`).toBe(true);
-    const allowed = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'ls', 'u2') });
+    const allowed = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'ls', 'u2'), env: asClaude });
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(allowed.stdout).not.toMatch(/"deny"/);
   }, 600_000);
@@ -151,6 +154,20 @@ describe('hookbox installed from its packed tarball (real npm i)', () => {
   it.skipIf(SMOKE_ONLY)('doctor claude-code is green on the set-up project', () => {
     const doctor = scratch.run('npx', ['--no-install', 'hookbox', 'doctor', 'claude-code'], project);
     expect(doctor.status, `${doctor.stdout}${doctor.stderr}`).toBe(0);
+  }, 300_000);
+
+  it.skipIf(SMOKE_ONLY)('setup claude-code --transport http keeps the token out of the committed settings; .hookbox/ is git-ignored', () => {
+    npx(['setup', 'claude-code', '--transport', 'http']);
+    const token = readFileSync(path.join(scratch.home, '.hookbox', 'serve-token'), 'utf8').trim();
+    expect(token.length).toBeGreaterThan(16);
+    expect(readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8')).not.toContain(token);
+    const ignored = readFileSync(path.join(project, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toContain('.hookbox/');
+    if (readFileSync(path.join(project, '.claude', 'settings.local.json'), 'utf8').includes(token)) expect(ignored).toContain('.claude/settings.local.json');
+    // Back to the command transport for what follows.
+    npx(['setup', 'claude-code', '--transport', 'http', '--remove']);
+    npx(['setup', 'claude-code']);
+    expect(preToolCommand(project)).toContain('claude-code');
   }, 300_000);
 
   const claude = SMOKE_ONLY ? { ok: false as const, reason: 'the smoke run on another Node runs no agent' } : probeClaude();
