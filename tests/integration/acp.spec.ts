@@ -243,6 +243,11 @@ describe('prompt settlement', () => {
     });
     expect(() => promptResponseFor({ turn: 1, reason: 'error', steps: 1, message: 'boom' })).toThrow('Internal error: boom');
   });
+
+  it('a rejected turn\'s message (the hooks\' block reasons) reaches _meta printable, not Markdown-escaped (programs read it)', () => {
+    const response = promptResponseFor({ turn: 2, reason: 'rejected', steps: 0, message: 'guard: ![x](https://collector.example/p)\x1b]0;t\x07' });
+    expect(response._meta).toEqual({ hookbox: { turn: 2, reason: 'rejected', steps: 0, message: 'guard: ![x](https://collector.example/p)\\x1b]0;t\\x07' } });
+  });
 });
 
 describe('hook effects and bad requests', () => {

@@ -82,6 +82,7 @@ const SHORT_WORDS = words(printable(SHORT_MARKDOWN_ATTACK));
 
 describe('hookbox acp: Markdown from hooks reaches the editor inert', () => {
   let fields: HookTextField[];
+  let blockedPrompt: TranscriptEntry[] = [];
   beforeAll(async () => {
     const args = (config: string): string[] => ['--script', join(dir, 'script.json'), '--config', join(dir, config), '--max-continuations', '1'];
     let transcript: TranscriptEntry[] = [];
@@ -98,6 +99,7 @@ describe('hookbox acp: Markdown from hooks reaches the editor inert', () => {
       await acp.prompt(sessionId, 'deploy');
     });
     expect(blocked.exitCode, blocked.stderr).toBe(0);
+    blockedPrompt = blocked.transcript;
     fields = [...hookTextFields(transcript), ...hookTextFields(blocked.transcript)];
   }, 180_000);
 
@@ -128,6 +130,17 @@ describe('hookbox acp: Markdown from hooks reaches the editor inert', () => {
       const html = render(field.text, RENDERERS['markdown-it (html, linkify)']!).html;
       expect(html, field.where).not.toMatch(/<(?:img|a)[\s>]/i);
     }
+  });
+
+  it('_meta carries the hook\'s text printable, not Markdown-escaped: programs read it, no editor renders it', () => {
+    const meta = blockedPrompt.flatMap((entry) => {
+      if ('update' in entry && entry.update.sessionUpdate === 'agent_message_chunk') return [entry.update._meta?.hookbox];
+      if ('result' in entry) return [(entry.result as { _meta?: Record<string, unknown> } | null)?._meta?.hookbox];
+      return [];
+    });
+    const printed = printableLines(ALL, { maxLength: 4000, maxLines: 1000 }).join('\n');
+    expect(meta).toContainEqual(expect.objectContaining({ event: 'prompt/blocked', reason: printed }));
+    expect(meta).toContainEqual(expect.objectContaining({ reason: 'rejected', message: printed }));
   });
 
   it('every field shows the hook\'s words, URLs readable as text', () => {
