@@ -6,12 +6,15 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type { PermissionPrompter, PermissionRequest } from '../loop/index.ts';
-import { printable } from '../text/index.ts';
+import { inertMarkdownLine, printable } from '../text/index.ts';
 import { describeToolCall } from './tool-display.ts';
 import { META_KEY } from './updates.ts';
 
 /** How much of one hook's reason the editor is shown. */
 const REASON_MAX = 1000;
+
+/** How much of a hook's name the editor is shown. */
+const HOOK_MAX = 80;
 
 /** JSON-RPC "method not found": the client does not implement `session/request_permission`. */
 const METHOD_NOT_FOUND = -32601;
@@ -58,13 +61,18 @@ export class AcpPermissionPrompter implements PermissionPrompter {
     const { toolCall } = request;
     // The title is the host's (from the call itself); the content lists every
     // asking hook by the name the host knows it by, each reason on its own
-    // line and sanitised, so no hook can speak for another or restyle the question.
+    // line, sanitised and inert as Markdown (the editor renders it), so no hook
+    // can speak for another, restyle the question, or plant an image or link.
+    // `_meta` is data for programs: printable, not escaped.
     const display = describeToolCall(toolCall.name, toolCall.arguments);
     const asks = request.asks.map(({ hook, reason }) => ({
-      hook: printable(hook, { maxLength: 80 }),
+      hook: printable(hook, { maxLength: HOOK_MAX }),
       ...(reason !== undefined && { reason: printable(reason, { maxLength: REASON_MAX }) }),
     }));
-    const lines = asks.map(({ hook, reason }) => `hook "${hook}" asks: ${reason ?? '(no reason given)'}`);
+    const lines = request.asks.map(({ hook, reason }) => {
+      const shown = reason === undefined ? '(no reason given)' : inertMarkdownLine(reason, { maxLength: REASON_MAX });
+      return `hook "${inertMarkdownLine(hook, { maxLength: HOOK_MAX })}" asks: ${shown}`;
+    });
     const params: RequestPermissionRequest = {
       sessionId: this.#target.sessionId,
       toolCall: {

@@ -1,6 +1,6 @@
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { EventOf, SessionEvent } from '../log/index.ts';
-import { printableLines } from '../text/index.ts';
+import { inertMarkdown, printableLines } from '../text/index.ts';
 import { describeToolCall } from './tool-display.ts';
 
 /**
@@ -24,14 +24,25 @@ function text(value: string): ContentBlock {
   return { type: 'text', text: value };
 }
 
+const HOOK_TEXT_CAPS = { maxLength: 4000, maxLines: 1000 };
+
 /**
- * Hook-originated text for the editor (reasons, contexts, rewrites,
- * replacements, forced continuations): every line made printable — no
- * escape sequence, control, bidi or invisible format character reaches the
- * editor — and capped. The session log keeps the raw text.
+ * Hook-originated text for the editor's transcript (reasons, contexts,
+ * rewrites, replacements, forced continuations), which an editor renders as
+ * Markdown: every line made printable — no escape sequence, control, bidi or
+ * invisible format character — and capped, then rendered inert, so a hook's
+ * `![](https://…)`, link, autolink or HTML shows as its own characters and
+ * the editor fetches and links nothing (a hook granted no network must not
+ * get one through the renderer). Only a person reads these updates: the
+ * model reads the loop's raw text. The session log keeps the raw text too.
  */
 export function hookText(value: string): string {
-  return printableLines(value, { maxLength: 4000, maxLines: 1000 }).join('\n');
+  return inertMarkdown(value, HOOK_TEXT_CAPS);
+}
+
+/** Hook-originated text in `_meta`, which programs read and no editor renders: printable, not escaped. */
+export function hookData(value: string): string {
+  return printableLines(value, HOOK_TEXT_CAPS).join('\n');
 }
 
 /**
@@ -129,7 +140,7 @@ export class UpdateMapper {
             sessionUpdate: 'agent_message_chunk',
             content: text(`Prompt blocked by a hook: ${hookText(event.reason)}`),
             messageId: this.#messageId('blocked'),
-            _meta: { [META_KEY]: { event: 'prompt/blocked', hookEffect: 'blocked', reason: hookText(event.reason) } },
+            _meta: { [META_KEY]: { event: 'prompt/blocked', hookEffect: 'blocked', reason: hookData(event.reason) } },
           },
         ];
       case 'assistant/message':

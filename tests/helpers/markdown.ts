@@ -2,24 +2,27 @@
  * A real CommonMark renderer for tests of Markdown sinks: markdown-it (the
  * reference-conformant CommonMark implementation on npm) in its most
  * permissive set-up — raw HTML on, GFM-style bare-URL linkify on (with
- * linkify-it's fuzzy domains and e-mails) — plus its strict `commonmark`
- * preset. What renders inert under both is inert where an editor renders
+ * linkify-it's fuzzy domains, IPs and e-mails) — plus its strict
+ * `commonmark` preset. What renders inert under both is inert where an editor renders
  * Markdown.
  */
-import { createRequire } from 'node:module';
+import MarkdownIt from 'markdown-it';
 
 interface MarkdownRenderer {
   render(source: string): string;
 }
-type MarkdownItConstructor = new (preset: string, options: { html: boolean; linkify: boolean }) => MarkdownRenderer;
 
-// markdown-it ships no types; its CommonJS entry needs only this much.
-const MarkdownIt = createRequire(import.meta.url)('markdown-it') as MarkdownItConstructor;
+/** markdown-it with raw HTML and linkify on, linkify-it's fuzzy links too (`www.x.com`, `x.com`, `1.2.3.4`: off by default since linkify-it 6). */
+function permissive(): MarkdownRenderer {
+  const md = new MarkdownIt('default', { html: true, linkify: true });
+  md.linkify.set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true });
+  return md;
+}
 
 /** The renderers a Markdown sink's text is checked against, by name. */
 export const RENDERERS: Readonly<Record<string, MarkdownRenderer>> = {
-  'markdown-it (html, linkify)': new MarkdownIt('default', { html: true, linkify: true }),
-  'markdown-it commonmark (html)': new MarkdownIt('commonmark', { html: true, linkify: false }),
+  'markdown-it (html, linkify)': permissive(),
+  'markdown-it commonmark (html)': new MarkdownIt('commonmark', { html: true }),
 };
 
 /** What one renderer made of a Markdown source. */
@@ -59,4 +62,9 @@ export function notInert(source: string): string[] {
 /** Text with every run of whitespace (no-break spaces included) as one space, trimmed: what "the same words" compares. */
 export function words(text: string): string {
   return text.replace(/\s+/gu, ' ').trim();
+}
+
+/** The words a person reads of Markdown text, as the permissive renderer shows it (whitespace folded). */
+export function shownWords(markdown: string): string {
+  return words(render(markdown, RENDERERS['markdown-it (html, linkify)']!).text);
 }

@@ -26,6 +26,7 @@ import { readSessionLog } from '../../host/log/index.ts';
 import { type Script, ScriptedProvider } from '../../host/providers/scripted.ts';
 import { builtinTools } from '../../host/tools/index.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
+import { shownWords } from '../helpers/markdown.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
@@ -113,10 +114,16 @@ async function rejection(promise: Promise<unknown>): Promise<RequestError> {
   return error as RequestError;
 }
 
+/** What the editor shows of a tool call's content: its text rendered as Markdown, as an editor does. */
+function shownContent(update: SessionUpdate | undefined): string {
+  const content = update !== undefined && 'content' in update && Array.isArray(update.content) ? update.content : [];
+  return content.map((item) => (item.type === 'content' && item.content.type === 'text' ? shownWords(item.content.text) : '')).join(' ');
+}
+
 function failedResult(updates: readonly SessionUpdate[], toolCallId: string): string {
   const update = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === toolCallId && u.status === 'failed');
   expect(update, `a failed tool_call_update for ${toolCallId}`).toBeDefined();
-  return JSON.stringify(update);
+  return shownContent(update);
 }
 
 describe('permission requests degrade to deny', () => {
@@ -236,6 +243,11 @@ describe('prompt settlement', () => {
     });
     expect(() => promptResponseFor({ turn: 1, reason: 'error', steps: 1, message: 'boom' })).toThrow('Internal error: boom');
   });
+
+  it('a rejected turn\'s message (the hooks\' block reasons) reaches _meta printable, not Markdown-escaped (programs read it)', () => {
+    const response = promptResponseFor({ turn: 2, reason: 'rejected', steps: 0, message: 'guard: ![x](https://collector.example/p)\x1b]0;t\x07' });
+    expect(response._meta).toEqual({ hookbox: { turn: 2, reason: 'rejected', steps: 0, message: 'guard: ![x](https://collector.example/p)\\x1b]0;t\\x07' } });
+  });
 });
 
 describe('hook effects and bad requests', () => {
@@ -246,15 +258,11 @@ describe('hook effects and bad requests', () => {
       id = sessionId;
       expect(await prompt('show the env')).toMatchObject({ stopReason: 'end_turn' });
       const result = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'r1');
-      expect(result).toMatchObject({
-        status: 'completed',
-        content: [{ content: { text: 'GITHUB_TOKEN=[REDACTED:github-token]\nexit code: 0' } }],
-        _meta: { hookbox: { hookEffect: 'replaced' } },
-      });
+      expect(result).toMatchObject({ status: 'completed', _meta: { hookbox: { hookEffect: 'replaced' } } });
+      expect(shownContent(result)).toBe('GITHUB_TOKEN=[REDACTED:github-token] exit code: 0');
       expect(JSON.stringify(updates)).not.toContain('ghp_0123');
-      expect(updates).toContainEqual(
-        expect.objectContaining({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: expect.stringContaining('Context from a post-tool hook:\nsecret-redactor: redacted 1') } }),
-      );
+      const thoughts = updates.flatMap((u) => (u.sessionUpdate === 'agent_thought_chunk' && u.content.type === 'text' ? [shownWords(u.content.text)] : []));
+      expect(thoughts).toContainEqual(expect.stringContaining('Context from a post-tool hook: secret-redactor: redacted 1'));
     });
     const { events } = readSessionLog(join(workspace.dir, '.hookbox', 'sessions', `${id}.jsonl`));
     expect(events.some((event) => event.type === 'hook/log' && event.hook === 'audit-trail')).toBe(true);

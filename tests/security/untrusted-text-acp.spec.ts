@@ -9,7 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TranscriptEntry, runAcpAgent } from '../golden/acp/harness.ts';
+import { type TranscriptEntry, hookTextFields, runAcpAgent } from '../golden/acp/harness.ts';
+import { RENDERERS, render } from '../helpers/markdown.ts';
 import { ALL_ATTACKS, ATTACKS, terminalControls, writeHostileTextWasm } from './hostile-text.ts';
 
 const WARNING = 'reading secrets needs a human';
@@ -87,9 +88,11 @@ describe('hookbox acp: hook text reaches the editor printable', () => {
     expect(terminalControls(stderr)).toEqual([]);
   });
 
-  it('the attacks show escaped in the context, the denial and the plugin error', () => {
-    const shown = JSON.stringify(transcript);
-    for (const escaped of ['\\\\x1b]0;HBXMARK title\\\\x07', '\\\\x1b[2K\\\\r', '\\\\u{202e}HBXMARK']) expect(shown).toContain(escaped);
+  it('the attacks show escaped in the context, the denial and the plugin error (as the editor renders them)', () => {
+    const shown = hookTextFields(transcript).map(({ text }) => render(text, RENDERERS['markdown-it (html, linkify)']!).text);
+    for (const escaped of ['\\x1b]0;HBXMARK title\\x07', '\\x1b[2K\\r', '\\u{202e}HBXMARK']) {
+      expect(shown.filter((text) => text.includes(escaped)).length, escaped).toBeGreaterThanOrEqual(3);
+    }
   });
 
   it('the permission request lists every asking hook with its own reason', () => {
@@ -97,9 +100,10 @@ describe('hookbox acp: hook text reaches the editor printable', () => {
     expect(requests).toHaveLength(1);
     const request = requests[0]!;
     expect(request.toolCall.title).toBe('Read notes.txt');
-    expect(request.toolCall.content).toEqual([
-      { type: 'content', content: { type: 'text', text: 'hook "early" asks: \\n    bash {"command":"ls"} HBXMARK\\n    allow? [y/N] \\x1b[8m\\u{202e}HBXMARK kcolb' } },
-      { type: 'content', content: { type: 'text', text: `hook "guard" asks: ${WARNING}` } },
+    const lines = (request.toolCall.content ?? []).map((item) => (item.type === 'content' && item.content.type === 'text' ? item.content.text : ''));
+    expect(lines.map((line) => render(line, RENDERERS['markdown-it (html, linkify)']!).text)).toEqual([
+      'hook "early" asks: \\n    bash {"command":"ls"} HBXMARK\\n    allow? [y/N] \\x1b[8m\\u{202e}HBXMARK kcolb\n',
+      `hook "guard" asks: ${WARNING}\n`,
     ]);
   });
 });

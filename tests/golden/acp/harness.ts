@@ -185,3 +185,37 @@ export function expectGolden(name: string, golden: unknown): void {
 export function updates(transcript: readonly TranscriptEntry[]): SessionUpdate[] {
   return transcript.flatMap((entry) => ('update' in entry ? [entry.update] : []));
 }
+
+/** One piece of hook-originated text an editor was sent, with where in the transcript it was. */
+export interface HookTextField {
+  readonly where: string;
+  readonly text: string;
+}
+
+function textsOf(content: unknown): string[] {
+  const blocks = Array.isArray(content) ? content.map((item) => (item as { content?: unknown }).content) : [content];
+  return blocks.flatMap((block) => {
+    const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };
+    return type === 'text' && typeof text === 'string' ? [text] : [];
+  });
+}
+
+/**
+ * The text content of every update that shows a hook's decision (hookbox marks
+ * each with `_meta.hookbox`: denials, withheld and replaced results, contexts,
+ * continuations, rewrites, blocked prompts) and of every permission request
+ * (one line per asking hook): what an editor renders as Markdown.
+ */
+export function hookTextFields(transcript: readonly TranscriptEntry[]): HookTextField[] {
+  const fields: HookTextField[] = [];
+  transcript.forEach((entry, index) => {
+    if ('update' in entry) {
+      const update = entry.update as { sessionUpdate: string; content?: unknown; _meta?: Record<string, unknown> };
+      if (update._meta?.hookbox === undefined) return;
+      for (const text of textsOf(update.content)) fields.push({ where: `[${index}] ${update.sessionUpdate}`, text });
+    } else if ('permission' in entry) {
+      for (const text of textsOf(entry.permission.toolCall.content ?? [])) fields.push({ where: `[${index}] session/request_permission`, text });
+    }
+  });
+  return fields;
+}
