@@ -8,8 +8,11 @@
  * runner has one worker here, so every instance shares it (the worst
  * placement); var-counter (WAT corpus) shows another session's state.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadHookFile } from '../../host/config/index.ts';
+import { loadHookFile, loadLayeredConfig, specForEntry } from '../../host/config/index.ts';
 import { invokeListener } from '../../host/events/invoke.ts';
 import { HookRunner, type WasmHook } from '../../host/runner/index.ts';
 import { type PayloadOf, type SeamId, type SessionInfo, seamDefinition } from '../../host/seams/index.ts';
@@ -87,6 +90,42 @@ describe("a runaway on a shared worker keeps other hooks' Var state", { timeout:
       expect((await callSeam(counter, 'tools/pre-execute', session)).decision).toEqual({ action: 'deny', reason: 'count=1' });
     } finally {
       await counter.close();
+    }
+  });
+
+  it("the organisation layer's hooks run on workers of their own: a project hook's runaway does not hold up their calls", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hookbox-org-lane-'));
+    try {
+      const org = path.join(dir, 'org.json');
+      const project = path.join(dir, 'hookbox.config.json');
+      await writeFile(org, JSON.stringify({ hooks: [{ name: 'org-test-gate', manifest: exampleManifest('test-gate') }] }));
+      await writeFile(project, JSON.stringify({ hooks: [{ name: 'project-guard', manifest: exampleManifest('guard-bash') }] }));
+      const config = loadLayeredConfig({ project, env: { HOOKBOX_ORG_CONFIG: org, XDG_CONFIG_HOME: path.join(dir, 'xdg') } });
+      const [orgEntry, projectEntry] = config.hooks;
+      if (orgEntry === undefined || projectEntry === undefined) throw new Error('two hooks expected');
+      expect(specForEntry(org, orgEntry).lane).toBe('organisation');
+      expect(specForEntry(project, projectEntry).lane).toBeUndefined();
+
+      const gate = await runner.load(specForEntry(org, orgEntry));
+      const runaway = await loadCorpus(runner, 'infinite-loop', { name: 'project-runaway', limits: { timeoutMs: 5_000 } });
+      try {
+        const session = { ...SESSION, id: 'org-lane' };
+        await call(gate, 'tools/post-execute', FAILED_TESTS, session);
+        let runawaySettled = false;
+        const spinning = callSeam(runaway, 'tools/pre-execute', session).then((result) => {
+          runawaySettled = true;
+          return result;
+        });
+        // Queued behind the runaway on a shared worker, this call would settle only after its deadline.
+        expect(await forcedContinuations(gate, session)).toBe(3);
+        expect(runawaySettled, 'the org hook answered while the project hook still spun').toBe(false);
+        expect((await spinning).fault?.kind).toBe('timeout');
+        expect(await forcedContinuations(gate, session)).toBe(3);
+      } finally {
+        await Promise.all([gate.close(), runaway.close()]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
