@@ -238,12 +238,12 @@ export class HookRunner {
     await Promise.all([this.#pool.close(), ...[...this.#lanes.values()].map((lane) => lane.close())]);
   }
 
-  /** The workers of a lane: one worker (and the spare, if the runner keeps one) of its own. */
+  /** The workers of a lane: one worker of its own, no spare (a replacement after its own runaway starts cold, ~100 ms; a spare would double its memory). */
   #laneFor(lane: string | undefined): WorkerPool {
     if (lane === undefined) return this.#pool;
     let pool = this.#lanes.get(lane);
     if (pool === undefined) {
-      pool = openWorkers({ ...this.#options, workers: 1 });
+      pool = openWorkers({ ...this.#options, workers: 1, spareWorker: false });
       this.#lanes.set(lane, pool);
     }
     return pool;
