@@ -41,7 +41,9 @@ export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig
     const config = readJsonFile(layer.file, OperatorConfigSchema);
     checkLayer(config, layer, bounds);
     const resolved = resolveOperatorConfig(config, layer.file, inheritedValues(bounds));
-    resolved.hooks.forEach((entry, index) => {
+    resolved.hooks.forEach((resolvedEntry, index) => {
+      // The organisation's hooks run on workers no lower layer's hook is placed on (a runaway there cannot take them down).
+      const entry = layer.layer === 'organisation' ? { ...resolvedEntry, lane: 'organisation' as const } : resolvedEntry;
       explained.push({ entry, layer: layer.layer, origins: originsOf(config, config.hooks[index] as OperatorHook, index, layer, bounds) });
     });
     bounds = narrowBounds(bounds, config, layer);

@@ -102,6 +102,7 @@ function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry, chec
       config: entry.config,
       capabilities: intersectCapabilities(undefined, entry.grant, grantSources(`${configFile}: ${entry.at}.grant.allowedPaths`)),
       ...(entry.quarantineAfter !== undefined && { quarantineAfter: entry.quarantineAfter }),
+      ...(entry.lane !== undefined && { lane: entry.lane }),
     };
   }
   const manifestFile = entry.manifest as string;
@@ -125,7 +126,7 @@ function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry, chec
       );
     }
   }
-  return fromManifest(manifestFile, manifest, {
+  const spec = fromManifest(manifestFile, manifest, {
     name: entry.name,
     ...(entry.seams !== undefined && { seams: entry.seams }),
     ...(entry.tools !== undefined && { tools: entry.tools }),
@@ -136,6 +137,7 @@ function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry, chec
     grantSource: `${configFile}: ${entry.at}.grant.allowedPaths`,
     ...(entry.quarantineAfter !== undefined && { quarantineAfter: entry.quarantineAfter }),
   });
+  return entry.lane === undefined ? spec : { ...spec, lane: entry.lane };
 }
 
 /** Operator limits win; the manifest's requested limits fill the rest. */

@@ -167,6 +167,8 @@ export interface ResolvedHookEntry {
   readonly quarantineAfter?: number;
   /** The package and wasm digest `hookbox add` pinned (wasm and manifest entries only). */
   readonly pin?: HookPin;
+  /** Set for the organisation layer's hooks: they run on workers of their own (`WasmHookSpec.lane`). */
+  readonly lane?: 'organisation';
 }
 
 /** A loaded operator config: its file and its hooks in composition order. */

@@ -22,6 +22,7 @@
 import type { HookFault } from '../seams/fault.ts';
 import type { CallExit, InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
+import type { VarChange } from './var-mirror.ts';
 
 export const Slot = {
   /** Main bumps it to post a request; the worker waits on it. */
@@ -84,6 +85,7 @@ export interface ResponseExtras {
   readonly exit?: CallExit;
   readonly discard?: boolean;
   readonly logs?: readonly LogLine[];
+  readonly vars?: readonly VarChange[];
 }
 
 /** What the worker answers for one call, wherever it travelled. */
@@ -96,6 +98,8 @@ export interface CallReply {
   readonly logs: readonly LogLine[];
   /** The instance's linear memory in bytes after the call (absent: unknown or discarded). */
   readonly memoryBytes?: number;
+  /** What the call changed in the instance's Vars (the main thread keeps a copy: var-mirror.ts). */
+  readonly vars?: readonly VarChange[];
 }
 
 /** Messages the main thread posts to a worker. */

@@ -12,6 +12,7 @@ import { HttpCalls, HttpDeadlineError, type HttpGrant } from './http-calls.ts';
 import { httpHelper } from './http-client.ts';
 import { GUEST_MODULE_NAME, INPUT_RESERVE_EXPORT, RC_GLOBAL } from './rc-wrapper.ts';
 import { INIT_EXPORT, WASI_HOST_MODULE, type WasiGrant, WasiExit, WasiHost } from './wasi/index.ts';
+import { type VarChange, VarMirror } from './var-mirror.ts';
 import { type WasmGlobal, type WasmInstance, type WasmMemory, wasmApi } from './wasm-api.ts';
 import { WASM_PAGE_BYTES } from './wasm-binary.ts';
 
@@ -36,6 +37,8 @@ export interface InstanceOptions {
   readonly hostFunctions?: string;
   /** Hosts `http_request` may reach; absent = every request is refused (status 0). */
   readonly http?: HttpGrant;
+  /** The session's Vars kept from an instance that was lost with its worker (var-mirror.ts). */
+  readonly vars?: readonly VarChange[];
 }
 
 /**
@@ -81,9 +84,12 @@ export class ExtismInstance {
   readonly #budgetBytes: number;
   readonly #wasi: WasiHost | undefined;
   readonly #http: HttpCalls;
+  readonly #vars: VarMirror;
 
-  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: AllocBudget, options: InstanceOptions, wasi: WasiHost | undefined, http: HttpCalls) {
+  private constructor(plugin: Plugin, wrapper: WasmInstance, sink: LogSink, budget: AllocBudget, options: InstanceOptions, extras: { wasi: WasiHost | undefined; http: HttpCalls; vars: VarMirror }) {
+    const { wasi, http, vars } = extras;
     this.#plugin = plugin;
+    this.#vars = vars;
     this.#http = http;
     this.#wasi = wasi;
     this.#budget = budget;
@@ -108,6 +114,7 @@ export class ExtismInstance {
     // into the same import object).
     const budget: AllocBudget = { left: options.memoryMb * 1_048_576, refused: false };
     const http = new HttpCalls(options.http, sink);
+    const vars = new VarMirror(options.vars, (message) => sink.push('error', message));
     functions['extism:host/env'] = {
       alloc: (context: { alloc(size: bigint): bigint }, size: bigint): bigint => {
         const n = Number(size);
@@ -121,6 +128,8 @@ export class ExtismInstance {
       },
       // Served here, deny-by-default (http-calls.ts), instead of the SDK's disabled stubs.
       ...http.functions(),
+      // Var state mirrored to the main thread, so it outlives this worker.
+      ...(vars.functions() as NonNullable<ExtismPluginOptions['functions']>[string]),
     };
     // hookbox's own WASI (the SDK's node:wasi stays off: it maps guest stdio
     // to real host fds). The memory is looked up at each call, so it is
@@ -157,7 +166,7 @@ export class ExtismInstance {
       const init = wrapperInstance.exports[INIT_EXPORT];
       if (typeof init === 'function') (init as () => void)();
       wasi?.flush();
-      return { ok: true, instance: new ExtismInstance(plugin, wrapperInstance, sink, budget, options, wasi, http), logs: sink.drain() };
+      return { ok: true, instance: new ExtismInstance(plugin, wrapperInstance, sink, budget, options, { wasi, http, vars }), logs: sink.drain() };
     } catch (error) {
       wasi?.flush();
       wasi?.close();
@@ -214,6 +223,11 @@ export class ExtismInstance {
       );
     }
     return { type: 'output', bytes: output, logs: this.#sink.drain() };
+  }
+
+  /** The Var changes of the calls since the last take (var-mirror.ts); undefined when none. */
+  takeVars(): VarChange[] | undefined {
+    return this.#vars.take();
   }
 
   /** The guest's linear memory size in bytes (what the runner's memory budget charges), if it exports its memory. */

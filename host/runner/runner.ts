@@ -76,6 +76,8 @@ export interface HookRunnerOptions extends WorkerOptions {
  */
 export class HookRunner {
   readonly #pool: WorkerPool;
+  /** Workers of their own for hooks of a named lane (`WasmHookSpec.lane`), started at the lane's first hook. */
+  readonly #lanes = new Map<string, WorkerPool>();
   readonly #options: HookRunnerOptions;
   readonly #modules = new Map<string, Promise<PreparedHookModule>>();
   readonly #hooks = new Set<WasmHook>();
@@ -122,7 +124,9 @@ export class HookRunner {
 
   /** Workers started so far, replacements included. */
   get workersStarted(): number {
-    return this.#pool.started;
+    let started = this.#pool.started;
+    for (const lane of this.#lanes.values()) started += lane.started;
+    return started;
   }
 
   /** Loads a hook; throws `HookLoadError` naming the file for anything that keeps it from running. */
@@ -172,6 +176,8 @@ export class HookRunner {
     config['hookbox.memoryLimitBytes'] ??= String(Math.floor(limits.memoryMb * 1024 * 1024 * 0.75));
     // Opened without waiting (`open`): the workers booted while the module was prepared.
     await this.#pool.ready;
+    const pool = this.#laneFor(spec.lane);
+    await pool.ready;
     const hook = new WasmHookImpl({
       name: spec.name,
       sha256,
@@ -198,7 +204,7 @@ export class HookRunner {
       loadTimeoutMs: Math.max(limits.timeoutMs, MIN_LOAD_TIMEOUT_MS),
       quarantineAfter: spec.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER,
       maxInstances: this.#options.maxInstancesPerHook ?? 64,
-      pool: this.#pool,
+      pool,
       onLog: this.#options.onLog,
       nextInstanceId: () => this.#nextInstanceId++,
       budget: this.#budget,
@@ -229,7 +235,18 @@ export class HookRunner {
   async close(): Promise<void> {
     await Promise.all([...this.#hooks].map((hook) => hook.close()));
     this.#hooks.clear();
-    await this.#pool.close();
+    await Promise.all([this.#pool.close(), ...[...this.#lanes.values()].map((lane) => lane.close())]);
+  }
+
+  /** The workers of a lane: one worker of its own, no spare (a replacement after its own runaway starts cold, ~100 ms; a spare would double its memory). */
+  #laneFor(lane: string | undefined): WorkerPool {
+    if (lane === undefined) return this.#pool;
+    let pool = this.#lanes.get(lane);
+    if (pool === undefined) {
+      pool = openWorkers({ ...this.#options, workers: 1, spareWorker: false });
+      this.#lanes.set(lane, pool);
+    }
+    return pool;
   }
 
   #compile(bytes: Uint8Array, sha256: string, source: string, options: { memoryMb: number; plainExports: readonly string[] }) {

@@ -37,6 +37,12 @@ export interface WasmHookSpec {
   /** Consecutive faults before quarantine (default 3). */
   readonly quarantineAfter?: number;
   /**
+   * The set of workers the hook's instances run on: hooks of different lanes never share a
+   * worker, so a runaway in one lane cannot terminate another lane's instances. Absent = the
+   * runner's shared workers. `host/config` puts the organisation layer's hooks in `'organisation'`.
+   */
+  readonly lane?: string;
+  /**
    * Exports that are not seams, served raw by {@link WasmHook.callExport}: an Extism plugin
    * used as such (extism-js plugins, `hookbox call --export`). Each must be exported.
    */

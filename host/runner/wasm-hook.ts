@@ -20,6 +20,7 @@ import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
 import { warmUpHook } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
 import { releaseInput } from './input-lease.ts';
+import { SessionVars } from './var-mirror.ts';
 
 /** A compiled module, shared by every instance of a hook on every worker. */
 export interface CompiledHookModule {
@@ -101,6 +102,8 @@ export class WasmHookImpl implements WasmHook {
   /** An instance made at load time (to prove the module instantiates), handed to the first session. */
   #warm: InstanceRecord | undefined;
   readonly #quarantine: Quarantine;
+  /** Each session's Vars, kept here so that they outlive a worker another hook's runaway or crash took down. */
+  readonly #vars = new SessionVars();
   #closed = false;
 
   constructor(init: WasmHookInit) {
@@ -215,8 +218,8 @@ export class WasmHookImpl implements WasmHook {
     try {
       const loadFault = await record.ready;
       if (loadFault !== undefined) {
-        this.#forget(session, record);
         // Queued behind a call that got the worker terminated: made again on a fresh worker, like a queued call.
+        this.#forget(session, record, true, record.lost);
         if (record.lost) return { retry: true };
         return record.refused ? { fault: loadFault, budget: true } : { fault: loadFault };
       }
@@ -230,14 +233,16 @@ export class WasmHookImpl implements WasmHook {
         return { fault: hookFault('timeout', `no answer within ${this.#init.timeoutMs} ms; the worker was terminated`) };
       }
       this.#log(session, result.logs);
+      this.#vars.apply(session, result.vars);
       if (result.discard === true) this.#forget(session, record, false);
       memoryBytes = result.memoryBytes;
       return { reply: result };
     } catch (error) {
       if (!(error instanceof WorkerGoneError)) throw error;
-      this.#forget(session, record);
       // A worker that died under this very call was killed by it (heap limit, crash): that is this hook's fault.
-      if (error.inFlight && error.reason !== 'terminated') {
+      const own = error.inFlight && error.reason !== 'terminated';
+      this.#forget(session, record, true, !own);
+      if (own) {
         return { fault: hookFault(error.reason === 'memory' ? 'memory' : 'trap', `the worker died during the call: ${error.message}`) };
       }
       return { retry: true };
@@ -262,7 +267,8 @@ export class WasmHookImpl implements WasmHook {
       this.#instances.set(session, existing);
       return existing;
     }
-    if (existing !== undefined) this.#forget(session, existing, false);
+    // Its worker died under another instance's call: the session's Vars go to the new instance.
+    if (existing !== undefined) this.#forget(session, existing, false, true);
     let record: InstanceRecord;
     const pool = this.#init.pool;
     if (this.#warm !== undefined && this.#warm.handle.dead) {
@@ -286,7 +292,9 @@ export class WasmHookImpl implements WasmHook {
   }
 
   #createInstance(session: string): InstanceRecord {
-    const { budget, capBytes, module, instanceOptions, loadTimeoutMs } = this.#init;
+    const { budget, capBytes, module, loadTimeoutMs } = this.#init;
+    const kept = session === '' ? undefined : this.#vars.restore(session);
+    const instanceOptions = kept === undefined ? this.#init.instanceOptions : { ...this.#init.instanceOptions, vars: kept };
     // Load-time instances (session '') all go to one worker: the first session takes them all there
     // (its hooks share a worker), instead of finding half of them on the other worker and making new ones.
     const handle = this.#init.pool.pick(session === '' ? LOAD_TIME_PLACEMENT : session);
@@ -347,9 +355,15 @@ export class WasmHookImpl implements WasmHook {
     this.#init.onLog?.({ hook: this.name, level: 'warn', message: reason, session: record.session });
   }
 
-  /** Drops a session's instance; `dispose` false when the worker already dropped it (or died). */
-  #forget(session: string, record: InstanceRecord, dispose = true): void {
+  /**
+   * Drops a session's instance; `dispose` false when the worker already dropped it (or died).
+   * `keepVars` when it was lost to something that was not its own doing (its worker died under
+   * another call): the session's next instance starts with its Vars. Otherwise — its own timeout,
+   * trap-discard or crash, an eviction, a reload — the session starts fresh.
+   */
+  #forget(session: string, record: InstanceRecord, dispose = true, keepVars = false): void {
     if (this.#instances.get(session) === record) this.#instances.delete(session);
+    if (!keepVars && session !== '') this.#vars.drop(session);
     this.#drop(record, dispose);
   }
 
@@ -363,6 +377,7 @@ export class WasmHookImpl implements WasmHook {
 
   #dropAll(): void {
     for (const [session, record] of [...this.#instances]) this.#forget(session, record);
+    this.#vars.clear();
     if (this.#warm !== undefined) {
       this.#drop(this.#warm, true);
       this.#warm = undefined;

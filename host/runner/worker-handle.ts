@@ -295,6 +295,7 @@ export class WorkerHandle {
       ...(extras.exit !== undefined && { exit: extras.exit }),
       ...(extras.discard !== undefined && { discard: extras.discard }),
       logs: extras.logs ?? [],
+      ...(extras.vars !== undefined && { vars: extras.vars }),
       ...memory,
     };
   }

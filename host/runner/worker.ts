@@ -55,7 +55,8 @@ async function serve(id: number, exportIndex: number, input: Uint8Array): Promis
   }
   const outcome = await instance.call(exportName, input);
   const memoryBytes = instance.memoryBytes;
-  if (outcome.type === 'output') return { output: outcome.bytes, logs: outcome.logs, ...(memoryBytes !== undefined && { memoryBytes }) };
+  const vars = instance.takeVars();
+  if (outcome.type === 'output') return { output: outcome.bytes, logs: outcome.logs, ...(memoryBytes !== undefined && { memoryBytes }), ...(vars !== undefined && { vars }) };
   if (outcome.discard) {
     instances.delete(id);
     plainExports.delete(id);
@@ -68,14 +69,15 @@ async function serve(id: number, exportIndex: number, input: Uint8Array): Promis
     discard: outcome.discard,
     logs: outcome.logs,
     ...(memoryBytes !== undefined && !outcome.discard && { memoryBytes }),
+    ...(vars !== undefined && { vars }),
   };
 }
 
 function writeReply(seq: number, reply: CallReply): void {
   const extras =
-    reply.fault === undefined && reply.logs.length === 0
+    reply.fault === undefined && reply.logs.length === 0 && reply.vars === undefined
       ? undefined
-      : encoder.encode(JSON.stringify({ fault: reply.fault, exit: reply.exit, discard: reply.discard, logs: reply.logs }));
+      : encoder.encode(JSON.stringify({ fault: reply.fault, exit: reply.exit, discard: reply.discard, logs: reply.logs, vars: reply.vars }));
   const outLen = reply.output?.byteLength ?? 0;
   const extraLen = extras?.byteLength ?? 0;
   if (!ensureDataBytes(config.sab, outLen + extraLen)) {
