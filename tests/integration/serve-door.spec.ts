@@ -167,7 +167,7 @@ describe('hookbox serve: one server serves one project', () => {
     root = mkdtempSync(join(tmpdir(), 'hookbox-two-'));
     // A allows anything but what guard-bash denies; B denies every shell command.
     configA = writeConfig(join(root, 'a'), [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
-    configB = writeConfig(join(root, 'b'), [{ name: 'deny-all-bash', permissions: { deny: ['Bash'] } }]);
+    configB = writeConfig(join(root, 'b'), [{ name: 'deny-all-bash', permissions: { deny: ['Bash'], root: '.' } }]);
     socket = join(root, 'a', '.hookbox', 'run', 'serve.sock');
     server = new DecisionServer({ hooks: await loadServedHooks(configA), socket, log: (line) => lines.push(line) });
     await server.listen();
@@ -180,7 +180,11 @@ describe('hookbox serve: one server serves one project', () => {
   it("B's client pointed at A's server is refused there and decides by B's config in-process", async () => {
     const run = await runClient('claude-code', ['--socket', socket, '--config', configB], preBash(join(root, 'b'), 's-b', 'ls'));
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    const answer = JSON.parse(run.stdout).hookSpecificOutput;
+    expect(answer).toMatchObject({ permissionDecision: 'deny' });
+    // Denied by B's own rule, not by a failure.
+    expect(answer.permissionDecisionReason).toMatch(/denied by the imported Claude Code rule/);
+    expect(answer.permissionDecisionReason).not.toMatch(/hookbox: /);
     expect(lines.some((line) => / other-config 421 /.test(line)), lines.join('\n')).toBe(true);
     // A's own client is decided by A's server: `ls` is fine there.
     const mine = await runClient('claude-code', ['--socket', socket, '--config', configA], preBash(join(root, 'a'), 's-a', 'ls'));
