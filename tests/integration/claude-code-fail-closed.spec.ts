@@ -8,8 +8,10 @@
  * Code's deadlines must outlast them (a shorter hook would not tell the old
  * fixed 25 s / 30 s deadlines from derived ones).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { shellWords } from '../../host/cli/doctor.ts';
@@ -104,6 +106,31 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       expect(run.result, run.stderr).toBeDefined();
       expect(mock.everything().includes(AWS_KEY), 'the secret reached the model').toBe(false);
       expect(run.result?.terminal_reason).toBe('hook_stopped');
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'portable settings: with hookbox in the project\'s node_modules, settings.json names no machine path, and the command decides (guard-bash denies a wipe)',
+    async () => {
+      const { project, home } = claudeWorkspace();
+      writeProject(project);
+      // The project's own install of hookbox: a link to this checkout, as `npm i -D <path>` makes.
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(resolve(fileURLToPath(new URL('../..', import.meta.url))), join(project, 'node_modules', 'hookbox'));
+      const config = writeConfig(project, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
+      const out: string[] = [];
+      setupCommand('claude-code', { project, config, transport: 'command' }, (text) => out.push(text));
+      const text = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
+      expect(text).toContain('node \\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.cjs\\" \'claude-code\'');
+      for (const machinePath of [process.execPath, project, homedir(), tmpdir()]) expect(text, machinePath).not.toContain(machinePath);
+      expect(out.join('')).not.toContain('is not installed');
+      expect(readFileSync(join(project, '.gitignore'), 'utf8')).toContain('.hookbox/');
+      mock.script([bash('rm -rf .'), { text: 'Done.' }]);
+      const run = await runClaude({ project, home, mock, prompt: 'Clean up.' });
+      expect(run.result, run.stderr).toBeDefined();
+      expect(existsSync(join(project, 'keep-me.txt'))).toBe(true);
+      expect(mock.shown()).toContain('guard-bash: recursive-delete');
     },
     RUN_TIMEOUT,
   );

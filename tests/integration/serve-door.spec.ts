@@ -242,9 +242,9 @@ describe('hookbox hook: its own deadline answers closed in the agent format', ()
   it('codex and gemini: the same give-up answers their own closed forms', async () => {
     const cwd = join(dir, 'p');
     const codex = await runClient('codex', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-codex', { hook_event_name: 'PostToolUse', model: 'm', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'x', tool_use_id: 'c1' }));
-    expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block' });
+    expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within 1500 ms') });
     const gemini = await runClient('gemini', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-gem', { hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'ls' } }));
-    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny' });
+    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('no decision within 1500 ms') });
   }, 60_000);
 
   it('in-process (no server): the deadline covers loading and running the hooks too', async () => {
