@@ -59,6 +59,8 @@ describe('the packed package, as a consumer installs it', () => {
     expect(files).toContain('package/dist/pdk/index.d.ts');
     expect(files).toContain('package/dist/host/runner/worker-bootstrap.mjs');
     expect(files).toContain('package/dist/bin/main.js');
+    // The command client answers closed from its own table (no TypeScript): it must ship with it.
+    expect(files).toContain('package/host/cli/hook-closed.cjs');
     expect(files).toContain('package/dist/bin/worker-bootstrap.mjs');
     expect(files).toContain('package/pdk/runtime/dispatch.ts');
     expect(files).toContain('package/pdk/engine/src/engine.c');
