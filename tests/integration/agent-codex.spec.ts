@@ -5,9 +5,10 @@
  * trust (no `--dangerously-bypass-hook-trust`), decided by `hookbox serve`
  * through `hookbox hook codex`.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../host/package.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
@@ -22,13 +23,21 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
   const suite = useRealAgentSuite('hookbox-codex-suite-');
 
   /** A project set up by `hookbox setup codex`, trusted (the one step setup leaves to the user), with its own mock model. */
-  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string } = {}) {
+  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string; portable?: boolean } = {}) {
     const ws = agentWorkspace('hookbox-codex-');
     const mock = await startResponsesMock(typeof script === 'function' ? script(ws.project) : script);
     suite.mocks.push(mock);
     writeCodexHome(ws.home, mock.url);
     const env = { CODEX_HOME: ws.home, HOME: ws.home };
-    const setup = await hookbox(['setup', 'codex', '--project', ws.project, '--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket], env);
+    let where = ['--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket];
+    if (options.portable === true) {
+      // hookbox installed in the project (a link to this checkout, as `npm i -D <path>` makes), its config inside it, the default socket.
+      mkdirSync(join(ws.project, 'node_modules'));
+      symlinkSync(PACKAGE_ROOT, join(ws.project, 'node_modules', 'hookbox'));
+      copyFileSync(options.config ?? suite.config, join(ws.project, 'hookbox.config.json'));
+      where = ['--config', join(ws.project, 'hookbox.config.json')];
+    }
+    const setup = await hookbox(['setup', 'codex', '--project', ws.project, ...where], env);
     expect(setup.status, setup.stderr).toBe(0);
     expect(setup.stdout).toContain('trusted_hash sha256:');
     expect(setup.stdout).toContain('trust_level = "trusted"');
@@ -100,6 +109,17 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
     const [output] = functionCallOutputs(p.mock.turns[1]!);
     expect(output).toMatch(/^Command blocked by PreToolUse hook: .*trap/);
+  });
+
+  it('portable settings (hookbox in the project\'s node_modules): the hook command names no machine path, and codex runs it — guard-bash denies a wipe, decided in-process', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project((dir) => [{ toolCalls: [{ name: 'exec_command', arguments: { cmd: `rm -rf ${dir}` } }] }, { text: 'done' }], { portable: true });
+    const settings = readFileSync(join(p.project, '.codex/hooks.json'), 'utf8');
+    for (const machinePath of [process.execPath, PACKAGE_ROOT, p.project, p.home]) expect(settings, machinePath).not.toContain(machinePath);
+    writeFileSync(join(p.project, 'victim.txt'), 'keep me');
+    const run = await runCodex(p.home, p.project, 'clean up');
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
+    expect(functionCallOutputs(p.mock.turns.at(-1)!)[0]).toMatch(/^Command blocked by PreToolUse hook: guard-bash: recursive-delete/);
   });
 
   it('hookbox doctor codex is green on the set-up project, red with the fix when an entry is removed or no longer trusted', { timeout: RUN_TIMEOUT }, async () => {

@@ -4,9 +4,10 @@
  * loopback: set up by `hookbox setup gemini --project`, decided by
  * `hookbox serve` through `hookbox hook gemini`.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../host/package.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
@@ -21,13 +22,21 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
   const suite = useRealAgentSuite('hookbox-gemini-suite-');
 
   /** A project set up by `hookbox setup gemini`, its folder trusted (the one step setup leaves to the user), with its own mock model. */
-  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string } = {}) {
+  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string; portable?: boolean } = {}) {
     const ws = agentWorkspace('hookbox-gemini-');
     const mock = await startGeminiMock(typeof script === 'function' ? script(ws.project) : script);
     suite.mocks.push(mock);
     writeGeminiHome(ws.home);
     const env = { GEMINI_CLI_HOME: ws.home, HOME: ws.home };
-    const setup = await hookbox(['setup', 'gemini', '--project', ws.project, '--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket], env);
+    let where = ['--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket];
+    if (options.portable === true) {
+      // hookbox installed in the project (a link to this checkout, as `npm i -D <path>` makes), its config inside it, the default socket.
+      mkdirSync(join(ws.project, 'node_modules'));
+      symlinkSync(PACKAGE_ROOT, join(ws.project, 'node_modules', 'hookbox'));
+      copyFileSync(options.config ?? suite.config, join(ws.project, 'hookbox.config.json'));
+      where = ['--config', join(ws.project, 'hookbox.config.json')];
+    }
+    const setup = await hookbox(['setup', 'gemini', '--project', ws.project, ...where], env);
     expect(setup.status, setup.stderr).toBe(0);
     expect(setup.stdout).toMatch(/added hooks\.BeforeTool\[0\]: .*\(timeout \d+ ms\)/);
     expect(setup.stdout).toContain('TRUST_FOLDER');
@@ -97,6 +106,17 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
     expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
     const [response] = functionResponses(p.mock.turns[1]!);
     expect(JSON.stringify(response)).toMatch(/Tool execution blocked: .*trap/);
+  });
+
+  it('portable settings (hookbox in the project\'s node_modules): the hook command names no machine path, and gemini runs it — guard-bash denies a wipe, decided in-process', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project((dir) => [{ toolCalls: [{ name: 'run_shell_command', arguments: { command: `rm -rf ${dir}` } }] }, { text: 'done' }], { portable: true });
+    const settings = readFileSync(join(p.project, '.gemini/settings.json'), 'utf8');
+    for (const machinePath of [process.execPath, PACKAGE_ROOT, p.project, p.home]) expect(settings, machinePath).not.toContain(machinePath);
+    writeFileSync(join(p.project, 'victim.txt'), 'keep me');
+    const result = await run(p, 'clean up');
+    expect(result.status, result.stderr).toBe(0);
+    expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
+    expect(JSON.stringify(functionResponses(p.mock.turns.at(-1)!)[0])).toMatch(/Tool execution blocked: guard-bash: recursive-delete/);
   });
 
   it('hookbox doctor gemini is green on the set-up project, red with the fix when an entry is removed or the folder untrusted', { timeout: RUN_TIMEOUT }, async () => {

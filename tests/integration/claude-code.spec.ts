@@ -231,7 +231,7 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
   );
 
   it(
-    'http transport with the server down: Claude Code fails OPEN (the documented trade-off) — a command guard-bash denies runs',
+    'http transport with the server down: onFailure "block" makes Claude Code refuse the call (it used to fail open) — a command guard-bash denies does not run',
     async () => {
       await inClaudeProject(
         (project) => {
@@ -244,8 +244,8 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
           mock.script([bash('chmod -R 777 scratch'), { text: 'Done.' }]);
           const run = await runClaude({ project, home, mock, prompt: 'Open up scratch.' });
           expect(run.result, run.stderr).toBeDefined();
-          // With the server up, guard-bash denies this (chmod-777); unreachable, Claude Code runs it anyway.
-          expect(statSync(join(project, 'scratch')).mode & 0o777).toBe(0o777);
+          // Unreachable server: without onFailure "block" Claude Code ran this (the mode became 777).
+          expect(statSync(join(project, 'scratch')).mode & 0o777).not.toBe(0o777);
         },
       );
     },

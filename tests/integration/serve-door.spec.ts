@@ -167,7 +167,7 @@ describe('hookbox serve: one server serves one project', () => {
     root = mkdtempSync(join(tmpdir(), 'hookbox-two-'));
     // A allows anything but what guard-bash denies; B denies every shell command.
     configA = writeConfig(join(root, 'a'), [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
-    configB = writeConfig(join(root, 'b'), [{ name: 'deny-all-bash', permissions: { deny: ['Bash'] } }]);
+    configB = writeConfig(join(root, 'b'), [{ name: 'deny-all-bash', permissions: { deny: ['Bash'], root: '.' } }]);
     socket = join(root, 'a', '.hookbox', 'run', 'serve.sock');
     server = new DecisionServer({ hooks: await loadServedHooks(configA), socket, log: (line) => lines.push(line) });
     await server.listen();
@@ -180,7 +180,11 @@ describe('hookbox serve: one server serves one project', () => {
   it("B's client pointed at A's server is refused there and decides by B's config in-process", async () => {
     const run = await runClient('claude-code', ['--socket', socket, '--config', configB], preBash(join(root, 'b'), 's-b', 'ls'));
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    const answer = JSON.parse(run.stdout).hookSpecificOutput;
+    expect(answer).toMatchObject({ permissionDecision: 'deny' });
+    // Denied by B's own rule, not by a failure.
+    expect(answer.permissionDecisionReason).toMatch(/denied by the imported Claude Code rule/);
+    expect(answer.permissionDecisionReason).not.toMatch(/hookbox: /);
     expect(lines.some((line) => / other-config 421 /.test(line)), lines.join('\n')).toBe(true);
     // A's own client is decided by A's server: `ls` is fine there.
     const mine = await runClient('claude-code', ['--socket', socket, '--config', configA], preBash(join(root, 'a'), 's-a', 'ls'));
@@ -238,9 +242,9 @@ describe('hookbox hook: its own deadline answers closed in the agent format', ()
   it('codex and gemini: the same give-up answers their own closed forms', async () => {
     const cwd = join(dir, 'p');
     const codex = await runClient('codex', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-codex', { hook_event_name: 'PostToolUse', model: 'm', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'x', tool_use_id: 'c1' }));
-    expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block' });
+    expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within 1500 ms') });
     const gemini = await runClient('gemini', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-gem', { hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'ls' } }));
-    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny' });
+    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('no decision within 1500 ms') });
   }, 60_000);
 
   it('in-process (no server): the deadline covers loading and running the hooks too', async () => {

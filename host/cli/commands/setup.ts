@@ -176,7 +176,7 @@ export function registerSetupCommand(program: Command): void {
     .option('--project <dir>', "the project's settings (default: the current folder)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
-    .option('--transport <kind>', 'command (fails closed; a process per event) or http (faster; fails open when the server is down)', 'command')
+    .option('--transport <kind>', 'command (fails closed; a process per event) or http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token)', 'command')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')
