@@ -115,7 +115,7 @@ describe('hookbox serve', () => {
     for (const given of near) {
       const refused = await post({ port: server.port! }, preBash(project, 's-prefix', 'echo hi'), { authorization: `Bearer ${given}` });
       expect(refused.status, `Bearer ${given}`).toBe(401);
-      expect(JSON.parse(refused.body).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('unauthenticated') });
+      expect(refused.body).toContain('unauthenticated');
     }
   });
 
