@@ -28,6 +28,7 @@ import { builtinTools } from '../../host/tools/index.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
 import { shownWords } from '../helpers/markdown.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
 
@@ -148,7 +149,8 @@ describe('permission requests degrade to deny', () => {
       expect(await prompt('push')).toMatchObject({ stopReason: 'end_turn' });
       expect(failedResult(updates, 'p1')).toContain('(ask degraded to deny: no answer within 200 ms)');
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Not left waiting for an answer that never comes: the agent's start included, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(45_000);
     expect(requestSignal?.aborted).toBe(true);
   });
 
@@ -160,9 +162,9 @@ describe('permission requests degrade to deny', () => {
       }));
     await withAgent({ steps: [{ toolCalls: [bash('p1', PUSH)] }, { text: 'never reached' }] }, { setup }, async ({ acp, sessionId, prompt, updates }) => {
       const pending = prompt('push');
-      while (cancelTurn === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => cancelTurn !== undefined, 'the permission request');
       await acp.notify('session/cancel', { sessionId });
-      cancelTurn();
+      cancelTurn?.();
       expect(await pending).toMatchObject({ stopReason: 'cancelled', _meta: { hookbox: { reason: 'cancelled' } } });
       expect(failedResult(updates, 'p1')).toContain('(denied by the user)');
       expect(JSON.stringify(updates)).not.toContain('never reached');
@@ -183,11 +185,11 @@ describe('cancellation wins over a late allow', () => {
     const cancelled = new Promise<string>((resolve) => (cancelLanded = resolve));
     await withAgent(script, { setup, onCancelled: (id) => cancelLanded(id) }, async ({ acp, sessionId, prompt, updates }) => {
       const pending = prompt('push');
-      while (allowLate === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => allowLate !== undefined, 'the permission request');
       await acp.notify('session/cancel', { sessionId });
       // The allow is sent only once the agent has applied the cancel.
       expect(await cancelled).toBe(sessionId);
-      allowLate();
+      allowLate?.();
       expect(await pending).toMatchObject({ stopReason: 'cancelled' });
       expect(failedResult(updates, 'p1')).toContain('bash was not run: the turn was cancelled');
     });
@@ -200,10 +202,11 @@ describe('prompt settlement', () => {
     await withAgent({ steps: [{ toolCalls: [bash('s1', 'sleep 20')] }, { text: 'next turn' }] }, {}, async ({ acp, sessionId, prompt, updates }) => {
       const started = Date.now();
       const pending = prompt('wait');
-      while (!updates.some((u) => u.sessionUpdate === 'tool_call')) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => updates.some((u) => u.sessionUpdate === 'tool_call'), 'the tool_call update');
       await acp.notify('session/cancel', { sessionId });
       expect(await pending).toMatchObject({ stopReason: 'cancelled' });
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // Well before the 20 s the `sleep` would take had it not been stopped, even on a loaded machine.
+      expect(Date.now() - started).toBeLessThan(18_000);
       expect(failedResult(updates, 's1')).toMatch(/exit code: 128|was not run: the turn was cancelled/u);
       // The session stays usable after a cancelled turn.
       expect(await prompt('again')).toMatchObject({ stopReason: 'end_turn' });
@@ -228,7 +231,7 @@ describe('prompt settlement', () => {
   it('a second prompt while one runs is refused; the first still settles', async () => {
     await withAgent({ steps: [{ toolCalls: [bash('s1', 'sleep 20')] }] }, {}, async ({ acp, sessionId, prompt, updates }) => {
       const first = prompt('wait');
-      while (!updates.some((u) => u.sessionUpdate === 'tool_call')) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => updates.some((u) => u.sessionUpdate === 'tool_call'), 'the tool_call update');
       expect((await rejection(prompt('meanwhile'))).code).toBe(-32600);
       await acp.notify('session/cancel', { sessionId });
       expect(await first).toMatchObject({ stopReason: 'cancelled' });

@@ -16,6 +16,7 @@ import type { SessionInfo } from '../../host/seams/index.ts';
 import { builtinTools } from '../../host/tools/index.ts';
 import { events, makeWorkspace, startSession } from '../helpers/session.ts';
 import { ATTACKS, hostileTextWasm, terminalControls } from './hostile-text.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const SPOOF = `${ATTACKS.fakePrompt}${ATTACKS.overwrite}${ATTACKS.title}`;
 const WARNING = 'pushing to main needs a human';
@@ -49,7 +50,7 @@ async function askAtTerminal(typed: string) {
   for (const tool of builtinTools()) registry.register(tool);
   const executed = registry.execute(PUSH, session, { cwd: '/tmp', signal: new AbortController().signal });
   // Answer once the question is on screen.
-  while (!raw.includes('[y/N]')) await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitFor(() => raw.includes('[y/N]'), 'the [y/N] question on screen', { everyMs: 5 });
   input.write(typed);
   const result = await executed;
   return { raw, shown: raw.replace(/\x1b\[[0-9;]*m/g, ''), result };

@@ -17,6 +17,7 @@ import { HookRunner, type HookLogEntry } from '../../host/runner/index.ts';
 import { compileWat, compileWatSource } from '../helpers/wat.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 import { MEMORY_HOG_WAT } from './fixtures/memory-hog.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const run = promisify(execFile);
 const CHILD = fileURLToPath(new URL('./fixtures/memory-hog-child.ts', import.meta.url));
@@ -83,8 +84,10 @@ describe('memory budget decisions', () => {
       // spinner's to another session, so session s gets a new instance on the other worker.
       spinner.prepareSession?.({ id: 'x', turn: 1, step: 1, cwd: '/tmp' });
       // The spinner runs (charged its 69 MiB cap) on one worker for 3 s; the hog's call would need 132 MiB beside it.
+      const idle = runner.memory.usedBytes;
       const spinning = call(spinner, 's');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Wait for the charge itself, not for a time: the spinner's call holds its 69 MiB cap in the budget.
+      await waitFor(() => runner.memory.usedBytes - idle >= 69 * 2 ** 20, "the spinner's 69 MiB charged to the budget");
       const refused = await call(hog, 'h');
       expect(refused.invocation.fault).toEqual({ kind: 'memory', message: expect.stringMatching(/^the runner's memory budget \(195 MiB\) cannot fit this call/) });
       expect(refused.decision).toMatchObject({ action: 'deny' });

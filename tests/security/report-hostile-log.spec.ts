@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SessionEvent, SessionLogWriter } from '../../host/log/index.ts';
 import { readReportLogs, renderPage, summarize } from '../../host/report/index.ts';
 import { isPrintable, printable, printableJson } from '../../host/text/index.ts';
@@ -69,6 +69,10 @@ beforeAll(() => {
   } finally {
     writer.close();
   }
+});
+// Rendered for each test, not once: code a `beforeAll` runs is "static" to the mutation groups
+// (every report mutant it reaches would run every suite of the group), and rendering costs milliseconds.
+beforeEach(() => {
   const logs = readReportLogs([file]);
   const options = { showBlockedPrompts: true, generatedAt: '2026-12-01T11:00:00.000Z' };
   page = renderPage(summarize(logs, options), [logs[0]?.events ?? []], options);

@@ -132,7 +132,8 @@ describe('plugins refused at load', () => {
     );
     expect(error).toBeInstanceOf(HookLoadError);
     expect((error as Error).message).toMatch(/start-never-returns\.wasm: instantiation did not finish within \d+ ms/);
-    expect(elapsedMs).toBeLessThan(5000);
+    // Not hung: ended by its deadline, well before the test's own timeout even under load.
+    expect(elapsedMs).toBeLessThan(30_000);
     expect(ticks).toBeGreaterThan(5);
     expect(await healthyDecision(fx)).toEqual({ action: 'allow' });
   });

@@ -11,6 +11,7 @@ import { invokeListener } from '../../host/events/invoke.ts';
 import type { PayloadOf, SessionInfo } from '../../host/seams/index.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 import { skipUnless } from '../helpers/skips.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 let workspace: TestWorkspace;
 let session: SessionInfo;
@@ -70,10 +71,8 @@ describe('shell hook children', () => {
       seams: ['tools/pre-execute'],
     });
     const call = invokeListener(hook, 'tools/pre-execute', preTool, { action: 'allow' }, session);
-    const started = Date.now();
-    while (!existsSync(join(workspace.dir, 'bg.pid')) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
     // The pid file exists once `echo` opened it; wait until the pid is in it.
-    while (Number.isNaN(pidFile()) || pidFile() === 0) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => existsSync(join(workspace.dir, 'bg.pid')) && !Number.isNaN(pidFile()) && pidFile() !== 0, 'the background pid in bg.pid', { everyMs: 20 });
     await hook.close();
     const { invocation, decision } = await call;
     expect(invocation.fault).toEqual({ kind: 'load', message: expect.stringContaining('the hook was closed during the call') });

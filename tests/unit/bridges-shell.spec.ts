@@ -60,7 +60,8 @@ describe('shellHook', () => {
   it('a timeout kills the whole process group and is a timeout fault (pre-tool: ask)', async () => {
     const started = performance.now();
     const { invocation, decision } = await pre('sleep 30 & echo $! > bg.pid; sleep 30', { timeoutMs: 300 });
-    expect(performance.now() - started).toBeLessThan(5000);
+    // Killed, not waited for: well under the 30 s sleep, with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(invocation.fault).toEqual({ kind: 'timeout', message: expect.stringContaining('no answer within 300 ms') });
     expect(decision).toMatchObject({ action: 'ask' });
     const pid = Number(readFileSync(join(workspace.dir, 'bg.pid'), 'utf8'));

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Mutation groups for the policy folders: `npm run mutate:<group>` runs one folder's
+// mutants against the suites that cover it (in-process suites only: a mutant in the test
+// process never reaches a child `hookbox`), then stores its score in
+// tests/mutation/scores.json; `npm run mutate:check` fails when a stored score is below
+// its group's target. See docs/testing.md, "Mutation groups for the policy folders".
+//
+//   node scripts/mutate-groups.mjs report                  # run one group, store its score
+//   node scripts/mutate-groups.mjs report --no-store       # run it, print the score only
+//   node scripts/mutate-groups.mjs --check                 # stored scores against the targets
+//   node scripts/mutate-groups.mjs report --concurrency 2  # two test runners (default 1: shared machine)
+//
+// Always at the lowest CPU priority, without the type checker (a mutant that does not
+// type-check fails its suites anyway, only more slowly).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import picomatch from 'picomatch';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SCORES = join(root, 'tests', 'mutation', 'scores.json');
+
+/** Each policy folder, the in-process suites that cover it, and the score it must keep. */
+export const GROUPS = {
+  serve: {
+    mutate: ['host/serve/**/*.ts', '!host/serve/index.ts'],
+    tests: ['tests/integration/serve.spec.ts', 'tests/unit/serve-decide.spec.ts', 'tests/unit/serve-session-table.spec.ts'],
+    target: 85,
+  },
+  config: {
+    mutate: ['host/config/**/*.ts', '!host/config/index.ts'],
+    tests: [
+      'tests/unit/config-*.spec.ts',
+      'tests/integration/config-layers.spec.ts',
+      'tests/integration/hook-packages.spec.ts',
+      'tests/security/hook-package.spec.ts',
+    ],
+    target: 85,
+  },
+  bridges: {
+    mutate: ['host/bridges/**/*.ts', '!host/bridges/index.ts', '!host/bridges/agents/index.ts'],
+    tests: [
+      'tests/conformance/agent-bridges.spec.ts',
+      'tests/unit/agent-*.spec.ts',
+      'tests/unit/bridges-*.spec.ts',
+      'tests/unit/setup-claude-code.spec.ts',
+      'tests/unit/serve-decide.spec.ts',
+      'tests/golden/bridges.spec.ts',
+      'tests/compat/*.spec.ts',
+      'tests/security/shell-hook-children.spec.ts',
+    ],
+    target: 80,
+  },
+  loop: {
+    mutate: ['host/loop/**/*.ts', '!host/loop/index.ts'],
+    tests: [
+      'tests/unit/seam-firing.spec.ts',
+      'tests/unit/log-and-script.spec.ts',
+      'tests/unit/prompter.spec.ts',
+      'tests/security/ask-prompt.spec.ts',
+      'tests/integration/interception.spec.ts',
+      'tests/integration/replay.spec.ts',
+    ],
+    target: 80,
+  },
+  report: {
+    // The browser suite drives chromium in a child process: it cannot see an in-process mutant.
+    mutate: ['host/report/**/*.ts', '!host/report/index.ts'],
+    tests: ['tests/unit/report-html.spec.ts', 'tests/unit/report-summary.spec.ts', 'tests/security/report-hostile-log.spec.ts'],
+    target: 75,
+  },
+};
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : args[at + 1];
+};
+
+function readScores() {
+  return existsSync(SCORES) ? JSON.parse(readFileSync(SCORES, 'utf8')) : {};
+}
+
+/** Killed + timeout over killed + timeout + survived + no coverage (Stryker's score), over the group's own files. */
+function scoreOf(name) {
+  const group = GROUPS[name];
+  const path = join(root, 'reports', 'mutation', `${name}.json`);
+  if (!existsSync(path)) throw new Error(`no report for group ${name} (${relative(root, path)}): the run did not finish`);
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  const own = picomatch(group.mutate.filter((glob) => !glob.startsWith('!')), { ignore: group.mutate.filter((glob) => glob.startsWith('!')).map((glob) => glob.slice(1)) });
+  const counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
+  const survivors = [];
+  for (const [file, result] of Object.entries(report.files)) {
+    const at = relative(root, join(root, file));
+    if (!own(at)) continue;
+    for (const mutant of result.mutants) {
+      if (mutant.status === 'Killed') counts.killed++;
+      else if (mutant.status === 'Timeout') counts.timeout++;
+      else if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
+        counts[mutant.status === 'Survived' ? 'survived' : 'noCoverage']++;
+        survivors.push(`${at}:${mutant.location.start.line} ${mutant.mutatorName} (${mutant.status})`);
+      }
+    }
+  }
+  const valid = counts.killed + counts.timeout + counts.survived + counts.noCoverage;
+  return { score: valid === 0 ? null : Math.round((10_000 * (counts.killed + counts.timeout)) / valid) / 100, ...counts, survivors };
+}
+
+if (args.includes('--check')) {
+  const scores = readScores();
+  let failed = false;
+  for (const [name, group] of Object.entries(GROUPS)) {
+    const stored = scores[name];
+    if (stored === undefined) {
+      console.log(`${name.padEnd(8)} not measured yet (target ${group.target} %): run npm run mutate:${name}`);
+    } else if (stored.score < group.target) {
+      failed = true;
+      console.log(`${name.padEnd(8)} ${stored.score} % is below its target ${group.target} % (measured ${stored.measuredAt})`);
+    } else {
+      console.log(`${name.padEnd(8)} ${stored.score} % (target ${group.target} %, measured ${stored.measuredAt})`);
+    }
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+const name = args.find((arg) => !arg.startsWith('--') && arg !== option('--concurrency'));
+if (name === undefined || !Object.hasOwn(GROUPS, name)) {
+  console.error(`usage: mutate-groups.mjs <group> | --check (groups: ${Object.keys(GROUPS).join(', ')})`);
+  process.exit(2);
+}
+const group = GROUPS[name];
+const started = Date.now();
+console.log(`== ${name}: ${group.mutate.join(', ')}\n   suites: ${group.tests.join(', ')}`);
+const run = spawnSync(
+  'nice',
+  [
+    '-n', '19',
+    process.execPath, join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run',
+    '--concurrency', option('--concurrency') ?? '1',
+    '--checkers', '',
+    '--mutate', group.mutate.join(','),
+    '--incrementalFile', `reports/stryker-${name}.json`,
+    '--reporters', 'clear-text,progress,json,html',
+  ],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, HOOKBOX_MUTATE_TESTS: group.tests.join(','), HOOKBOX_MUTATE_REPORT: name } },
+);
+const minutes = Math.round((Date.now() - started) / 6_000) / 10;
+console.log(`== ${name}: exit ${run.status}, ${minutes} min`);
+if (run.status !== 0) process.exit(run.status ?? 1);
+const { survivors, ...result } = scoreOf(name);
+console.log(`${name}: ${result.score} % (${result.killed} killed, ${result.timeout} timed out, ${result.survived} survived, ${result.noCoverage} not covered; target ${group.target} %)`);
+for (const line of survivors) console.log(`  survived: ${line}`);
+if (!args.includes('--no-store')) {
+  const scores = readScores();
+  scores[name] = { ...result, target: group.target, minutes, measuredAt: new Date().toISOString().slice(0, 10), concurrency: Number(option('--concurrency') ?? 1) };
+  writeFileSync(SCORES, `${JSON.stringify(scores, null, 2)}\n`);
+  console.log(`stored in ${relative(root, SCORES)}`);
+}
