@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
 import type { SeamBus } from '../events/index.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
@@ -19,6 +20,8 @@ export interface DeciderOptions {
   readonly sessions: SessionTable;
   /** The continuation loop guard: times one turn may be forced on by hooks. */
   readonly maxContinuations: number;
+  /** Log a replaced result's full original (the operator's `log.keepReplacedOriginals`); else only its length and digest. */
+  readonly keepReplacedOriginals?: boolean;
 }
 
 /**
@@ -158,7 +161,8 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
       const { decision: raw, invocations } = await bus.dispatch('tools/post-execute', payload, session.info());
       session.recordInvocations(invocations);
       let decision: DecisionOf<'tools/post-execute'> = raw;
-      if (raw.action === 'accept' && raw.content !== undefined && !bridge.canReplace.toolResult) {
+      const replaceable = typeof bridge.canReplace.toolResult === 'function' ? bridge.canReplace.toolResult(payload.toolName) : bridge.canReplace.toolResult;
+      if (raw.action === 'accept' && raw.content !== undefined && !replaceable) {
         decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
       }
       const common = { type: 'tool/result' as const, turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName };
@@ -166,7 +170,12 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
         session.log.append({ ...common, content: `Tool result withheld by a hook: ${decision.reason}`, isError: true, hookEffect: 'blocked' });
         return { decision, word: 'block' };
       }
-      session.log.append({ ...common, content: payload.result.content, isError: payload.result.isError });
+      // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
+      const original = payload.result.content;
+      if (decision.content !== undefined && decision.content !== original) {
+        const kept = { length: original.length, sha256: createHash('sha256').update(original).digest('hex'), ...(options.keepReplacedOriginals === true && { content: original }) };
+        session.log.append({ ...common, content: decision.content, isError: payload.result.isError, hookEffect: 'replaced', original: kept });
+      } else session.log.append({ ...common, content: original, isError: payload.result.isError });
       if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'post-tool' });
       return { decision, word: decision.additionalContext === undefined ? 'accept' : 'context' };
     }
