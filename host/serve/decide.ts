@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
+import { isUnmappedCall } from '../bridges/agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { ServedSession } from './served-session.ts';
@@ -57,6 +58,9 @@ export async function decideAgentEvent(bridge: AgentBridge, input: unknown, opti
       const folded = SEAMS[event.seam].compose(decision as never, other.decision as never) as DecisionOf<SeamId>;
       if (folded !== decision) ({ decision, word } = { decision: folded, word: other.word });
     }
+    // A tool the agent's table does not list is decided under its raw name; the request log line says so.
+    const unmapped = [event, ...(parsed.more ?? [])].find((call) => isToolSeam(call) && isUnmappedCall(call.payload as { arguments: Record<string, unknown> }));
+    if (unmapped !== undefined) word = `${word} (unmapped tool ${(unmapped.payload as { toolName: string }).toolName})`;
     return { answer: bridge.answer(event, decision), ...base, decision: word };
   } catch (error) {
     return { answer: bridge.failClosed(event.event, `host error: ${(error as Error).message}`), ...base, decision: 'error' };
@@ -78,6 +82,10 @@ async function synthesizeSessionStart(session: ServedSession, bus: SeamBus): Pro
   session.recordInvocations(invocations);
   // Written to the log with the prompt's context, when it is handed over.
   if (decision.additionalContext !== undefined) session.undelivered = decision.additionalContext;
+}
+
+function isToolSeam(event: AgentSeamEvent): boolean {
+  return event.seam === 'tools/pre-execute' || event.seam === 'tools/post-execute';
 }
 
 interface SessionDecision<S extends SeamId> {
