@@ -21,6 +21,8 @@ export interface LayeredConfig {
   readonly explained: readonly LayeredHook[];
   /** Settings for the runner as a whole (`HookRunner.start` options). */
   readonly runner: { readonly memoryBudgetMb?: number };
+  /** What session logs keep (`log` of the nearest layer that sets each key). */
+  readonly log: { readonly keepReplacedOriginals: boolean };
   /** After the last layer: the effective defaults (with where each was set), the locks, the hook names. */
   readonly bounds: Bounds;
 }
@@ -36,9 +38,11 @@ export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig
   const layers = layerFiles(options);
   let bounds = NO_BOUNDS;
   const explained: LayeredHook[] = [];
+  let keepReplacedOriginals = false;
   for (const layer of layers) {
     if (!layer.present) continue;
     const config = readJsonFile(layer.file, OperatorConfigSchema);
+    keepReplacedOriginals = config.log?.keepReplacedOriginals ?? keepReplacedOriginals;
     checkLayer(config, layer, bounds);
     const resolved = resolveOperatorConfig(config, layer.file, inheritedValues(bounds));
     resolved.hooks.forEach((resolvedEntry, index) => {
@@ -49,7 +53,7 @@ export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig
     bounds = narrowBounds(bounds, config, layer);
   }
   const budget = bounds.defaults.memoryBudgetMb?.value;
-  return { layers, hooks: explained.map((hook) => hook.entry), explained, runner: budget === undefined ? {} : { memoryBudgetMb: budget }, bounds };
+  return { layers, hooks: explained.map((hook) => hook.entry), explained, runner: budget === undefined ? {} : { memoryBudgetMb: budget }, log: { keepReplacedOriginals }, bounds };
 }
 
 /** Keys of a hook entry whose origin `config explain` shows. */

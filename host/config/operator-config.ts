@@ -126,6 +126,18 @@ export const OperatorConfigSchema = z.strictObject({
   hooks: z.array(OperatorHookSchema),
   /** Keys the layers below this one may not set (layered configuration: organisation › user › project). */
   locked: z.array(z.enum(LOCKABLE_KEYS)).optional(),
+  /** What session logs keep. */
+  log: z
+    .strictObject({
+      /**
+       * Keep the full original of a tool result a hook replaced (e.g. the
+       * secret a redactor took out) in the session log. Default false: the
+       * log holds what the model received, and only the original's length
+       * and SHA-256. The layer nearest the project that sets it decides.
+       */
+      keepReplacedOriginals: z.boolean().optional(),
+    })
+    .optional(),
   defaults: z
     .strictObject({
       ...SharedSettings,

@@ -61,6 +61,13 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     /** What decided the result when a hook did: `denied`, `blocked`, `replaced`. */
     hookEffect: z.enum(['denied', 'blocked', 'replaced']).optional(),
+    /**
+     * A replaced result's original (what the tool returned, before a hook
+     * replaced it; `content` is what the model received): its length in
+     * UTF-16 code units and SHA-256 (hex) always, the text itself only when
+     * the operator config's `log.keepReplacedOriginals` is on.
+     */
+    original: z.object({ length: z.number().int().nonnegative(), sha256: z.string(), content: z.string().optional() }).optional(),
   }),
   /**
    * Pre-tool hooks asked before a call: every asking hook with its own

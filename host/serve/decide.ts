@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
+import { isUnmappedCall } from '../bridges/agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { ServedSession } from './served-session.ts';
@@ -19,6 +21,8 @@ export interface DeciderOptions {
   readonly sessions: SessionTable;
   /** The continuation loop guard: times one turn may be forced on by hooks. */
   readonly maxContinuations: number;
+  /** Log a replaced result's full original (the operator's `log.keepReplacedOriginals`); else only its length and digest. */
+  readonly keepReplacedOriginals?: boolean;
 }
 
 /**
@@ -54,6 +58,9 @@ export async function decideAgentEvent(bridge: AgentBridge, input: unknown, opti
       const folded = SEAMS[event.seam].compose(decision as never, other.decision as never) as DecisionOf<SeamId>;
       if (folded !== decision) ({ decision, word } = { decision: folded, word: other.word });
     }
+    // A tool the agent's table does not list is decided under its raw name; the request log line says so.
+    const unmapped = [event, ...(parsed.more ?? [])].find((call) => isToolSeam(call) && isUnmappedCall(call.payload as { arguments: Record<string, unknown> }));
+    if (unmapped !== undefined) word = `${word} (unmapped tool ${(unmapped.payload as { toolName: string }).toolName})`;
     return { answer: bridge.answer(event, decision), ...base, decision: word };
   } catch (error) {
     return { answer: bridge.failClosed(event.event, `host error: ${(error as Error).message}`), ...base, decision: 'error' };
@@ -75,6 +82,10 @@ async function synthesizeSessionStart(session: ServedSession, bus: SeamBus): Pro
   session.recordInvocations(invocations);
   // Written to the log with the prompt's context, when it is handed over.
   if (decision.additionalContext !== undefined) session.undelivered = decision.additionalContext;
+}
+
+function isToolSeam(event: AgentSeamEvent): boolean {
+  return event.seam === 'tools/pre-execute' || event.seam === 'tools/post-execute';
 }
 
 interface SessionDecision<S extends SeamId> {
@@ -158,7 +169,8 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
       const { decision: raw, invocations } = await bus.dispatch('tools/post-execute', payload, session.info());
       session.recordInvocations(invocations);
       let decision: DecisionOf<'tools/post-execute'> = raw;
-      if (raw.action === 'accept' && raw.content !== undefined && !bridge.canReplace.toolResult) {
+      const replaceable = typeof bridge.canReplace.toolResult === 'function' ? bridge.canReplace.toolResult(payload.toolName) : bridge.canReplace.toolResult;
+      if (raw.action === 'accept' && raw.content !== undefined && !replaceable) {
         decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
       }
       const common = { type: 'tool/result' as const, turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName };
@@ -166,7 +178,12 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
         session.log.append({ ...common, content: `Tool result withheld by a hook: ${decision.reason}`, isError: true, hookEffect: 'blocked' });
         return { decision, word: 'block' };
       }
-      session.log.append({ ...common, content: payload.result.content, isError: payload.result.isError });
+      // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
+      const original = payload.result.content;
+      if (decision.content !== undefined && decision.content !== original) {
+        const kept = { length: original.length, sha256: createHash('sha256').update(original).digest('hex'), ...(options.keepReplacedOriginals === true && { content: original }) };
+        session.log.append({ ...common, content: decision.content, isError: payload.result.isError, hookEffect: 'replaced', original: kept });
+      } else session.log.append({ ...common, content: original, isError: payload.result.isError });
       if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'post-tool' });
       return { decision, word: decision.additionalContext === undefined ? 'accept' : 'context' };
     }

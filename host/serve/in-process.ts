@@ -22,7 +22,7 @@ export async function decideInProcess(agent: string, configPath: string, body: s
   const hooks = await loadServedHooks(configPath);
   const sessions = new SessionTable({ maxSessions: 1, idleMs: Number.MAX_SAFE_INTEGER });
   try {
-    const decided = await decideAgentEvent(bridge, input, { bus: hooks.bus, sessions, maxContinuations });
+    const decided = await decideAgentEvent(bridge, input, { bus: hooks.bus, sessions, maxContinuations, keepReplacedOriginals: hooks.keepReplacedOriginals });
     return decided.answer;
   } finally {
     sessions.closeAll();

@@ -9,6 +9,8 @@ export interface ServedHooks {
   readonly bus: SeamBus;
   /** The config these hooks came from: the server decides only events of clients naming it. */
   readonly config?: ServedConfig;
+  /** The operator's switch: session logs keep a replaced result's full original (else its length and digest). */
+  readonly keepReplacedOriginals?: boolean;
   /** Drops per-session state (quarantine counts) of a closed session. */
   forgetSession(sessionId: string): void;
   close(): Promise<void>;
@@ -41,6 +43,7 @@ export async function loadServedHooks(configPath: string, onLog?: (entry: HookLo
     return {
       bus,
       config: served,
+      keepReplacedOriginals: config.log.keepReplacedOriginals,
       forgetSession: (id) => {
         for (const listener of wrapped) listener.forget(id);
       },

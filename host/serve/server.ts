@@ -178,6 +178,7 @@ export class DecisionServer {
             bus: this.#options.hooks.bus,
             sessions: this.#sessions,
             maxContinuations: this.#options.maxContinuations ?? 3,
+            keepReplacedOriginals: this.#options.hooks.keepReplacedOriginals,
           });
           if (decided.decision === 'invalid') status = 400;
         }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
+import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { CODEX_BIN, agentUnavailable, hookbox, runCodex, writeCodexHome } from '../helpers/real-agents.ts';
@@ -80,6 +81,11 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     const [output] = functionCallOutputs(p.mock.turns[1]!);
     expect(output).toContain('[REDACTED:github-token]');
     for (const request of p.mock.requests) expect(request.text).not.toContain(GITHUB_TOKEN);
+    // The session log and the report say what the model received: one replaced result, the token nowhere on disk.
+    const logs = projectSessionLogs(p.project);
+    expect(logs.replaced).toBe(1);
+    expect(logs.text).toContain('[REDACTED:github-token]');
+    expect(logs.text).not.toContain(GITHUB_TOKEN);
   });
 
   it('test-gate keeps the turn going while the test fails, and lets it stop once it passes', { timeout: RUN_TIMEOUT }, async () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
+import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { GEMINI_BIN, agentUnavailable, hookbox, runGemini, writeGeminiHome } from '../helpers/real-agents.ts';
@@ -78,6 +79,11 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
     const [response] = functionResponses(p.mock.turns[1]!);
     expect(JSON.stringify(response)).toContain('[REDACTED:github-token]');
     for (const request of p.mock.requests) expect(request.text).not.toContain(GITHUB_TOKEN);
+    // The session log and the report say what the model received: one replaced result, the token nowhere on disk.
+    const logs = projectSessionLogs(p.project);
+    expect(logs.replaced).toBe(1);
+    expect(logs.text).toContain('[REDACTED:github-token]');
+    expect(logs.text).not.toContain(GITHUB_TOKEN);
   });
 
   it('test-gate keeps the turn going while the test fails (AfterAgent retry), and lets it stop once it passes', { timeout: RUN_TIMEOUT }, async () => {

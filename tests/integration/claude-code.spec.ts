@@ -183,7 +183,7 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
   }
 
   it(
-    'secret-redactor: Claude Code cannot take redacted output, so hookbox ends the turn and the secret never reaches the model',
+    'secret-redactor: the model receives the redacted output (updatedToolOutput), never the secret; the log records the replacement',
     async () => {
       await inClaudeProject(
         (project) => {
@@ -194,12 +194,15 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
           mock.script([bash('cat .env'), { text: 'I read it.' }]);
           const run = await runClaude({ project, home, mock, prompt: 'Show me the config.' });
           expect(run.result, run.stderr).toBeDefined();
-          // The command ran (PostToolUse fired), but the model was never called again with its output.
-          expect(mock.everything().includes(`AWS_ACCESS_KEY_ID=${AWS_KEY}`), 'the secret reached the model').toBe(false);
-          expect(mock.requests.filter((request) => request.withTools)).toHaveLength(1);
-          expect(run.result?.terminal_reason).toBe('hook_stopped');
-          const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
-          expect(events.some((event) => event.type === 'tool/result' && event.hookEffect === 'blocked')).toBe(true);
+          expect(mock.everything().includes(AWS_KEY), 'the secret reached the model').toBe(false);
+          // The turn went on: the model was called again, with the redacted output as the tool result.
+          expect(mock.requests.filter((request) => request.withTools)).toHaveLength(2);
+          expect(mock.shown()).toContain('AWS_ACCESS_KEY_ID=[REDACTED:');
+          expect(run.result?.result).toBe('I read it.');
+          const log = sessionLog(project, run.result?.session_id);
+          const { events } = readSessionLog(log);
+          expect(events.some((event) => event.type === 'tool/result' && event.hookEffect === 'replaced' && event.original !== undefined)).toBe(true);
+          expect(readFileSync(log, 'utf8')).not.toContain(AWS_KEY);
         },
       );
     },

@@ -82,6 +82,19 @@ describe('Claude Code bridge: decisions → answers', () => {
     expect(answer(post, { action: 'accept', additionalContext: 'note' })).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'note' } });
   });
 
+  it('a replaced Bash or Read result → updatedToolOutput in the tool\'s own shape; other tools cannot take one', () => {
+    const bash = { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat .env' }, tool_use_id: 't', tool_response: { stdout: 'K=ghp_x' } };
+    expect(answer(bash, { action: 'accept', content: 'K=[REDACTED]', additionalContext: 'redacted 1' })).toEqual({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'K=[REDACTED]', stderr: '', interrupted: false, isImage: false }, additionalContext: 'redacted 1' },
+    });
+    const read = { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/work/app/.env' }, tool_use_id: 't', tool_response: { type: 'text', file: { filePath: '/work/app/.env', content: 'K=ghp_x' } } };
+    expect(answer(read, { action: 'accept', content: 'K=[REDACTED]\nL=2' })).toEqual({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { type: 'text', file: { filePath: '/work/app/.env', content: 'K=[REDACTED]\nL=2', numLines: 2, startLine: 1, totalLines: 2 } } },
+    });
+    const replaceable = cc.canReplace.toolResult as (toolName: string) => boolean;
+    expect(['bash', 'read_file', 'write_file', 'Agent'].map(replaceable)).toEqual([true, true, false, false]);
+  });
+
   it('Stop: continue → decision block with the reason; stop → no answer', () => {
     const stop = { hook_event_name: 'Stop', stop_hook_active: false };
     expect(answer(stop, { action: 'continue', reason: 'tests fail' })).toEqual({ decision: 'block', reason: 'tests fail' });
@@ -95,8 +108,8 @@ describe('Claude Code bridge: decisions → answers', () => {
     expect(cc.failClosed('Stop', 'x')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
-  it('the agents guide\'s mapping table is the one in code', () => {
-    const readme = readFileSync(new URL('../../docs/guides/agents.md', import.meta.url), 'utf8');
+  it.each(['docs/guides/agents.md', 'host/bridges/agents/README.md'])('the mapping table in %s is the one in code', (file) => {
+    const readme = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
     for (const row of CLAUDE_CODE_EVENTS) expect(readme).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
   });
 });

@@ -19,9 +19,9 @@ export interface AgentBridge {
    * What the agent can take back in place of what it sent. Where it cannot,
    * the server degrades a hook's rewrite to a block with the reason (never
    * lets the original through silently): `prompt` — a rewritten prompt;
-   * `toolResult` — replaced tool output.
+   * `toolResult` — replaced tool output (for every tool, or per hookbox tool name).
    */
-  readonly canReplace: { readonly prompt: boolean; readonly toolResult: boolean };
+  readonly canReplace: { readonly prompt: boolean; readonly toolResult: boolean | ((toolName: string) => boolean) };
   /** Agent event JSON (already parsed) → a seam call, an event hookbox passes on, or a named error. */
   toSeam(input: unknown): ParsedAgentEvent;
   /** A seam decision → what the agent reads back for this event. */

@@ -1,11 +1,12 @@
+import path from 'node:path';
 import * as z from 'zod';
 import type { PayloadOf } from '../../seams/index.ts';
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';
+import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
 import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent } from './bridge-parts.ts';
 import { claudeCodeSetup } from './claude-code-setup.ts';
 import { fromClaudeCodeTool } from './claude-code-tools.ts';
-import { safeText } from './event-input.ts';
+import { safeContext, safeText } from './event-input.ts';
 
 /**
  * Claude Code's hook events hookbox answers, and what each decision becomes.
@@ -27,7 +28,7 @@ export const CLAUDE_CODE_EVENTS: readonly AgentEventMapping[] = [
     event: 'PostToolUse',
     seam: 'tools/post-execute',
     answers:
-      'block → `continue: false` + `stopReason` (ends the turn: `decision: "block"` alone still shows the model the output); context → `additionalContext`; replaced content → block',
+      'block → `continue: false` + `stopReason` (ends the turn: `decision: "block"` alone still shows the model the output); context → `additionalContext`; replaced content → `updatedToolOutput` in the tool\'s own shape (Bash, Read; other tools → block)',
   },
   { event: 'PostToolUseFailure', seam: 'tools/post-execute', answers: 'as PostToolUse; the result is the error text, `isError: true`' },
   {
@@ -91,6 +92,29 @@ function withheld(reason: string): AgentAnswer {
   return jsonAnswer({ continue: false, stopReason: text, decision: 'block', reason: text });
 }
 
+/** The tools whose output Claude Code takes back replaced (hookbox names), in the shape of each one's own output. */
+const REPLACEABLE = new Set(['bash', 'read_file']);
+
+/**
+ * A replaced result as Claude Code 2.1.328 takes it: `updatedToolOutput`
+ * ("replaces the tool output before it is sent to the model", for every
+ * tool; `updatedMCPToolOutput` is MCP-only and was ignored for Bash). It is
+ * honoured only in the tool's own output shape — measured: Bash
+ * `{stdout, stderr, interrupted, isImage}` and Read `{type: "text", file:
+ * {filePath, content, numLines, startLine, totalLines}}` reached the model
+ * replaced; a plain string for Bash was ignored and the original went
+ * through. Other tools' shapes were not measured, so their replacement is a
+ * block.
+ */
+function replacedOutput(event: AgentSeamEvent<'tools/post-execute'>, content: string): Record<string, unknown> | undefined {
+  const { toolName, arguments: args } = event.payload;
+  if (event.event !== 'PostToolUse') return undefined;
+  if (toolName === 'bash') return { stdout: content, stderr: '', interrupted: false, isImage: false };
+  if (toolName !== 'read_file' || typeof args.path !== 'string') return undefined;
+  const lines = content.split('\n').length;
+  return { type: 'text', file: { filePath: path.resolve(event.cwd, args.path), content, numLines: lines, startLine: 1, totalLines: lines } };
+}
+
 function permission(decision: 'deny' | 'ask', reason: string): AgentAnswer {
   return jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: safeText(reason) } });
 }
@@ -106,6 +130,13 @@ const answer = answerBySeam({
   },
   'tools/post-execute': (post, event) => {
     if (post.action === 'block') return withheld(post.reason);
+    if (post.content !== undefined) {
+      const output = replacedOutput(event as AgentSeamEvent<'tools/post-execute'>, safeContext(post.content));
+      // decide.ts degrades a replacement of any other tool to a block first; this is the backstop.
+      if (output === undefined) return withheld('a hookbox hook replaced this tool output and Claude Code cannot take it for this tool');
+      const context = post.additionalContext === undefined ? {} : { additionalContext: safeContext(post.additionalContext) };
+      return jsonAnswer({ hookSpecificOutput: { hookEventName: event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', updatedToolOutput: output, ...context } });
+    }
     return contextAnswer(event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', post.additionalContext);
   },
   'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
@@ -131,7 +162,7 @@ export const claudeCodeBridge: AgentBridge = {
   name: 'claude-code',
   label: 'Claude Code',
   events: CLAUDE_CODE_EVENTS,
-  canReplace: { prompt: false, toolResult: false },
+  canReplace: { prompt: false, toolResult: (toolName) => REPLACEABLE.has(toolName) },
   toSeam,
   answer,
   failClosed,
