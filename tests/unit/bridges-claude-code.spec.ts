@@ -30,6 +30,20 @@ describe('Claude Code bridge: events → seams, tools → hookbox tools', () => 
     expect(pre('mcp__gh__create_issue', { title: 't' })).toMatchObject({ toolName: 'mcp__gh__create_issue', arguments: { title: 't' } });
   });
 
+  it('decides a Claude-format event without tool_use_id (Copilot CLI, Factory Droid reading a Claude Code setup) on what it carries', () => {
+    // As Copilot CLI 1.0.102 sends it: no tool_use_id, transcript_path or permission_mode.
+    const bare = { session_id: 'copilot-1', cwd: '/work/app' };
+    const pre = cc.toSeam({ ...bare, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+    const post = cc.toSeam({ ...bare, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_response: { stdout: '', stderr: '' } });
+    const other = cc.toSeam({ ...bare, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    if (pre.kind !== 'seam' || post.kind !== 'seam' || other.kind !== 'seam') throw new Error(`expected seam events: ${JSON.stringify([pre, post, other])}`);
+    expect(pre.event.payload).toMatchObject({ toolName: 'bash', arguments: { command: 'rm -rf /' } });
+    const id = (event: AgentSeamEvent) => (event.payload as { toolCallId: string }).toolCallId;
+    expect(id(pre.event)).toMatch(/^claude-code-[0-9a-f]{16}$/);
+    expect(id(post.event)).toBe(id(pre.event)); // pre and post of one call pair up in the session log
+    expect(id(other.event)).not.toBe(id(pre.event));
+  });
+
   it('turns tool_response and PostToolUseFailure into hookbox tool results', () => {
     const post = seamOf({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 't', tool_response: { stdout: 'ok', stderr: 'warn', interrupted: false, isImage: false } });
     expect(post.payload).toMatchObject({ toolName: 'bash', result: { content: 'ok\nwarn', isError: false } });

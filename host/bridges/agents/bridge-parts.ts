@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as z from 'zod';
 import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
@@ -16,6 +17,17 @@ export const CommonEventSchema = z.looseObject({
 export function eventNameOf(input: unknown): string | undefined {
   const name = (input as { hook_event_name?: unknown } | null)?.hook_event_name;
   return typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * A tool call id for an event that carries none (Gemini CLI's; the
+ * Claude-format events of agents that leave `tool_use_id` out, such as Copilot
+ * CLI and Factory Droid reading a Claude Code setup): pre and post of one call
+ * get the same id from the call itself (name and arguments), so the session
+ * log pairs them. Never a reason to refuse the event.
+ */
+export function toolCallIdFromCall(agent: string, toolName: string, input: unknown): string {
+  return `${agent}-${createHash('sha256').update(toolName).update('\0').update(JSON.stringify(input) ?? '').digest('hex').slice(0, 16)}`;
 }
 
 /** The answer that says nothing: the agent goes on as it would without hookbox. */

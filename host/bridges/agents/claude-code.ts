@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { PayloadOf } from '../../seams/index.ts';
 import { fromProtocolToolResponse } from '../tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
-import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent } from './bridge-parts.ts';
+import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent, toolCallIdFromCall } from './bridge-parts.ts';
 import { claudeCodeSetup } from './claude-code-setup.ts';
 import { fromClaudeCodeTool } from './claude-code-tools.ts';
 import { safeContext, safeText } from './event-input.ts';
@@ -41,7 +41,8 @@ export const CLAUDE_CODE_EVENTS: readonly AgentEventMapping[] = [
 const ToolFields = {
   tool_name: z.string().min(1),
   tool_input: z.record(z.string(), z.unknown()),
-  tool_use_id: z.string(),
+  // Claude Code sends it; Copilot CLI and Factory Droid, which read a Claude Code setup, do not.
+  tool_use_id: z.string().optional(),
 };
 const EventSchemas = {
   SessionStart: z.looseObject({ source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
@@ -52,6 +53,11 @@ const EventSchemas = {
   Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().optional() }),
 } as const;
 type EventName = keyof typeof EventSchemas;
+
+/** The event's `tool_use_id`, else one derived from the call (an agent of the Claude format that sends none). */
+function toolCallId(data: Record<string, unknown>): string {
+  return typeof data.tool_use_id === 'string' && data.tool_use_id !== '' ? data.tool_use_id : toolCallIdFromCall('claude-code', data.tool_name as string, data.tool_input);
+}
 
 function toSeam(input: unknown): ParsedAgentEvent {
   const read = readAgentEvent(input, EventSchemas);
@@ -64,7 +70,7 @@ function toSeam(input: unknown): ParsedAgentEvent {
       return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'PreToolUse': {
       const call = fromClaudeCodeTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      return oneSeam(read, 'tools/pre-execute', { toolCallId: data.tool_use_id as string, ...call });
+      return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallId(data), ...call });
     }
     case 'PostToolUse':
     case 'PostToolUseFailure': {
@@ -72,7 +78,7 @@ function toSeam(input: unknown): ParsedAgentEvent {
       const call = fromClaudeCodeTool(theirs, data.tool_input as Record<string, unknown>, cwd);
       const result =
         event === 'PostToolUse' ? fromProtocolToolResponse('claude-code', theirs, data.tool_response) : { content: data.error as string, isError: true };
-      return oneSeam(read, 'tools/post-execute', { toolCallId: data.tool_use_id as string, ...call, result });
+      return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallId(data), ...call, result });
     }
     case 'Stop':
       return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });

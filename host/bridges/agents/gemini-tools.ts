@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ToolResult } from '../../seams/index.ts';
 import type { OurToolCall } from '../tool-names.ts';
@@ -98,15 +97,6 @@ export function fromGeminiToolResponse(toolName: string, response: unknown): Too
   if (toolName !== 'run_shell_command' || typeof llm !== 'string') return { content, isError };
   const exit = /^Exit Code: (-?\d+)$/m.exec(llm)?.[1] ?? (/^(Signal|Error): /m.test(llm) ? undefined : '0');
   return { content: exit === undefined ? content : `${content}\nexit code: ${exit}`, isError: isError || (exit !== undefined && exit !== '0') };
-}
-
-/**
- * Gemini CLI's hook input carries no tool call id; pre and post of one call
- * get the same id from the call itself (name and arguments), so the session
- * log pairs them.
- */
-export function geminiToolCallId(toolName: string, input: unknown): string {
-  return `gemini-${createHash('sha256').update(toolName).update('\0').update(JSON.stringify(input) ?? '').digest('hex').slice(0, 16)}`;
 }
 
 function relativeInside(cwd: string, file: string): string {

@@ -13,10 +13,11 @@ import {
   oneSeam,
   readAgentEvent,
   sessionSource,
+  toolCallIdFromCall,
 } from './bridge-parts.ts';
 import { safeContext, safeText } from './event-input.ts';
 import { geminiSetup } from './gemini-setup.ts';
-import { fromGeminiTool, fromGeminiToolResponse, geminiToolCallId } from './gemini-tools.ts';
+import { fromGeminiTool, fromGeminiToolResponse } from './gemini-tools.ts';
 
 /**
  * Gemini CLI's hook events hookbox answers, and what each decision becomes
@@ -71,12 +72,12 @@ function toSeam(input: unknown): ParsedAgentEvent {
       return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'BeforeTool': {
       const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      return oneSeam(read, 'tools/pre-execute', { toolCallId: geminiToolCallId(data.tool_name as string, data.tool_input), ...call });
+      return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call });
     }
     case 'AfterTool': {
       const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
       const result = fromGeminiToolResponse(data.tool_name as string, data.tool_response);
-      return oneSeam(read, 'tools/post-execute', { toolCallId: geminiToolCallId(data.tool_name as string, data.tool_input), ...call, result });
+      return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call, result });
     }
     case 'AfterAgent':
       return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.prompt_response), { alreadyContinued: data.stop_hook_active === true });
