@@ -32,7 +32,7 @@ const CLOSE_GRACE_MS = 200;
  * group is killed before the result is returned, so nothing the command put in
  * the background outlives the call. A child that leaves the group and the
  * session (`setsid`) escapes: once its parent exits nothing links it back to the
- * call without a cgroup or a PID namespace (see the README's shell-hook notes).
+ * call without a cgroup or a PID namespace (docs/guides/migrating.md, "Shell hooks are not sandboxed").
  */
 export function runCommand(command: string, options: RunCommandOptions): Promise<CommandRun> {
   return new Promise((resolve) => {

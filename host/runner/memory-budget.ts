@@ -40,7 +40,7 @@ export interface BudgetRefusal {
  * Accounting: an instance is charged its linear memory as last reported by
  * its worker. Its Extism vars are not measurable (the SDK keeps their size
  * private): between calls they are not charged — at most `memoryMb × 64 KiB`
- * per instance (the var limit), a known gap the README states. While a call (or the instantiation) actually runs on its worker — at
+ * per instance (the var limit), a known gap docs/reference/limits.md states. While a call (or the instantiation) actually runs on its worker — at
  * most one per worker — the instance is charged its *cap* (linear-memory
  * maximum + the per-call Extism allocation budget + vars), since the call may
  * reach it before anyone can look; when the call ends it drops back to the
