@@ -86,7 +86,7 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
   {
     name: 'verify',
     term: 'verify [options]',
-    description: "check every configured hook against its pin (the wasm's sha256 against the config and the manifest, the package's name and version); exit 1 when one changed",
+    description: "check every configured hook against its pin (the wasm's sha256, every field of the manifest, the package's name and version); exit 1 when one changed",
     register: async () => (await import('./commands/verify.ts')).registerVerifyCommand,
   },
   {
@@ -122,7 +122,7 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
   {
     name: 'hook',
     term: 'hook [options] <agent>',
-    description: "the command hook an agent runs per event: stdin → hookbox serve's socket → the agent's answer; with no server, decides in-process; fails closed (exit 2)",
+    description: "the command hook an agent runs per event: stdin → hookbox serve's socket → the agent's answer; with no server (or one serving another project's config), decides in-process; fails closed in the agent's format",
     register: async () => (await import('./commands/hook.ts')).registerHookCommand,
   },
   {
