@@ -25,7 +25,7 @@ const SCORES = join(root, 'tests', 'mutation', 'scores.json');
 export const GROUPS = {
   serve: {
     mutate: ['host/serve/**/*.ts', '!host/serve/index.ts'],
-    tests: ['tests/integration/serve.spec.ts', 'tests/unit/serve-decide.spec.ts', 'tests/unit/serve-session-table.spec.ts'],
+    tests: ['tests/integration/serve.spec.ts', 'tests/security/serve-door.spec.ts', 'tests/unit/serve-*.spec.ts', 'tests/integration/serve-replaced-log.spec.ts'],
     target: 85,
   },
   config: {
