@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 // symlink Stryker cannot copy): point the engine cache at the real one, so
 // the sandbox reuses the engine instead of building it again.
 process.env.HOOKBOX_CACHE_DIR ??= fileURLToPath(new URL('.cache', import.meta.url));
+// The sandbox has no `.git`: without this it would pass for an installed package
+// (host/package.ts IS_CHECKOUT) and look for a shipped engine and build.
+process.env.HOOKBOX_CHECKOUT ??= '1';
 
 // `npm run mutate:runner` runs host/runner in groups, each with its own report
 // (reports/mutation/<group>.json); a plain `npm run mutate` writes `mutation`.

@@ -39,11 +39,12 @@ export const HOOKBOX_VERSION: string = found.version;
  * engine into its own `.cache/`; an installed package loads the engine it
  * ships and keeps per-user caches in the user's cache folder. The same rule as
  * `isCheckout` in host/cli/fresh-build.mjs (tests/unit/cli-fresh-build.spec.ts
- * holds them to it).
+ * holds them to it), `HOOKBOX_CHECKOUT=1` included.
  */
 export const IS_CHECKOUT: boolean = isCheckoutRoot(found.root);
 
 /** {@link IS_CHECKOUT}'s rule for any package root (exported for the test that ties it to the bin's). */
 export function isCheckoutRoot(root: string): boolean {
-  return existsSync(path.join(root, '.git')) && existsSync(path.join(root, 'host', 'cli', 'main.ts'));
+  const git = process.env.HOOKBOX_CHECKOUT === '1' || existsSync(path.join(root, '.git'));
+  return git && existsSync(path.join(root, 'host', 'cli', 'main.ts'));
 }

@@ -33,9 +33,12 @@ function readStamp(dist) {
  * Whether `root` is a development checkout: a git work tree (`.git`, a folder
  * or a worktree's file) holding the CLI's TypeScript sources. npm never packs
  * `.git`, and `files` ships no host/ sources, so an installed package is not one.
+ * `HOOKBOX_CHECKOUT=1` stands in for `.git` in a copy of a checkout that has
+ * none (the mutation tester's sandbox); the sources must still be there.
  */
 export function isCheckout(root = ROOT) {
-  return existsSync(new URL('.git', root)) && existsSync(new URL('host/cli/main.ts', root));
+  const git = process.env.HOOKBOX_CHECKOUT === '1' || existsSync(new URL('.git', root));
+  return git && existsSync(new URL('host/cli/main.ts', root));
 }
 
 /** An installed package's build directory `dir` when it holds `entry`, else `undefined`. */

@@ -122,4 +122,19 @@ describe('an installed package (no .git, no host/ sources): its build always run
     unlinkSync(join(dir, 'host', 'cli', 'main.ts'));
     expect(both()).toEqual([false, false]);
   });
+
+  it('takes HOOKBOX_CHECKOUT=1 for the .git a copy of a checkout lacks (the mutation sandbox), never for the sources', () => {
+    const both = (): [boolean, boolean] => [isCheckout(root), isCheckoutRoot(dir)];
+    rmSync(join(dir, '.git'), { recursive: true });
+    const before = process.env.HOOKBOX_CHECKOUT;
+    process.env.HOOKBOX_CHECKOUT = '1';
+    try {
+      expect(both()).toEqual([true, true]);
+      unlinkSync(join(dir, 'host', 'cli', 'main.ts'));
+      expect(both()).toEqual([false, false]);
+    } finally {
+      if (before === undefined) delete process.env.HOOKBOX_CHECKOUT;
+      else process.env.HOOKBOX_CHECKOUT = before;
+    }
+  });
 });
