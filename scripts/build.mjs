@@ -12,33 +12,41 @@
 // Then dist/.build-stamp: the time the build started and the source files the
 // bundle was made from, which host/cli/fresh-build.mjs compares with the
 // sources' mtimes to never run a stale build.
+// Everything is built into dist.next/ and swapped in at the end, so a process
+// running from dist/ meanwhile (a test, a server) never finds half a build.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleCli } from './bundle-cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'dist');
 const startedAt = Date.now();
+const dist = join(root, 'dist.next');
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = new Promise((resolve) => {
-  spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1));
+  spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist], { stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1));
 });
 const bin = await bundleCli(root, join(dist, 'bin'));
 const status = await compiled;
 if (status !== 0) process.exit(status);
 
-const { packEngine } = await import(new URL('../dist/pdk/engine/build.js', import.meta.url).href);
+const { packEngine } = await import(new URL('../dist.next/pdk/engine/build.js', import.meta.url).href);
 const engine = await packEngine(join(dist, 'engine'), { onProgress: (m) => console.log(`engine: ${m}`) });
 
 mkdirSync(join(dist, 'host', 'runner'), { recursive: true });
 copyFileSync(join(root, 'host', 'runner', 'worker-bootstrap.mjs'), join(dist, 'host', 'runner', 'worker-bootstrap.mjs'));
 copyFileSync(join(root, 'host', 'runner', 'http-helper.mjs'), join(dist, 'host', 'runner', 'http-helper.mjs'));
 writeFileSync(join(dist, '.build-stamp'), `${JSON.stringify({ startedAt, binInputs: bin.inputs })}\n`);
+const live = join(root, 'dist');
+const old = join(root, 'dist.old');
+rmSync(old, { recursive: true, force: true });
+if (existsSync(live)) renameSync(live, old);
+renameSync(dist, live);
+rmSync(old, { recursive: true, force: true });
 console.log(
   `built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (the CLI bundle: ${bin.files} files, ${(bin.bytes / 1024).toFixed(0)} KiB; ` +
     `the engine: ${(engine.bytes / 1024).toFixed(0)} KiB, sha256 ${engine.sha256.slice(0, 12)}…)`,

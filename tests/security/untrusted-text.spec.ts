@@ -106,7 +106,7 @@ describe('hookbox run: the transcript shows hook text escaped', () => {
   });
 
   it('reasons, contexts, log lines and plugin error text', () => {
-    expect(run.status).toBe(0);
+    expect(run.status, `hookbox run exited ${run.status}:\n${run.stderr}`).toBe(0);
     expect(run.stdout).toContain('HBXMARK');
     expect(terminalControls(run.output)).toEqual([]);
     for (const shown of SHOWN_ESCAPED) expect(run.stdout).toContain(shown);
