@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../host/package.ts';
 import { writeCorpusWasm } from './wat.ts';
 import { exampleManifest } from './examples.ts';
 
@@ -52,4 +53,16 @@ export async function writeTrapConfig(dir: string): Promise<string> {
 /** A test script that fails until `fixed` exists, then passes. */
 export function writeTestScript(project: string): void {
   writeFileSync(join(project, 'test.sh'), '[ -f fixed ] && { echo "1 passed"; exit 0; }\necho "1 failed"; exit 1\n');
+}
+
+/**
+ * hookbox installed in `project` as `npm i -D <path>` makes it (a link to this
+ * checkout) with `config` copied in as its hookbox.config.json: the layout for
+ * which `setup` writes portable settings. Returns the setup flags naming it.
+ */
+export function installHookboxInProject(project: string, config: string): string[] {
+  mkdirSync(join(project, 'node_modules'));
+  symlinkSync(PACKAGE_ROOT, join(project, 'node_modules', 'hookbox'));
+  copyFileSync(config, join(project, 'hookbox.config.json'));
+  return ['--config', join(project, 'hookbox.config.json')];
 }

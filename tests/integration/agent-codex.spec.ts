@@ -5,11 +5,11 @@
  * trust (no `--dangerously-bypass-hook-trust`), decided by `hookbox serve`
  * through `hookbox hook codex`.
  */
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../host/package.ts';
-import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
+import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
@@ -31,13 +31,8 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     writeCodexHome(ws.home, mock.url);
     const env = { CODEX_HOME: ws.home, HOME: ws.home };
     let where = ['--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket];
-    if (options.portable === true) {
-      // hookbox installed in the project (a link to this checkout, as `npm i -D <path>` makes), its config inside it, the default socket.
-      mkdirSync(join(ws.project, 'node_modules'));
-      symlinkSync(PACKAGE_ROOT, join(ws.project, 'node_modules', 'hookbox'));
-      copyFileSync(options.config ?? suite.config, join(ws.project, 'hookbox.config.json'));
-      where = ['--config', join(ws.project, 'hookbox.config.json')];
-    }
+    // Portable: hookbox installed in the project, its config inside it, the default socket.
+    if (options.portable === true) where = installHookboxInProject(ws.project, options.config ?? suite.config);
     const setup = await hookbox(['setup', 'codex', '--project', ws.project, ...where], env);
     expect(setup.status, setup.stderr).toBe(0);
     expect(setup.stdout).toContain('trusted_hash sha256:');

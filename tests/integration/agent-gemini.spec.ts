@@ -4,11 +4,11 @@
  * loopback: set up by `hookbox setup gemini --project`, decided by
  * `hookbox serve` through `hookbox hook gemini`.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../host/package.ts';
-import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
+import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
@@ -30,13 +30,8 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
     writeGeminiHome(ws.home);
     const env = { GEMINI_CLI_HOME: ws.home, HOME: ws.home };
     let where = ['--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket];
-    if (options.portable === true) {
-      // hookbox installed in the project (a link to this checkout, as `npm i -D <path>` makes), its config inside it, the default socket.
-      mkdirSync(join(ws.project, 'node_modules'));
-      symlinkSync(PACKAGE_ROOT, join(ws.project, 'node_modules', 'hookbox'));
-      copyFileSync(options.config ?? suite.config, join(ws.project, 'hookbox.config.json'));
-      where = ['--config', join(ws.project, 'hookbox.config.json')];
-    }
+    // Portable: hookbox installed in the project, its config inside it, the default socket.
+    if (options.portable === true) where = installHookboxInProject(ws.project, options.config ?? suite.config);
     const setup = await hookbox(['setup', 'gemini', '--project', ws.project, ...where], env);
     expect(setup.status, setup.stderr).toBe(0);
     expect(setup.stdout).toMatch(/added hooks\.BeforeTool\[0\]: .*\(timeout \d+ ms\)/);

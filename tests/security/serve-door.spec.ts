@@ -7,7 +7,6 @@
  * a client that answers closed — in the agent's format — when a decision
  * does not come in time. `doctor` tells hookbox from a squatter.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -23,6 +22,7 @@ import { proofHolds } from '../../host/serve/config-identity.ts';
 import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
 import { MAX_UNAUTHENTICATED_CONNECTIONS } from '../../host/serve/auth-gate.ts';
 import { exampleManifest } from '../helpers/examples.ts';
+import { type StdinRun, runWithStdin } from '../helpers/command-hook.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
 
 const CLIENT = fileURLToPath(new URL('../../host/cli/hookbox-hook.cjs', import.meta.url));
@@ -38,17 +38,8 @@ const postBash = (cwd: string, session: string, output: string) =>
 const prompt = (cwd: string, session: string, text: string) => event(cwd, session, { hook_event_name: 'UserPromptSubmit', prompt: text });
 
 /** Runs the real client file as the agent would (`node hookbox-hook.cjs <agent> …`). */
-function runClient(agent: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLIENT, agent, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function runClient(agent: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<StdinRun> {
+  return runWithStdin([CLIENT, agent, ...args], stdin, env);
 }
 
 /** Opens a raw TCP connection and sends `head`; resolves what the server sent back before it closed (or `undefined` after `waitMs`). */
