@@ -67,7 +67,7 @@ export const GROUPS = {
   report: {
     // The browser suite drives chromium in a child process: it cannot see an in-process mutant.
     mutate: ['host/report/**/*.ts', '!host/report/index.ts'],
-    tests: ['tests/unit/report-html.spec.ts', 'tests/unit/report-summary.spec.ts', 'tests/security/report-hostile-log.spec.ts'],
+    tests: ['tests/unit/report-html.spec.ts', 'tests/unit/report-summary.spec.ts', 'tests/security/report-hostile-log.spec.ts', 'tests/golden/report.spec.ts'],
     target: 75,
   },
 };
