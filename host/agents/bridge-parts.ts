@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as z from 'zod';
-import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
+import { SessionStartSourceSchema, type DecisionOf, type PayloadOf, type SeamId } from '../seams/index.ts';
 import type { OurToolCall } from './tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent, SeamEventTable } from './agent-bridge.ts';
 import { SESSION_ID_PATTERN, invalidEvent, safeContext, safeText } from './event-input.ts';
@@ -100,11 +100,10 @@ export function oneSeam<S extends SeamId>(
   return { kind: 'seam', event: seamEvent(read.event, read.sessionId, read.cwd, seam, payload, extra) };
 }
 
-const SESSION_SOURCES = ['startup', 'resume', 'clear', 'compact'] as const;
-
 /** An agent's session source in hookbox's names; one hookbox has no name for starts a session like startup does. */
 export function sessionSource(source: unknown): PayloadOf<'agent/session-start'>['source'] {
-  return (SESSION_SOURCES as readonly unknown[]).includes(source) ? (source as (typeof SESSION_SOURCES)[number]) : 'startup';
+  const known = SessionStartSourceSchema.safeParse(source);
+  return known.success ? known.data : 'startup';
 }
 
 /** The turn-continuation payload of a stop event: the agent's last message, when it sent a non-empty one. */
@@ -117,8 +116,7 @@ export function contextAnswer(event: string, additionalContext: string | undefin
   return additionalContext === undefined ? NO_OPINION : jsonAnswer({ hookSpecificOutput: { hookEventName: event, additionalContext: safeContext(additionalContext) } });
 }
 
-/** The reason given for a continued turn when the hook gave none. */
-export const CONTINUE_REASON = 'a hookbox hook asked to keep working';
+export { CONTINUE_REASON } from '../loop/reactions.ts';
 
 /** What an agent reads in place of a tool's output a hook replaced with nothing. */
 export const WITHHELD_OUTPUT = '(output withheld by a hookbox hook)';

@@ -2,7 +2,8 @@ import { firstEvents } from '../agents/bridge-parts.ts';
 import { CLAUDE_CODE_SEAM_EVENTS } from '../agents/claude-code/protocol.ts';
 import { CODEX_SEAM_EVENTS } from '../agents/codex/protocol.ts';
 import { TOOL_PROTOCOLS, type ToolProtocol } from '../agents/tool-names.ts';
-import type { SeamId } from '../seams/index.ts';
+import { MAX_TIMEOUT_MS } from '../runner/limits.ts';
+import { SessionStartSourceSchema, type SeamId } from '../seams/index.ts';
 
 export { TOOL_PROTOCOLS, type ToolProtocol };
 
@@ -46,7 +47,7 @@ export interface ProtocolResult {
  * Claude Code's default timeout for a command hook: 600 s (raised from 60 s in
  * Claude Code 2.1.3; Codex uses 600 s too). Also hookbox's largest `timeoutMs`.
  */
-export const TOOL_DEFAULT_TIMEOUT_MS = 600_000;
+export const TOOL_DEFAULT_TIMEOUT_MS = MAX_TIMEOUT_MS;
 
-/** Every SessionStart source, which a SessionStart matcher selects from. */
-export const SESSION_START_SOURCES = ['startup', 'resume', 'clear', 'compact'] as const;
+/** Every SessionStart source, which a SessionStart matcher selects from (the seam's own list). */
+export const SESSION_START_SOURCES = SessionStartSourceSchema.options;

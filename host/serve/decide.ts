@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
 import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
+import { CONTINUE_REASON, continuationCapReason, deniedCallText, withheldResultText } from '../loop/reactions.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
@@ -148,7 +149,7 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
           step,
           toolCallId: payload.toolCallId,
           toolName: payload.toolName,
-          content: `Tool call denied by a hook: ${decision.reason}`,
+          content: deniedCallText(decision.reason),
           isError: true,
           hookEffect: 'denied',
         });
@@ -175,7 +176,7 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
       }
       const common = { type: 'tool/result' as const, turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName };
       if (decision.action === 'block') {
-        session.log.append({ ...common, content: `Tool result withheld by a hook: ${decision.reason}`, isError: true, hookEffect: 'blocked' });
+        session.log.append({ ...common, content: withheldResultText(decision.reason), isError: true, hookEffect: 'blocked' });
         return { decision, word: 'block' };
       }
       // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
@@ -200,11 +201,11 @@ async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, sessi
         return { decision: raw, word: 'stop' };
       }
       if (continuations >= options.maxContinuations) {
-        session.endTurn('completed', `continuation cap reached (${options.maxContinuations})`);
+        session.endTurn('completed', continuationCapReason(options.maxContinuations));
         return { decision: { action: 'stop' }, word: 'stop (cap)' };
       }
       session.continuations += 1;
-      const reason = raw.reason ?? 'a hookbox hook asked to keep working';
+      const reason = raw.reason ?? CONTINUE_REASON;
       session.log.append({ type: 'steering/message', turn: session.turn, content: reason });
       return { decision: { action: 'continue', reason }, word: 'continue' };
     }

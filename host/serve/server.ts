@@ -5,6 +5,7 @@ import type { AgentAnswer, AgentBridge } from '../agents/index.ts';
 import { AGENT_BRIDGES, isAgentName } from '../agents/index.ts';
 import { printable } from '../text/index.ts';
 import { ConfigError } from '../errors.ts';
+import { LOOP_DEFAULTS } from '../loop/defaults.ts';
 import { AuthGate, loopbackHost } from './auth-gate.ts';
 import { CONFIG_HEADER, REFUSED_HEADER, canonicalConfigPath, healthProof } from './config-identity.ts';
 import { type Decided, decideAgentEvent } from './decide.ts';
@@ -177,7 +178,7 @@ export class DecisionServer {
           decided = await decideAgentEvent(bridge, input, {
             bus: this.#options.hooks.bus,
             sessions: this.#sessions,
-            maxContinuations: this.#options.maxContinuations ?? 3,
+            maxContinuations: this.#options.maxContinuations ?? LOOP_DEFAULTS.maxContinuations,
             keepReplacedOriginals: this.#options.hooks.keepReplacedOriginals,
           });
           if (decided.decision === 'invalid') status = 400;

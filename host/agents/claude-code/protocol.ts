@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SessionStartSourceSchema } from '../../seams/index.ts';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
 
@@ -51,7 +52,7 @@ const ToolFields = {
 };
 /** The JSON of each event hookbox reads from Claude Code, beyond the fields every event carries. */
 export const CLAUDE_CODE_EVENT_SCHEMAS = {
-  SessionStart: z.looseObject({ source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
+  SessionStart: z.looseObject({ source: SessionStartSourceSchema }),
   UserPromptSubmit: z.looseObject({ prompt: z.string() }),
   PreToolUse: z.looseObject(ToolFields),
   PostToolUse: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
