@@ -189,7 +189,7 @@ export function fromProtocolToolResponse(protocol: ToolProtocol, theirs: string,
 }
 
 /** `file` relative to `cwd` when it lies inside it, else absolute. */
-function relativeInside(cwd: string, file: string): string {
+export function relativeInside(cwd: string, file: string): string {
   const absolute = path.resolve(cwd, file);
   const relative = path.relative(cwd, absolute);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
