@@ -9,8 +9,6 @@ import { claudeCodeSetup } from './setup.ts';
 import { fromClaudeCodeTool } from './tools.ts';
 import { safeContext, safeText } from '../event-input.ts';
 
-
-
 /** The event's `tool_use_id`, else one derived from the call (an agent of the Claude format that sends none). */
 function toolCallId(data: Record<string, unknown>): string {
   return typeof data.tool_use_id === 'string' && data.tool_use_id !== '' ? data.tool_use_id : toolCallIdFromCall('claude-code', data.tool_name as string, data.tool_input);

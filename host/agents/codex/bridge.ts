@@ -22,8 +22,6 @@ import { codexSetup } from './setup.ts';
 import { fromCodexTool } from './tools.ts';
 import { safeContext, safeText } from '../event-input.ts';
 
-
-
 function toSeam(input: unknown): ParsedAgentEvent {
   const read = readAgentEvent(input, CODEX_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;

@@ -20,8 +20,6 @@ import { safeContext, safeText } from '../event-input.ts';
 import { geminiSetup } from './setup.ts';
 import { fromGeminiTool, fromGeminiToolResponse } from './tools.ts';
 
-
-
 function toSeam(input: unknown): ParsedAgentEvent {
   const read = readAgentEvent(input, GEMINI_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;
