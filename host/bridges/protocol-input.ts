@@ -1,7 +1,7 @@
 import type { SeamCall } from '../events/index.ts';
 import type { PayloadOf, SeamId } from '../seams/index.ts';
 import { EVENT_FOR_SEAM, type ToolProtocol } from './protocol.ts';
-import { toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from './tool-names.ts';
+import { toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from '../agents/tool-names.ts';
 
 /** The `model` Codex hooks receive: hookbox does not tell hooks which model runs. */
 export const CODEX_MODEL_PLACEHOLDER = 'hookbox';
@@ -36,40 +36,25 @@ export function protocolInput<S extends SeamId>(protocol: ToolProtocol, call: Se
     permission_mode: 'default',
     hook_event_name: EVENT_FOR_SEAM[call.seam],
   };
-  switch (call.seam) {
-    case 'agent/session-start': {
-      const payload = call.payload as PayloadOf<'agent/session-start'>;
-      return { ...common, source: payload.source };
-    }
-    case 'agent/prompt-submit': {
-      const payload = call.payload as PayloadOf<'agent/prompt-submit'>;
-      return { ...common, prompt: payload.content };
-    }
-    case 'tools/pre-execute': {
-      const payload = call.payload as PayloadOf<'tools/pre-execute'>;
-      return { ...common, ...toolFields(protocol, payload, session.cwd), tool_use_id: payload.toolCallId };
-    }
-    case 'tools/post-execute': {
-      const payload = call.payload as PayloadOf<'tools/post-execute'>;
-      return {
-        ...common,
-        ...toolFields(protocol, payload, session.cwd),
-        tool_response: toProtocolToolResponse(protocol, payload.toolName, payload.arguments, payload.result, session.cwd),
-        tool_use_id: payload.toolCallId,
-      };
-    }
-    case 'agent/turn-continuation': {
-      const payload = call.payload as PayloadOf<'agent/turn-continuation'>;
-      return {
-        ...common,
-        stop_hook_active: payload.continuations > 0,
-        ...(codex && { last_assistant_message: payload.lastAssistantText ?? null }),
-      };
-    }
-  }
-  // Exhaustive over SeamId; a new seam must be mapped here.
-  throw new Error(`no ${protocol} event for seam ${String(call.seam)}`);
+  const fields = EVENT_FIELDS[call.seam] as (payload: unknown, protocol: ToolProtocol, cwd: string) => Record<string, unknown>;
+  return { ...common, ...fields(call.payload, protocol, session.cwd) };
 }
+
+/** Each seam's own fields of the event, beside the common ones (keyed by every seam: a new one must be mapped). */
+const EVENT_FIELDS: { readonly [S in SeamId]: (payload: PayloadOf<S>, protocol: ToolProtocol, cwd: string) => Record<string, unknown> } = {
+  'agent/session-start': (payload) => ({ source: payload.source }),
+  'agent/prompt-submit': (payload) => ({ prompt: payload.content }),
+  'tools/pre-execute': (payload, protocol, cwd) => ({ ...toolFields(protocol, payload, cwd), tool_use_id: payload.toolCallId }),
+  'tools/post-execute': (payload, protocol, cwd) => ({
+    ...toolFields(protocol, payload, cwd),
+    tool_response: toProtocolToolResponse(protocol, payload.toolName, payload.arguments, payload.result, cwd),
+    tool_use_id: payload.toolCallId,
+  }),
+  'agent/turn-continuation': (payload, protocol) => ({
+    stop_hook_active: payload.continuations > 0,
+    ...(protocol === 'codex' && { last_assistant_message: payload.lastAssistantText ?? null }),
+  }),
+};
 
 /** `tool_name` and `tool_input` of a tool seam's call, in the protocol's names and shapes. */
 function toolFields(protocol: ToolProtocol, payload: PayloadOf<'tools/pre-execute'>, cwd: string): Record<string, unknown> {

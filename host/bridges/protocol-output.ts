@@ -166,23 +166,33 @@ function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: Outpu
   if (block && blockReason === undefined && seam !== 'tools/pre-execute') {
     return fault('schema', 'output.reason: "decision": "block" needs a non-empty reason (or a systemMessage)');
   }
-  switch (seam) {
-    case 'tools/pre-execute':
-      return preTool(protocol, output) as Outcome<S>;
-    case 'agent/prompt-submit':
-      if (block) return decision({ action: 'block', reason: blockReason });
-      return context === undefined ? { type: 'no-opinion' } : decision({ action: 'allow', additionalContext: context });
-    case 'tools/post-execute':
-      if (block) return decision({ action: 'block', reason: blockReason });
-      return context === undefined ? { type: 'no-opinion' } : decision({ action: 'accept', additionalContext: context });
-    case 'agent/turn-continuation':
-      // Stop blocked = the agent keeps working, with the reason as its next instruction.
-      return block ? decision({ action: 'continue', reason: blockReason }) : { type: 'no-opinion' };
-    case 'agent/session-start':
-      return context === undefined ? { type: 'no-opinion' } : decision({ additionalContext: context });
-  }
-  return { type: 'no-opinion' };
+  return JSON_DECISION[seam]({ protocol, output, block, blockReason, context }) as Outcome<S>;
 }
+
+/** What an exit-0 JSON output decides, once its common fields are checked. */
+interface JsonAnswer {
+  readonly protocol: ToolProtocol;
+  readonly output: Output;
+  readonly block: boolean;
+  readonly blockReason: string | undefined;
+  readonly context: string | undefined;
+}
+
+/** Each seam's reading of a JSON output (keyed by every seam: a new one must be mapped). */
+const JSON_DECISION: { readonly [S in SeamId]: (answer: JsonAnswer) => Outcome<S> } = {
+  'tools/pre-execute': ({ protocol, output }) => preTool(protocol, output),
+  'agent/prompt-submit': ({ block, blockReason, context }) => {
+    if (block) return decision({ action: 'block', reason: blockReason });
+    return context === undefined ? { type: 'no-opinion' } : decision({ action: 'allow', additionalContext: context });
+  },
+  'tools/post-execute': ({ block, blockReason, context }) => {
+    if (block) return decision({ action: 'block', reason: blockReason });
+    return context === undefined ? { type: 'no-opinion' } : decision({ action: 'accept', additionalContext: context });
+  },
+  // Stop blocked = the agent keeps working, with the reason as its next instruction.
+  'agent/turn-continuation': ({ block, blockReason }) => (block ? decision({ action: 'continue', reason: blockReason }) : { type: 'no-opinion' }),
+  'agent/session-start': ({ context }) => (context === undefined ? { type: 'no-opinion' } : decision({ additionalContext: context })),
+};
 
 function preTool(protocol: ToolProtocol, output: Output): Outcome<'tools/pre-execute'> {
   const specific = output.hookSpecificOutput;
@@ -245,18 +255,14 @@ function restrictive<S extends SeamId>(
   onContinuation: DecisionOf<'agent/turn-continuation'>,
   onSessionStart: () => Outcome<S>,
 ): Outcome<S> {
-  switch (seam) {
-    case 'tools/pre-execute':
-      return decision({ action: 'deny', reason });
-    case 'agent/prompt-submit':
-    case 'tools/post-execute':
-      return decision({ action: 'block', reason });
-    case 'agent/turn-continuation':
-      return decision(onContinuation);
-    case 'agent/session-start':
-      return onSessionStart();
-  }
-  return { type: 'no-opinion' };
+  const restricted: { readonly [T in SeamId]: () => Outcome<T> } = {
+    'tools/pre-execute': () => decision({ action: 'deny', reason }),
+    'agent/prompt-submit': () => decision({ action: 'block', reason }),
+    'tools/post-execute': () => decision({ action: 'block', reason }),
+    'agent/turn-continuation': () => decision(onContinuation),
+    'agent/session-start': onSessionStart as () => Outcome<'agent/session-start'>,
+  };
+  return restricted[seam]() as Outcome<S>;
 }
 
 function blockingExit<S extends SeamId>(protocol: ToolProtocol, seam: S, stderr: string): Outcome<S> {

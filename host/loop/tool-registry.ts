@@ -4,6 +4,7 @@ import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
 import { type AttributedAsk, type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
+import { deniedCallText, withheldResultText } from './reactions.ts';
 import { type AskResolution, type PermissionPrompter, resolveAsk } from './permission.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
@@ -78,7 +79,7 @@ export class ToolRegistry {
       }
       if (gate.action === 'deny') {
         return {
-          result: { content: `Tool call denied by a hook: ${gate.reason}`, isError: true },
+          result: { content: deniedCallText(gate.reason), isError: true },
           hookEffect: 'denied',
           ...(asked !== undefined && { asked }),
         };
@@ -94,7 +95,7 @@ export class ToolRegistry {
       const decision = post.decision;
       if (decision.action === 'block') {
         return {
-          result: { content: `Tool result withheld by a hook: ${decision.reason}`, isError: true },
+          result: { content: withheldResultText(decision.reason), isError: true },
           hookEffect: 'blocked',
           ...(asked !== undefined && { asked }),
         };

@@ -2,6 +2,7 @@ import type { SeamBus } from '../events/index.ts';
 import type { SessionEvent, TurnEndReason } from '../log/index.ts';
 import type { ContinuationDecision, SessionInfo } from '../seams/index.ts';
 import type { QueuedPrompt, Queue } from './queue.ts';
+import { continuationCapReason } from './reactions.ts';
 import type { Conversation } from './conversation.ts';
 import type { AssistantStep, ModelProvider } from './provider.ts';
 import type { ToolExecutionResult, ToolRegistry } from './tool-registry.ts';
@@ -161,7 +162,7 @@ export async function runTurn(session: TurnHost): Promise<TurnOutcome> {
     if (session.steering.size === 0) {
       // Forced on by a hook, not by pending steering: the loop guard applies.
       if (continuations >= session.maxContinuations) {
-        return end('completed', `continuation cap reached (${session.maxContinuations})`);
+        return end('completed', continuationCapReason(session.maxContinuations));
       }
       continuations += 1;
     }

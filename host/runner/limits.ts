@@ -5,10 +5,20 @@
  */
 import * as z from 'zod';
 
+/**
+ * hookbox's largest per-call deadline (`timeoutMs`), 600 s: also Claude
+ * Code's and Codex's default command-hook timeout, which imported shell hooks
+ * keep when they set none.
+ */
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** Limits every hook runs with when neither the manifest nor the operator sets one. */
+export const DEFAULT_LIMITS = { timeoutMs: 1000, memoryMb: 64, maxOutputBytes: 1_048_576 } as const;
+
 /** Limits a hook asks for (manifest) or an operator sets (config). Every hook always runs with all of them set. */
 export const HookLimitsSchema = z.strictObject({
   /** Wall-clock deadline per call, enforced by the host. */
-  timeoutMs: z.number().int().positive().max(600_000).optional(),
+  timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /** Cap on the guest's linear memory. */
   memoryMb: z.number().int().positive().max(4096).optional(),
   /** Largest output a call may return. */

@@ -1,11 +1,10 @@
-import type { Capabilities, HookLimits } from './limits.ts';
+import { DEFAULT_LIMITS, type Capabilities, type HookLimits } from './limits.ts';
 import type { SeamListener } from '../events/index.ts';
 import type { FailPolicy, HookFault, SeamId } from '../seams/index.ts';
 import type { HookLogLevel } from './log-sink.ts';
 import type { HookCodec } from './wire.ts';
 
-/** Limits every hook runs with when neither the manifest nor the operator sets one. */
-export const DEFAULT_LIMITS = { timeoutMs: 1000, memoryMb: 64, maxOutputBytes: 1_048_576 } as const;
+export { DEFAULT_LIMITS };
 /** Consecutive faults after which a hook is quarantined. */
 export const DEFAULT_QUARANTINE_AFTER = 3;
 /** Instantiation gets at least this long, whatever the call timeout (a cold worker compiles lazily). */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
-import { isUnmappedCall } from '../bridges/agents/tool-table.ts';
+import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
+import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
+import { CONTINUE_REASON, continuationCapReason, deniedCallText, withheldResultText } from '../loop/reactions.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
@@ -93,121 +94,134 @@ interface SessionDecision<S extends SeamId> {
   readonly word: string;
 }
 
-async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
-  const { bus } = options;
-  switch (event.seam) {
-    case 'agent/session-start': {
-      const payload = event.payload as AgentSeamEvent<'agent/session-start'>['payload'];
-      if (session.turn > 0 || session.turnOpen) {
-        session.log.append({ type: 'session/start', sessionId: session.id, cwd: session.cwd, source: payload.source, at: new Date().toISOString() });
-      }
-      const { decision, invocations } = await bus.dispatch('agent/session-start', payload, session.info());
-      session.recordInvocations(invocations);
-      if (decision.additionalContext !== undefined) session.addContext(decision.additionalContext);
-      return { decision, word: decision.additionalContext === undefined ? 'none' : 'context' };
-    }
-    case 'agent/prompt-submit': {
-      const payload = event.payload as AgentSeamEvent<'agent/prompt-submit'>['payload'];
-      session.openTurn();
-      const { decision: raw, invocations } = await bus.dispatch('agent/prompt-submit', payload, session.info());
-      session.recordInvocations(invocations);
-      let decision: DecisionOf<'agent/prompt-submit'> = raw;
-      if (raw.action === 'allow' && raw.content !== undefined && raw.content !== payload.content && !bridge.canReplace.prompt) {
-        // Never let the original through silently when a hook rewrote it (maybe for safety).
-        decision = {
-          action: 'block',
-          reason: `a hookbox hook rewrote this prompt and ${bridge.label} cannot take a rewritten prompt, so it was not sent. The rewritten prompt: ${raw.content}`,
-        };
-      }
-      const turn = session.turn;
-      if (decision.action === 'block') {
-        session.log.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: payload.content });
-        session.endTurn('rejected', decision.reason);
-        return { decision, word: 'block' };
-      }
-      session.log.append({ type: 'user/message', turn, content: payload.content });
-      if (session.undelivered !== undefined) {
-        decision = { ...decision, additionalContext: joinContext(session.undelivered, decision.additionalContext) };
-        session.undelivered = undefined;
-      }
-      if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
-      return { decision, word: decision.additionalContext === undefined ? 'allow' : 'context' };
-    }
-    case 'tools/pre-execute': {
-      const payload = event.payload as AgentSeamEvent<'tools/pre-execute'>['payload'];
-      if (!session.turnOpen) session.openTurn();
-      session.step += 1;
-      const { turn, step } = session;
-      session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
-      const { decision, invocations } = await bus.dispatch('tools/pre-execute', payload, session.info());
-      session.recordInvocations(invocations);
-      if (decision.action === 'deny') {
-        session.log.append({
-          type: 'tool/result',
-          turn,
-          step,
-          toolCallId: payload.toolCallId,
-          toolName: payload.toolName,
-          content: `Tool call denied by a hook: ${decision.reason}`,
-          isError: true,
-          hookEffect: 'denied',
-        });
-      } else session.pending.set(payload.toolCallId, { step });
-      return { decision, word: decision.action };
-    }
-    case 'tools/post-execute': {
-      const payload = event.payload as AgentSeamEvent<'tools/post-execute'>['payload'];
-      if (!session.turnOpen) session.openTurn();
-      const pending = session.pending.get(payload.toolCallId);
-      session.pending.delete(payload.toolCallId);
-      const turn = session.turn;
-      const step = pending?.step ?? (session.step += 1);
-      if (pending === undefined) {
-        // No PreToolUse reached hookbox for this call: record the call so the log stays readable.
-        session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
-      }
-      const { decision: raw, invocations } = await bus.dispatch('tools/post-execute', payload, session.info());
-      session.recordInvocations(invocations);
-      let decision: DecisionOf<'tools/post-execute'> = raw;
-      const replaceable = typeof bridge.canReplace.toolResult === 'function' ? bridge.canReplace.toolResult(payload.toolName) : bridge.canReplace.toolResult;
-      if (raw.action === 'accept' && raw.content !== undefined && !replaceable) {
-        decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
-      }
-      const common = { type: 'tool/result' as const, turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName };
-      if (decision.action === 'block') {
-        session.log.append({ ...common, content: `Tool result withheld by a hook: ${decision.reason}`, isError: true, hookEffect: 'blocked' });
-        return { decision, word: 'block' };
-      }
-      // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
-      const original = payload.result.content;
-      if (decision.content !== undefined && decision.content !== original) {
-        const kept = { length: original.length, sha256: createHash('sha256').update(original).digest('hex'), ...(options.keepReplacedOriginals === true && { content: original }) };
-        session.log.append({ ...common, content: decision.content, isError: payload.result.isError, hookEffect: 'replaced', original: kept });
-      } else session.log.append({ ...common, content: original, isError: payload.result.isError });
-      if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'post-tool' });
-      return { decision, word: decision.additionalContext === undefined ? 'accept' : 'context' };
-    }
-    case 'agent/turn-continuation': {
-      const payload = event.payload as AgentSeamEvent<'agent/turn-continuation'>['payload'];
-      if (!session.turnOpen) session.openTurn();
-      // The agent says whether this stop follows a forced continuation; hookbox counts how many.
-      if (event.alreadyContinued !== true) session.continuations = 0;
-      const continuations = session.continuations;
-      const { decision: raw, invocations } = await bus.dispatch('agent/turn-continuation', { ...payload, continuations }, session.info(), { action: 'stop' });
-      session.recordInvocations(invocations);
-      if (raw.action === 'stop') {
-        session.endTurn('completed');
-        return { decision: raw, word: 'stop' };
-      }
-      if (continuations >= options.maxContinuations) {
-        session.endTurn('completed', `continuation cap reached (${options.maxContinuations})`);
-        return { decision: { action: 'stop' }, word: 'stop (cap)' };
-      }
-      session.continuations += 1;
-      const reason = raw.reason ?? 'a hookbox hook asked to keep working';
-      session.log.append({ type: 'steering/message', turn: session.turn, content: reason });
-      return { decision: { action: 'continue', reason }, word: 'continue' };
-    }
-  }
-  throw new Error(`no handling for seam ${String(event.seam)}`);
+/** What a seam's step in a served session works with. */
+interface SessionStep {
+  readonly bridge: AgentBridge;
+  readonly session: ServedSession;
+  readonly options: DeciderOptions;
+  readonly bus: SeamBus;
 }
+
+/** One seam's part of deciding an agent event in its session. */
+type SeamStep<S extends SeamId> = (event: AgentSeamEvent<S>, step: SessionStep) => Promise<SessionDecision<S>>;
+
+async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
+  const step = SEAM_STEPS[event.seam] as SeamStep<SeamId>;
+  return step(event, { bridge, session, options, bus: options.bus });
+}
+
+/** Each seam's step, keyed by every seam (a new seam fails tsc here until it is handled). */
+const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
+  'agent/session-start': async (event, { session, bus }) => {
+    const payload = event.payload;
+    if (session.turn > 0 || session.turnOpen) {
+      session.log.append({ type: 'session/start', sessionId: session.id, cwd: session.cwd, source: payload.source, at: new Date().toISOString() });
+    }
+    const { decision, invocations } = await bus.dispatch('agent/session-start', payload, session.info());
+    session.recordInvocations(invocations);
+    if (decision.additionalContext !== undefined) session.addContext(decision.additionalContext);
+    return { decision, word: decision.additionalContext === undefined ? 'none' : 'context' };
+  },
+  'agent/prompt-submit': async (event, { bridge, session, bus }) => {
+    const payload = event.payload;
+    session.openTurn();
+    const { decision: raw, invocations } = await bus.dispatch('agent/prompt-submit', payload, session.info());
+    session.recordInvocations(invocations);
+    let decision: DecisionOf<'agent/prompt-submit'> = raw;
+    if (raw.action === 'allow' && raw.content !== undefined && raw.content !== payload.content && !bridge.canReplace.prompt) {
+      // Never let the original through silently when a hook rewrote it (maybe for safety).
+      decision = {
+        action: 'block',
+        reason: `a hookbox hook rewrote this prompt and ${bridge.label} cannot take a rewritten prompt, so it was not sent. The rewritten prompt: ${raw.content}`,
+      };
+    }
+    const turn = session.turn;
+    if (decision.action === 'block') {
+      session.log.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: payload.content });
+      session.endTurn('rejected', decision.reason);
+      return { decision, word: 'block' };
+    }
+    session.log.append({ type: 'user/message', turn, content: payload.content });
+    if (session.undelivered !== undefined) {
+      decision = { ...decision, additionalContext: joinContext(session.undelivered, decision.additionalContext) };
+      session.undelivered = undefined;
+    }
+    if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
+    return { decision, word: decision.additionalContext === undefined ? 'allow' : 'context' };
+  },
+  'tools/pre-execute': async (event, { session, bus }) => {
+    const payload = event.payload;
+    if (!session.turnOpen) session.openTurn();
+    session.step += 1;
+    const { turn, step } = session;
+    session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
+    const { decision, invocations } = await bus.dispatch('tools/pre-execute', payload, session.info());
+    session.recordInvocations(invocations);
+    if (decision.action === 'deny') {
+      session.log.append({
+        type: 'tool/result',
+        turn,
+        step,
+        toolCallId: payload.toolCallId,
+        toolName: payload.toolName,
+        content: deniedCallText(decision.reason),
+        isError: true,
+        hookEffect: 'denied',
+      });
+    } else session.pending.set(payload.toolCallId, { step });
+    return { decision, word: decision.action };
+  },
+  'tools/post-execute': async (event, { bridge, session, options, bus }) => {
+    const payload = event.payload;
+    if (!session.turnOpen) session.openTurn();
+    const pending = session.pending.get(payload.toolCallId);
+    session.pending.delete(payload.toolCallId);
+    const turn = session.turn;
+    const step = pending?.step ?? (session.step += 1);
+    if (pending === undefined) {
+      // No PreToolUse reached hookbox for this call: record the call so the log stays readable.
+      session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
+    }
+    const { decision: raw, invocations } = await bus.dispatch('tools/post-execute', payload, session.info());
+    session.recordInvocations(invocations);
+    let decision: DecisionOf<'tools/post-execute'> = raw;
+    const replaceable = typeof bridge.canReplace.toolResult === 'function' ? bridge.canReplace.toolResult(payload.toolName) : bridge.canReplace.toolResult;
+    if (raw.action === 'accept' && raw.content !== undefined && !replaceable) {
+      decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
+    }
+    const common = { type: 'tool/result' as const, turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName };
+    if (decision.action === 'block') {
+      session.log.append({ ...common, content: withheldResultText(decision.reason), isError: true, hookEffect: 'blocked' });
+      return { decision, word: 'block' };
+    }
+    // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
+    const original = payload.result.content;
+    if (decision.content !== undefined && decision.content !== original) {
+      const kept = { length: original.length, sha256: createHash('sha256').update(original).digest('hex'), ...(options.keepReplacedOriginals === true && { content: original }) };
+      session.log.append({ ...common, content: decision.content, isError: payload.result.isError, hookEffect: 'replaced', original: kept });
+    } else session.log.append({ ...common, content: original, isError: payload.result.isError });
+    if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'post-tool' });
+    return { decision, word: decision.additionalContext === undefined ? 'accept' : 'context' };
+  },
+  'agent/turn-continuation': async (event, { session, options, bus }) => {
+    const payload = event.payload;
+    if (!session.turnOpen) session.openTurn();
+    // The agent says whether this stop follows a forced continuation; hookbox counts how many.
+    if (event.alreadyContinued !== true) session.continuations = 0;
+    const continuations = session.continuations;
+    const { decision: raw, invocations } = await bus.dispatch('agent/turn-continuation', { ...payload, continuations }, session.info(), { action: 'stop' });
+    session.recordInvocations(invocations);
+    if (raw.action === 'stop') {
+      session.endTurn('completed');
+      return { decision: raw, word: 'stop' };
+    }
+    if (continuations >= options.maxContinuations) {
+      session.endTurn('completed', continuationCapReason(options.maxContinuations));
+      return { decision: { action: 'stop' }, word: 'stop (cap)' };
+    }
+    session.continuations += 1;
+    const reason = raw.reason ?? CONTINUE_REASON;
+    session.log.append({ type: 'steering/message', turn: session.turn, content: reason });
+    return { decision: { action: 'continue', reason }, word: 'continue' };
+  },
+};

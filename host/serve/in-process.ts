@@ -1,5 +1,6 @@
-import type { AgentAnswer } from '../bridges/agents/index.ts';
-import { agentBridge } from '../bridges/agents/index.ts';
+import type { AgentAnswer } from '../agents/index.ts';
+import { LOOP_DEFAULTS } from '../loop/defaults.ts';
+import { agentBridge } from '../agents/index.ts';
 import { decideAgentEvent } from './decide.ts';
 import { loadServedHooks } from './served-hooks.ts';
 import { SessionTable } from './session-table.ts';
@@ -11,7 +12,7 @@ import { SessionTable } from './session-table.ts';
  * Hooks that remember across events (Var state) start fresh every time:
  * only a running `hookbox serve` keeps them.
  */
-export async function decideInProcess(agent: string, configPath: string, body: string, maxContinuations = 3): Promise<AgentAnswer> {
+export async function decideInProcess(agent: string, configPath: string, body: string, maxContinuations = LOOP_DEFAULTS.maxContinuations): Promise<AgentAnswer> {
   const bridge = agentBridge(agent);
   let input: unknown;
   try {

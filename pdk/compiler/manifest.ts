@@ -3,15 +3,13 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { HookManifestSchema, type HookManifest } from '../../host/config/manifest.ts';
-import type { HookLimits } from '../../host/runner/index.ts';
+import { DEFAULT_LIMITS, type HookLimits } from '../../host/runner/index.ts';
 import { BuildError } from '../../host/errors.ts';
 import type { SeamId } from '../../host/seams/index.ts';
 
-/** Limits a freshly built hook asks for; operators override them per hook. */
+/** Limits a freshly built hook asks for (the runner's defaults, and an instruction budget); operators override them per hook. */
 export const DEFAULT_HOOK_LIMITS: HookLimits = {
-  timeoutMs: 1000,
-  memoryMb: 64,
-  maxOutputBytes: 1024 * 1024,
+  ...DEFAULT_LIMITS,
   // ~0.5 s of busy JS on a 2-core CI machine: a runaway loop ends with a deterministic
   // budget fault before the wall timeout (which costs a worker restart) fires.
   instructionBudget: 30_000_000,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errno, OFlags, Rights } from '../../host/runner/wasi/errno.ts';
 import { type WasiGrant, WasiExit } from '../../host/runner/wasi/index.ts';
+import { WASI_FUNCTIONS } from '../../host/runner/wasi/names.ts';
 import { BUF, IOV, PATH, SCRATCH, wasiGuest } from '../helpers/wasi-guest.ts';
 
 /** Every function of `wasi_snapshot_preview1` (the witx), sorted. */
@@ -29,6 +30,10 @@ const guest = (grant?: WasiGrant) => wasiGuest(grant);
 describe('hookbox WASI with nothing granted', () => {
   it('serves exactly the 46 preview1 functions', () => {
     expect(Object.keys(guest().host.functions).sort()).toEqual(PREVIEW1);
+  });
+
+  it('the name list in wasi/names.ts is exactly preview1, each function once', () => {
+    expect([...WASI_FUNCTIONS].sort()).toEqual(PREVIEW1);
   });
 
   it('every fd call on an fd that does not exist is EBADF, every path call too (no preopens)', () => {

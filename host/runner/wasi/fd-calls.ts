@@ -3,11 +3,12 @@ import { Errno, FdFlags, Filetype, Rights, WasiErrno, Whence } from './errno.ts'
 import type { FdEntry, FileEntry } from './fd-table.ts';
 import { withDir } from './dir-walk.ts';
 import { type WasiFn, type WasiState, newTimes, writeFilestat } from './state.ts';
+import type { FD_CALLS } from './names.ts';
 
 const n = Number;
 
 /** The `fd_*` calls (`fd_readdir` and the preopen calls are in path-calls, with the other directory work). */
-export function fdCalls(state: WasiState): Record<string, WasiFn> {
+export function fdCalls(state: WasiState): Record<(typeof FD_CALLS)[number], WasiFn> {
   const { table } = state;
 
   const writable = (fd: number): FileEntry => {

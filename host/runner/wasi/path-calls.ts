@@ -21,6 +21,7 @@ import type { DirEntry, WasiRoot } from './fd-table.ts';
 import { FD_RELATIVE, type Walked, walkInRoot, withDir } from './dir-walk.ts';
 import { checkLinkTarget, checkMovedTree } from './link-target.ts';
 import { type WasiFn, type WasiState, filetypeOf, newTimes, writeFilestat } from './state.ts';
+import type { PATH_CALLS } from './names.ts';
 
 const n = Number;
 const encoder = new TextEncoder();
@@ -40,7 +41,7 @@ export function rootRights(root: WasiRoot): bigint {
  * (`ENOTCAPABLE` otherwise), and fd-relative lookup: without it, a write
  * grant's path calls are refused (`ENOTCAPABLE`, and a log note says why).
  */
-export function pathCalls(state: WasiState): Record<string, WasiFn> {
+export function pathCalls(state: WasiState): Record<(typeof PATH_CALLS)[number], WasiFn> {
   const { table } = state;
 
   /** The directory fd and the guest path string of a `(fd, ptr, len)` triple. */

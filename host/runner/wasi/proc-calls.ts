@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { Errno, WasiExit } from './errno.ts';
 import type { WasiFn, WasiState } from './state.ts';
+import type { PROC_CALLS } from './names.ts';
 
 const n = Number;
 const MAX_RANDOM_CHUNK = 65_536;
@@ -11,7 +12,7 @@ const MAX_RANDOM_CHUNK = 65_536;
  * bytes from node:crypto, `proc_exit` as a `WasiExit` thrown through the
  * guest. No sockets exist and nothing can be waited on.
  */
-export function procCalls(state: WasiState): Record<string, WasiFn> {
+export function procCalls(state: WasiState): Record<(typeof PROC_CALLS)[number], WasiFn> {
   const clockNs = (id: number): bigint | undefined => {
     switch (id) {
       case 0: // realtime

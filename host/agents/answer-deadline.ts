@@ -1,3 +1,5 @@
+import { DEFAULT_LIMITS, MAX_TIMEOUT_MS } from '../runner/limits.ts';
+
 /**
  * What the deadline needs of each configured hook (a resolved operator config
  * fits it; the bridges sit below host/config, so they name only these
@@ -10,9 +12,9 @@ export interface DeadlineHooks {
 }
 
 /** A wasm hook's deadline when neither the config nor its manifest sets one (the runner's default). */
-const WASM_DEFAULT_TIMEOUT_MS = 1_000;
+const WASM_DEFAULT_TIMEOUT_MS = DEFAULT_LIMITS.timeoutMs;
 /** A shell hook's deadline when unset (Claude Code's, which hookbox keeps for imported hooks). */
-const SHELL_DEFAULT_TIMEOUT_MS = 600_000;
+const SHELL_DEFAULT_TIMEOUT_MS = MAX_TIMEOUT_MS;
 /**
  * `hookbox hook`'s whole deadline when setup wrote none (hookbox-hook.cjs
  * repeats it; a test holds the two equal), and the least setup writes: the

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { type OurToolCall, fromProtocolToolName } from '../tool-names.ts';
-import { patchFileChanges } from './codex-patch.ts';
-import { shellPatch } from './codex-shell-patch.ts';
-import { type AgentToolRow, passedCall } from './tool-table.ts';
+import { type OurToolCall, fromProtocolToolName, relativeInside } from '../tool-names.ts';
+import { patchFileChanges } from './patch.ts';
+import { shellPatch } from './shell-patch.ts';
+import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /** Codex's patch tool: hooks see `apply_patch {command: <the patch envelope>}`. */
 const PATCH_TOOL = 'apply_patch';
@@ -85,10 +85,4 @@ function shellCall(input: Readonly<Record<string, unknown>>): { command: string;
 
 function quoteWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-function relativeInside(cwd: string, file: string): string {
-  const absolute = path.resolve(cwd, file);
-  const relative = path.relative(cwd, absolute);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
 }

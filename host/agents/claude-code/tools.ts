@@ -1,6 +1,5 @@
-import path from 'node:path';
-import { type OurToolCall, fromProtocolToolInput } from '../tool-names.ts';
-import { type AgentToolRow, passedCall } from './tool-table.ts';
+import { type OurToolCall, fromProtocolToolInput, relativeInside } from '../tool-names.ts';
+import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
  * Every tool Claude Code 2.1.328 can run, and how it reaches hookbox's hooks
@@ -93,10 +92,4 @@ function editCall(toolName: string, input: Readonly<Record<string, unknown>>, cw
     content = texts.every((text): text is string => typeof text === 'string') ? texts.join('\n') : undefined;
   }
   return content === undefined ? undefined : { toolName: 'write_file', arguments: { path: relativeInside(cwd, file), content } };
-}
-
-function relativeInside(cwd: string, file: string): string {
-  const absolute = path.resolve(cwd, file);
-  const relative = path.relative(cwd, absolute);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
 }

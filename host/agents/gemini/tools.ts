@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { ToolResult } from '../../seams/index.ts';
-import type { OurToolCall } from '../tool-names.ts';
-import { type AgentToolRow, passedCall } from './tool-table.ts';
+import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
  * Every tool Gemini CLI 0.61.0 can run (the census test checks the binary
@@ -97,10 +96,4 @@ export function fromGeminiToolResponse(toolName: string, response: unknown): Too
   if (toolName !== 'run_shell_command' || typeof llm !== 'string') return { content, isError };
   const exit = /^Exit Code: (-?\d+)$/m.exec(llm)?.[1] ?? (/^(Signal|Error): /m.test(llm) ? undefined : '0');
   return { content: exit === undefined ? content : `${content}\nexit code: ${exit}`, isError: isError || (exit !== undefined && exit !== '0') };
-}
-
-function relativeInside(cwd: string, file: string): string {
-  const absolute = path.resolve(cwd, file);
-  const relative = path.relative(cwd, absolute);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
 }
