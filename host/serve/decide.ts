@@ -16,6 +16,9 @@ export interface Decided {
   readonly decision: string;
 }
 
+/** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed'>;
+
 export interface DeciderOptions {
   readonly bus: SeamBus;
   readonly sessions: SessionTable;
@@ -32,7 +35,7 @@ export interface DeciderOptions {
  * log with the loop's event types, so `hookbox replay` reads it. Never
  * throws: a host error becomes the agent's fail-closed answer.
  */
-export async function decideAgentEvent(bridge: AgentBridge, input: unknown, options: DeciderOptions): Promise<Decided> {
+export async function decideAgentEvent(bridge: DecidingBridge, input: unknown, options: DeciderOptions): Promise<Decided> {
   const parsed = bridge.toSeam(input);
   if (parsed.kind === 'invalid') {
     return { answer: bridge.failClosed(parsed.event, parsed.message), ...(parsed.event !== undefined && { event: parsed.event }), decision: 'invalid' };
@@ -93,7 +96,7 @@ interface SessionDecision<S extends SeamId> {
   readonly word: string;
 }
 
-async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
+async function decideInSession(bridge: DecidingBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
   const { bus } = options;
   switch (event.seam) {
     case 'agent/session-start': {
