@@ -17,6 +17,9 @@ export interface Decided {
   readonly decision: string;
 }
 
+/** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed'>;
+
 export interface DeciderOptions {
   readonly bus: SeamBus;
   readonly sessions: SessionTable;
@@ -33,7 +36,7 @@ export interface DeciderOptions {
  * log with the loop's event types, so `hookbox replay` reads it. Never
  * throws: a host error becomes the agent's fail-closed answer.
  */
-export async function decideAgentEvent(bridge: AgentBridge, input: unknown, options: DeciderOptions): Promise<Decided> {
+export async function decideAgentEvent(bridge: DecidingBridge, input: unknown, options: DeciderOptions): Promise<Decided> {
   const parsed = bridge.toSeam(input);
   if (parsed.kind === 'invalid') {
     return { answer: bridge.failClosed(parsed.event, parsed.message), ...(parsed.event !== undefined && { event: parsed.event }), decision: 'invalid' };
@@ -96,7 +99,7 @@ interface SessionDecision<S extends SeamId> {
 
 /** What a seam's step in a served session works with. */
 interface SessionStep {
-  readonly bridge: AgentBridge;
+  readonly bridge: DecidingBridge;
   readonly session: ServedSession;
   readonly options: DeciderOptions;
   readonly bus: SeamBus;
@@ -105,7 +108,7 @@ interface SessionStep {
 /** One seam's part of deciding an agent event in its session. */
 type SeamStep<S extends SeamId> = (event: AgentSeamEvent<S>, step: SessionStep) => Promise<SessionDecision<S>>;
 
-async function decideInSession(bridge: AgentBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
+async function decideInSession(bridge: DecidingBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
   const step = SEAM_STEPS[event.seam] as SeamStep<SeamId>;
   return step(event, { bridge, session, options, bus: options.bus });
 }

@@ -1,7 +1,7 @@
 export { DEFAULT_MAX_BODY_BYTES, DecisionServer, EXIT_HEADER } from './server.ts';
 export type { DecisionServerOptions } from './server.ts';
 export { decideAgentEvent } from './decide.ts';
-export type { Decided, DeciderOptions } from './decide.ts';
+export type { Decided, DeciderOptions, DecidingBridge } from './decide.ts';
 export { loadServedHooks } from './served-hooks.ts';
 export type { ServedHooks } from './served-hooks.ts';
 export { SessionTable } from './session-table.ts';

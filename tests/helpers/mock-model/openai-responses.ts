@@ -27,14 +27,15 @@ function writeResponse(res: ServerResponse, step: ScriptedStep, turn: number): v
     sse(res, { type, sequence_number: seq++, ...fields }, type);
   event('response.created', { response: { id, object: 'response', status: 'in_progress', output: [] } });
   let index = 0;
+  // Every finished item, repeated in `response.completed` as the real API does (the Agents SDK reads them there).
+  const output: unknown[] = [];
   if (step.text !== undefined) {
     const item = { type: 'message', id: `msg_${turn}`, role: 'assistant', status: 'in_progress', content: [] };
     event('response.output_item.added', { output_index: index, item });
     event('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: step.text });
-    event('response.output_item.done', {
-      output_index: index,
-      item: { ...item, status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] },
-    });
+    const done = { ...item, status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] };
+    event('response.output_item.done', { output_index: index, item: done });
+    output.push(done);
     index++;
   }
   for (const [n, call] of (step.toolCalls ?? []).entries()) {
@@ -45,6 +46,7 @@ function writeResponse(res: ServerResponse, step: ScriptedStep, turn: number): v
         : { type: 'custom_tool_call', ...common, input: call.input };
     event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress' } });
     event('response.output_item.done', { output_index: index, item });
+    output.push(item);
     index++;
   }
   event('response.completed', {
@@ -52,6 +54,7 @@ function writeResponse(res: ServerResponse, step: ScriptedStep, turn: number): v
       id,
       object: 'response',
       status: 'completed',
+      output,
       usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 },
     },
   });
