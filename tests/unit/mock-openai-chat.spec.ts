@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { advertisedToolNames } from '../helpers/mock-model/advertised-tools.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHAT_MOCK_MODEL, chatMessages, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
 import type { MockModel } from '../helpers/mock-model/script.ts';
@@ -72,5 +73,12 @@ describe('the mock chat-completions model', () => {
     expect((await fetch(`${mock.url}/v1/embeddings`, { method: 'POST', body: '{}' })).status).toBe(404);
     expect(mock.requests.map((r) => r.url)).toEqual(['/v1/models', '/v1/chat/completions', '/v1/embeddings']);
     expect(mock.turns).toHaveLength(1);
+  });
+});
+
+describe('advertised tools in a chat-completions request', () => {
+  it('are the function names, sorted and without repeats', () => {
+    const body = { tools: [{ type: 'function', function: { name: 'write' } }, { type: 'function', function: { name: 'bash' } }, { type: 'function', function: { name: 'bash' } }, { type: 'function' }] };
+    expect(advertisedToolNames('chat', body)).toEqual(['bash', 'write']);
   });
 });
