@@ -161,6 +161,37 @@ export function runPi(home: string, cwd: string, prompt: string, extraEnv: Recor
   });
 }
 
+/**
+ * An `opencode.json` in `project` whose only provider is `mock` (chat
+ * completions at the mock model, through `@ai-sdk/openai-compatible`), bash
+ * and edits allowed without asking.
+ */
+export function writeOpenCodeProject(project: string, mockUrl: string): void {
+  const provider = { npm: '@ai-sdk/openai-compatible', name: 'mock', options: { baseURL: `${mockUrl}/v1`, apiKey: 'any' }, models: { [CHAT_MODEL_ID]: { name: CHAT_MODEL_ID } } };
+  const config = { model: `mock/${CHAT_MODEL_ID}`, permission: { bash: 'allow', edit: 'allow' }, provider: { mock: provider } };
+  writeFileSync(join(project, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** `opencode run --format json` headless in `cwd`: private XDG folders, no model list fetch, update, LSP download, sharing or default plugins. */
+export function runOpenCode(home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(OPENCODE_BIN, ['run', '--format', 'json', prompt], {
+    cwd,
+    env: baseEnv({
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_STATE_HOME: join(home, '.local', 'state'),
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+      ...extraEnv,
+    }),
+  });
+}
+
 /** `hookbox <args>` as the user would run it. */
 export function hookbox(args: readonly string[], env: Record<string, string> = {}): Promise<AgentRun> {
   return runAsync(process.execPath, [HOOKBOX_BIN, ...args], { cwd: process.cwd(), env: { ...process.env, ...env } });

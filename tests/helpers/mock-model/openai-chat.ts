@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type MockDialect, type MockModel, type RecordedRequest, type ScriptedStep, type StepSource, sse, startMockModel } from './script.ts';
+import { type MockDialect, type MockModel, type RecordedRequest, SCRIPT_DONE, type ScriptedStep, type StepSource, sse, startMockModel } from './script.ts';
 
 /** The model id the mock lists and names in every completion. */
 export const CHAT_MOCK_MODEL = 'mock-chat-model';
@@ -121,4 +121,22 @@ export function contentText(content: unknown): string {
     return (content as { text?: unknown }[]).map((part) => (typeof part.text === 'string' ? part.text : JSON.stringify(part))).join('');
   }
   return JSON.stringify(content ?? null);
+}
+
+/**
+ * A script for an agent that also asks the model for things besides its
+ * turns (OpenCode titles each session in a request without tools): a
+ * request with no `tools` is answered `aside`, every other consumes the
+ * next step of `script` (then {@link SCRIPT_DONE}).
+ */
+export function agentTurnsOnly(script: readonly StepSource[], aside: ScriptedStep = { text: 'Session title' }): StepSource[] {
+  let next = 0;
+  const answer = (request: RecordedRequest): ScriptedStep => {
+    const tools = (request.body as { tools?: unknown } | null)?.tools;
+    if (!Array.isArray(tools) || tools.length === 0) return aside;
+    const source = script[next++] ?? SCRIPT_DONE;
+    return typeof source === 'function' ? source(request) : source;
+  };
+  // Enough entries for every agent turn plus one aside each; past them the mock answers SCRIPT_DONE.
+  return Array.from({ length: 2 * script.length + 4 }, () => answer);
 }
