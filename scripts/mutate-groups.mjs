@@ -39,7 +39,7 @@ export const GROUPS = {
     target: 85,
   },
   bridges: {
-    mutate: ['host/bridges/**/*.ts', '!host/bridges/index.ts', '!host/bridges/agents/index.ts'],
+    mutate: ['host/bridges/**/*.ts', 'host/agents/**/*.ts', '!host/bridges/index.ts', '!host/agents/index.ts'],
     tests: [
       'tests/conformance/agent-bridges.spec.ts',
       'tests/unit/agent-*.spec.ts',

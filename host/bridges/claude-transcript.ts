@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { SessionEvent } from '../log/index.ts';
-import { toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from './tool-names.ts';
+import { toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from '../agents/tool-names.ts';
 
 /** The transcript file beside a session log: `session.jsonl` → `session.claude-transcript.jsonl`. */
 export function claudeTranscriptPath(logPath: string): string {

@@ -18,8 +18,8 @@ export {
   toProtocolToolInput,
   toProtocolToolName,
   toProtocolToolResponse,
-} from './tool-names.ts';
-export type { OurToolCall } from './tool-names.ts';
+} from '../agents/tool-names.ts';
+export type { OurToolCall } from '../agents/tool-names.ts';
 export { CODEX_MODEL_PLACEHOLDER, protocolInput } from './protocol-input.ts';
 export { protocolNotices, protocolOutcome } from './protocol-output.ts';
 export { protocolCodec } from './wasm-codec.ts';

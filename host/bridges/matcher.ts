@@ -1,6 +1,6 @@
 import type { SessionStartSource } from '../seams/index.ts';
 import { PROTOCOL_LABEL, SESSION_START_SOURCES, type ToolProtocol } from './protocol.ts';
-import { BUILTIN_TOOLS, fromProtocolToolName, protocolToolNames } from './tool-names.ts';
+import { BUILTIN_TOOLS, fromProtocolToolName, protocolToolNames } from '../agents/tool-names.ts';
 
 /** A matcher converted to hookbox's anchored tool matchers, with what a person should know about it. */
 export interface ConvertedToolMatcher {

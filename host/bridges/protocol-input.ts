@@ -1,7 +1,7 @@
 import type { SeamCall } from '../events/index.ts';
 import type { PayloadOf, SeamId } from '../seams/index.ts';
 import { EVENT_FOR_SEAM, type ToolProtocol } from './protocol.ts';
-import { toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from './tool-names.ts';
+import { toProtocolToolInput, toProtocolToolName, toProtocolToolResponse } from '../agents/tool-names.ts';
 
 /** The `model` Codex hooks receive: hookbox does not tell hooks which model runs. */
 export const CODEX_MODEL_PLACEHOLDER = 'hookbox';

@@ -1,9 +1,10 @@
+import { firstEvents } from '../agents/bridge-parts.ts';
+import { CLAUDE_CODE_SEAM_EVENTS } from '../agents/claude-code/protocol.ts';
+import { CODEX_SEAM_EVENTS } from '../agents/codex/protocol.ts';
+import { TOOL_PROTOCOLS, type ToolProtocol } from '../agents/tool-names.ts';
 import type { SeamId } from '../seams/index.ts';
 
-/** The coding-agent hook protocols hookbox speaks besides its own msgpack wire. */
-export const TOOL_PROTOCOLS = ['claude-code', 'codex'] as const;
-/** A coding agent's JSON-on-stdin / exit-code hook protocol. */
-export type ToolProtocol = (typeof TOOL_PROTOCOLS)[number];
+export { TOOL_PROTOCOLS, type ToolProtocol };
 
 /** How each protocol names itself in messages. */
 export const PROTOCOL_LABEL: Readonly<Record<ToolProtocol, string>> = {
@@ -11,14 +12,13 @@ export const PROTOCOL_LABEL: Readonly<Record<ToolProtocol, string>> = {
   codex: 'Codex',
 };
 
-/** The event each seam maps to. Claude Code and Codex use the same names for these five. */
-export const EVENT_FOR_SEAM = {
-  'agent/session-start': 'SessionStart',
-  'agent/prompt-submit': 'UserPromptSubmit',
-  'tools/pre-execute': 'PreToolUse',
-  'tools/post-execute': 'PostToolUse',
-  'agent/turn-continuation': 'Stop',
-} as const satisfies Record<SeamId, string>;
+/**
+ * The event a hook of either format is sent for each seam: the first event
+ * of each seam in Claude Code's protocol table (an event such as
+ * `PostToolUseFailure`, which Claude Code sends and hookbox reads, is never
+ * sent to a hook). Codex's table names the same first events (checked here).
+ */
+export const EVENT_FOR_SEAM = firstEvents(CLAUDE_CODE_SEAM_EVENTS) satisfies ReturnType<typeof firstEvents<typeof CODEX_SEAM_EVENTS>>;
 
 /** A hook event hookbox supports, by its Claude Code / Codex name. */
 export type ToolEventName = (typeof EVENT_FOR_SEAM)[SeamId];

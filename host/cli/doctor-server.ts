@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { DoctorFinding } from '../bridges/agents/index.ts';
+import type { DoctorFinding } from '../agents/index.ts';
 import { CONFIG_HEADER, canonicalConfigPath, configIdentity, proofHolds } from '../serve/config-identity.ts';
 import { printable } from '../text/index.ts';
 

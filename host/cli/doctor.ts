@@ -2,20 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgentBridge, DoctorFinding, SetupScope } from '../bridges/agents/index.ts';
-import { handlerPositions } from '../bridges/agents/hook-groups.ts';
+import type { AgentBridge, DoctorFinding, SetupScope } from '../agents/index.ts';
+import { handlerPositions } from '../agents/hook-groups.ts';
 import { checkServerIdentity, postProbe } from './doctor-server.ts';
-
-/** A probe event per agent: a harmless shell command, asked as the agent asks it. */
-const PROBES: Readonly<Record<string, (cwd: string) => Record<string, unknown>>> = {
-  'claude-code': (cwd) => ({ ...common(cwd, 'PreToolUse'), tool_name: 'Bash', tool_input: { command: 'true' }, tool_use_id: 'hookbox-doctor-probe' }),
-  codex: (cwd) => ({ ...common(cwd, 'PreToolUse'), model: 'probe', turn_id: 'probe', tool_name: 'Bash', tool_input: { command: 'true' }, tool_use_id: 'hookbox-doctor-probe' }),
-  gemini: (cwd) => ({ ...common(cwd, 'BeforeTool'), timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'true' } }),
-};
-
-function common(cwd: string, event: string): Record<string, unknown> {
-  return { session_id: 'hookbox-doctor-probe', transcript_path: null, cwd, hook_event_name: event, permission_mode: 'default' };
-}
 
 /** What doctor found for one agent; `ok` when every finding holds. */
 export interface DoctorReport {
@@ -85,18 +74,17 @@ function hasHookboxEntries(bridge: AgentBridge, file: string): boolean {
 }
 
 /** The environment and folder an agent runs a hook command with: the project, named as the agent names it. */
-function agentShell(scope: SetupScope): { cwd: string | undefined; env: NodeJS.ProcessEnv } {
+function agentShell(bridge: AgentBridge, scope: SetupScope): { cwd: string | undefined; env: NodeJS.ProcessEnv } {
   if (scope.kind !== 'project') return { cwd: undefined, env: process.env };
-  return { cwd: scope.dir, env: { ...process.env, CLAUDE_PROJECT_DIR: scope.dir, GEMINI_PROJECT_DIR: scope.dir } };
+  const variable = bridge.projectDirVariable;
+  return { cwd: scope.dir, env: { ...process.env, ...(variable !== undefined && { [variable]: scope.dir }) } };
 }
 
 async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scope: SetupScope): Promise<DoctorFinding[]> {
-  const event = PROBES[bridge.name];
-  if (event === undefined) return [];
   const findings: DoctorFinding[] = [];
   const dir = mkdtempSync(path.join(tmpdir(), 'hookbox-doctor-'));
   try {
-    const input = JSON.stringify(event(dir));
+    const input = JSON.stringify(bridge.probe.event(dir));
     if (handler.type === 'http' && typeof handler.url === 'string') {
       const headers = (handler.headers ?? {}) as Record<string, string>;
       // First: is it hookbox at all? Only a process holding the token answers the nonce.
@@ -112,7 +100,7 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
       return findings;
     }
     if (typeof handler.command !== 'string') return findings;
-    const shell = agentShell(scope);
+    const shell = agentShell(bridge, scope);
     const words = shellWords(handler.command);
     const base = shell.cwd ?? process.cwd();
     const named = (flag: string) => (words.includes(flag) && words[words.indexOf(flag) + 1] !== undefined ? path.resolve(base, words[words.indexOf(flag) + 1]!) : undefined);
@@ -152,8 +140,7 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
 
 function timeoutMs(bridge: AgentBridge, handler: Record<string, unknown>): number {
   const value = typeof handler.timeout === 'number' ? handler.timeout : 30;
-  // Gemini's timeout is in ms, Claude Code's and Codex's in seconds.
-  return bridge.name === 'gemini' ? value : value * 1000;
+  return value * bridge.probe.timeoutUnitMs;
 }
 
 /** The words of a command line written by `setup` (single-quoted words, or bare ones). */

@@ -2,7 +2,7 @@
 // (its deadline passed, the server answered nothing usable, its own error):
 // each seam's closed form in the agent's own format — a tool call denied, a
 // prompt blocked, a result withheld. It repeats the bridges' `failClosed`
-// tables (host/bridges/agents/*.ts) in plain CommonJS because the client
+// tables (host/agents/*/bridge.ts) in plain CommonJS because the client
 // must not load TypeScript to answer; tests/unit/hook-client-closed.spec.ts
 // holds the two equal for every agent and event.
 //

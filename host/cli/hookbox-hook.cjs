@@ -23,7 +23,7 @@ const REFUSED_HEADER = 'x-hookbox-refused';
 /** The config this client decides by: a server started with another refuses the event. */
 const CONFIG_HEADER = 'x-hookbox-config';
 const MAX_STDIN = 4 * 1024 * 1024;
-/** The whole client's deadline when setup wrote none (what host/bridges/agents/answer-deadline.ts calls the default). */
+/** The whole client's deadline when setup wrote none (what host/agents/answer-deadline.ts calls the default). */
 const DEFAULT_DEADLINE_MS = 25_000;
 const DEFAULT_MAX_CONTINUATIONS = 3;
 /** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */

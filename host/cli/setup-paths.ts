@@ -1,17 +1,19 @@
 import { appendFileSync, existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { AGENT_BRIDGES, type AgentBridge } from '../agents/index.ts';
 import { PACKAGE_ROOT } from '../package.ts';
 
 /** Where `hookbox hook` sits inside hookbox's package. */
 const CLIENT_IN_PACKAGE = ['host', 'cli', 'hookbox-hook.cjs'] as const;
 
 /**
- * The folder each agent names the project by in a hook command's
- * environment (Claude Code: `CLAUDE_PROJECT_DIR`; Gemini CLI:
- * `GEMINI_PROJECT_DIR`). Codex names none and runs hooks in the session's
- * folder, so its command is relative to that.
+ * The variable each agent names the project folder by in a hook command's
+ * environment (each bridge's `projectDirVariable`). An agent that names none
+ * (Codex) runs hooks in the session's folder, so its command is relative to that.
  */
-export const PROJECT_DIR_VARIABLE: Readonly<Record<string, string>> = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR' };
+export const PROJECT_DIR_VARIABLE: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(AGENT_BRIDGES).flatMap((bridge: AgentBridge) => (bridge.projectDirVariable === undefined ? [] : [[bridge.name, bridge.projectDirVariable]])),
+);
 
 /** The per-project socket `setup` points the client at, relative to the project (a server serves one project). */
 export const PROJECT_SOCKET = path.join('.hookbox', 'run', 'serve.sock');

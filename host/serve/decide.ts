@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../bridges/agents/index.ts';
-import { isUnmappedCall } from '../bridges/agents/tool-table.ts';
+import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
+import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { ServedSession } from './served-session.ts';

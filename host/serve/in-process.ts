@@ -1,5 +1,5 @@
-import type { AgentAnswer } from '../bridges/agents/index.ts';
-import { agentBridge } from '../bridges/agents/index.ts';
+import type { AgentAnswer } from '../agents/index.ts';
+import { agentBridge } from '../agents/index.ts';
 import { decideAgentEvent } from './decide.ts';
 import { loadServedHooks } from './served-hooks.ts';
 import { SessionTable } from './session-table.ts';

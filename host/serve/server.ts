@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, lstatSync, unlinkSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type { AgentAnswer, AgentBridge } from '../bridges/agents/index.ts';
-import { AGENT_BRIDGES } from '../bridges/agents/index.ts';
+import type { AgentAnswer, AgentBridge } from '../agents/index.ts';
+import { AGENT_BRIDGES, isAgentName } from '../agents/index.ts';
 import { printable } from '../text/index.ts';
 import { ConfigError } from '../errors.ts';
 import { AuthGate, loopbackHost } from './auth-gate.ts';
@@ -130,7 +130,7 @@ export class DecisionServer {
       const authorized = !tcp || this.#gate?.authorized(req) === true;
       const health = req.method === 'GET' && url.pathname === '/health';
       const match = /^\/hooks\/([a-z0-9-]+)$/.exec(url.pathname);
-      const bridge: AgentBridge | undefined = match !== null && Object.hasOwn(AGENT_BRIDGES, match[1]!) ? AGENT_BRIDGES[match[1]!] : undefined;
+      const bridge: AgentBridge | undefined = match !== null && isAgentName(match[1]!) ? AGENT_BRIDGES[match[1]!] : undefined;
       if (!authorized) {
         status = 401;
         const reason = 'unauthenticated request (a bearer token is required)';

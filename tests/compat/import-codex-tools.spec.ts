@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOOL_NAMES, convertToolMatcher } from '../../host/bridges/index.ts';
-import { fromCodexTool } from '../../host/bridges/agents/codex-tools.ts';
+import { fromCodexTool } from '../../host/agents/codex/tools.ts';
 import { type ImportProject, importProject, toolResults } from '../helpers/import-project.ts';
 
 // Codex apply_patch / Edit / Write matchers select hookbox's file tools (one

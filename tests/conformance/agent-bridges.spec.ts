@@ -4,7 +4,7 @@
  * answer, and a settings merge that `--remove` undoes exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { AGENT_BRIDGES, type SetupTransport } from '../../host/bridges/agents/index.ts';
+import { AGENT_BRIDGES, type SetupTransport } from '../../host/agents/index.ts';
 import { isSeamId } from '../../host/seams/index.ts';
 
 const TRANSPORTS: readonly SetupTransport[] = [

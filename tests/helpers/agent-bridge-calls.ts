@@ -4,7 +4,7 @@
  * agent would parse.
  */
 import { expect } from 'vitest';
-import type { AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../../host/bridges/agents/agent-bridge.ts';
+import type { AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../../host/agents/agent-bridge.ts';
 import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
 
 /** The bridge's seam call for `input`; anything else (pass, invalid) throws with what it got. */

@@ -8,10 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_TOOLS } from '../../host/bridges/agents/claude-code-tools.ts';
-import { CODEX_TOOLS } from '../../host/bridges/agents/codex-tools.ts';
-import { GEMINI_TOOLS } from '../../host/bridges/agents/gemini-tools.ts';
-import { type AgentToolRow, listedTools } from '../../host/bridges/agents/tool-table.ts';
+import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
+import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
+import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
+import { type AgentToolRow, listedTools } from '../../host/agents/tool-table.ts';
 import { agentWorkspace } from '../helpers/agent-project.ts';
 import { claudeWorkspace, probeClaude, runClaude } from '../helpers/claude-code.ts';
 import { MockAnthropic } from '../helpers/mock-anthropic.ts';
@@ -51,7 +51,7 @@ describe('agent tool census (real binaries)', () => {
       expect(deferred, 'the deferred-tools reminder was not found: the census would miss NotebookEdit, WebFetch…').not.toHaveLength(0);
       const names = [...advertisedToolNames('anthropic', main!.body), ...deferred];
       report('claude-code', names);
-      expect(unlisted(names, CLAUDE_CODE_TOOLS), 'tools Claude Code offers that host/bridges/agents/claude-code-tools.ts does not list').toEqual([]);
+      expect(unlisted(names, CLAUDE_CODE_TOOLS), 'tools Claude Code offers that host/agents/claude-code/tools.ts does not list').toEqual([]);
     } finally {
       await mock.close();
     }
@@ -67,7 +67,7 @@ describe('agent tool census (real binaries)', () => {
       expect(mock.turns.length, 'Codex made no model request').toBeGreaterThan(0);
       const names = advertisedToolNames('responses', mock.turns[0]!.body);
       report('codex', names);
-      expect(unlisted(names, CODEX_TOOLS), 'tools Codex offers that host/bridges/agents/codex-tools.ts does not list').toEqual([]);
+      expect(unlisted(names, CODEX_TOOLS), 'tools Codex offers that host/agents/codex/tools.ts does not list').toEqual([]);
     } finally {
       await mock.close();
     }
@@ -83,7 +83,7 @@ describe('agent tool census (real binaries)', () => {
       expect(mock.turns.length, 'Gemini CLI made no model request').toBeGreaterThan(0);
       const names = advertisedToolNames('gemini', mock.turns[0]!.body);
       report('gemini', names);
-      expect(unlisted(names, GEMINI_TOOLS), 'tools Gemini CLI offers that host/bridges/agents/gemini-tools.ts does not list').toEqual([]);
+      expect(unlisted(names, GEMINI_TOOLS), 'tools Gemini CLI offers that host/agents/gemini/tools.ts does not list').toEqual([]);
     } finally {
       await mock.close();
     }

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorAgent } from '../../host/cli/doctor.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
-import { claudeCodeBridge } from '../../host/bridges/agents/index.ts';
+import { claudeCodeBridge } from '../../host/agents/index.ts';
 import { proofHolds } from '../../host/serve/config-identity.ts';
 import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
 import { MAX_UNAUTHENTICATED_CONNECTIONS } from '../../host/serve/auth-gate.ts';

@@ -1,5 +1,5 @@
 /**
- * The pieces every agent bridge shares (host/bridges/agents/bridge-parts.ts):
+ * The pieces every agent bridge shares (host/agents/bridge-parts.ts):
  * the edges the per-agent tests do not reach on their own.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   jsonAnswer,
   readAgentEvent,
   sessionSource,
-} from '../../host/bridges/agents/bridge-parts.ts';
+} from '../../host/agents/bridge-parts.ts';
 import { z } from 'zod';
 
 describe('bridge parts', () => {
@@ -45,7 +45,7 @@ describe('bridge parts', () => {
     for (const event of [undefined, 'Other', 'constructor']) expect(failClosed(event, 'boom')).toEqual({ exitCode: 2, stdout: '', stderr: 'hookbox: boom\n' });
   });
 
-  it('answers a seam outside the table with no opinion', () => {
+  it('answers each seam from the table; a seam outside it throws, naming it (never a silent no opinion)', () => {
     const answer = answerBySeam({
       'agent/session-start': () => jsonAnswer({ seen: 'start' }),
       'agent/prompt-submit': () => jsonAnswer({}),
@@ -55,6 +55,6 @@ describe('bridge parts', () => {
     });
     const event = { event: 'SessionStart', sessionId: 's', cwd: '/w', seam: 'agent/session-start', payload: { source: 'startup' } } as const;
     expect(JSON.parse(answer(event, {}).stdout)).toEqual({ seen: 'start' });
-    expect(answer({ ...event, seam: 'session/end' as never, payload: {} as never }, {} as never)).toEqual(NO_OPINION);
+    expect(() => answer({ ...event, seam: 'session/end' as never, payload: {} as never }, {} as never)).toThrow(/no answer for seam session\/end/);
   });
 });

@@ -4,11 +4,11 @@
  * answers the shapes it was seen to honour.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentSeamEvent } from '../../host/bridges/agents/agent-bridge.ts';
-import { codexBridge } from '../../host/bridges/agents/codex.ts';
-import { patchFileChanges } from '../../host/bridges/agents/codex-patch.ts';
-import { fromCodexTool } from '../../host/bridges/agents/codex-tools.ts';
-import { canonicalJson, codexHookHash, codexHookKey } from '../../host/bridges/agents/codex-trust.ts';
+import type { AgentSeamEvent } from '../../host/agents/agent-bridge.ts';
+import { codexBridge } from '../../host/agents/codex/bridge.ts';
+import { patchFileChanges } from '../../host/agents/codex/patch.ts';
+import { fromCodexTool } from '../../host/agents/codex/tools.ts';
+import { canonicalJson, codexHookHash, codexHookKey } from '../../host/agents/codex/trust.ts';
 import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
 import { answerJsonOf, seamCall } from '../helpers/agent-bridge-calls.ts';
 

@@ -4,9 +4,9 @@
  * in the shapes it was seen to honour.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentSeamEvent } from '../../host/bridges/agents/agent-bridge.ts';
-import { geminiBridge } from '../../host/bridges/agents/gemini.ts';
-import { fromGeminiTool, fromGeminiToolResponse } from '../../host/bridges/agents/gemini-tools.ts';
+import type { AgentSeamEvent } from '../../host/agents/agent-bridge.ts';
+import { geminiBridge } from '../../host/agents/gemini/bridge.ts';
+import { fromGeminiTool, fromGeminiToolResponse } from '../../host/agents/gemini/tools.ts';
 import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
 import { answerJsonOf, seamCall } from '../helpers/agent-bridge-calls.ts';
 

@@ -1,18 +1,18 @@
 /** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS; each agent's tool table), row for row. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_TOOLS } from '../../host/bridges/agents/claude-code-tools.ts';
-import { CODEX_TOOLS } from '../../host/bridges/agents/codex-tools.ts';
-import { CODEX_EVENTS } from '../../host/bridges/agents/codex.ts';
-import { GEMINI_TOOLS } from '../../host/bridges/agents/gemini-tools.ts';
-import { GEMINI_EVENTS } from '../../host/bridges/agents/gemini.ts';
+import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
+import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
+import { CODEX_EVENTS } from '../../host/agents/codex/protocol.ts';
+import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
+import { GEMINI_EVENTS } from '../../host/agents/gemini/protocol.ts';
 
-const README = readFileSync(new URL('../../host/bridges/agents/README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../host/agents/README.md', import.meta.url), 'utf8');
 
 describe.each([
   ['Codex', CODEX_EVENTS],
   ['Gemini CLI', GEMINI_EVENTS],
-])('%s mapping table in host/bridges/agents/README.md', (_agent, rows) => {
+])('%s mapping table in host/agents/README.md', (_agent, rows) => {
   it.each(rows.map((row) => [row.event, row]))('has the row for %s as in the code', (_event, row) => {
     expect(README).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
   });
@@ -22,7 +22,7 @@ describe.each([
   ['Claude Code', CLAUDE_CODE_TOOLS],
   ['Codex', CODEX_TOOLS],
   ['Gemini CLI', GEMINI_TOOLS],
-])('%s tool table in host/bridges/agents/README.md', (agent, rows) => {
+])('%s tool table in host/agents/README.md', (agent, rows) => {
   const section = README.slice(README.indexOf(`### ${agent} (`));
   const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| tool |')));
   it('lists exactly the code\'s rows, in order', () => {

@@ -8,12 +8,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SetupScope } from '../../host/bridges/agents/agent-bridge.ts';
-import { agentAnswerTimeoutMs } from '../../host/bridges/agents/answer-deadline.ts';
-import { codexSetup, codexTrustFor } from '../../host/bridges/agents/codex-setup.ts';
-import { codexHookHash } from '../../host/bridges/agents/codex-trust.ts';
-import { geminiSetup } from '../../host/bridges/agents/gemini-setup.ts';
-import { editTomlTables } from '../../host/bridges/agents/toml-tables.ts';
+import type { SetupScope } from '../../host/agents/agent-bridge.ts';
+import { agentAnswerTimeoutMs } from '../../host/agents/answer-deadline.ts';
+import { codexSetup, codexTrustFor } from '../../host/agents/codex/setup.ts';
+import { codexHookHash } from '../../host/agents/codex/trust.ts';
+import { geminiSetup } from '../../host/agents/gemini/setup.ts';
+import { editTomlTables } from '../../host/agents/toml-tables.ts';
 import type { ResolvedConfig } from '../../host/config/index.ts';
 
 const COMMAND = "'/usr/bin/node' '/x/host/cli/hookbox.mjs' 'hook' 'codex' '--socket' '/s' '--config' '/c.json'";

@@ -6,12 +6,12 @@
  * through the shell) are writes.
  */
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_TOOLS, fromClaudeCodeTool } from '../../host/bridges/agents/claude-code-tools.ts';
-import { patchFileChanges, parseCodexPatch } from '../../host/bridges/agents/codex-patch.ts';
-import { CODEX_TOOLS, fromCodexTool } from '../../host/bridges/agents/codex-tools.ts';
-import { GEMINI_TOOLS, fromGeminiTool } from '../../host/bridges/agents/gemini-tools.ts';
-import { TOOL_META_KEY, isUnmappedCall } from '../../host/bridges/agents/tool-table.ts';
-import { claudeCodeBridge } from '../../host/bridges/agents/claude-code.ts';
+import { CLAUDE_CODE_TOOLS, fromClaudeCodeTool } from '../../host/agents/claude-code/tools.ts';
+import { patchFileChanges, parseCodexPatch } from '../../host/agents/codex/patch.ts';
+import { CODEX_TOOLS, fromCodexTool } from '../../host/agents/codex/tools.ts';
+import { GEMINI_TOOLS, fromGeminiTool } from '../../host/agents/gemini/tools.ts';
+import { TOOL_META_KEY, isUnmappedCall } from '../../host/agents/tool-table.ts';
+import { claudeCodeBridge } from '../../host/agents/claude-code/bridge.ts';
 
 const CWD = '/work/app';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_EVENTS, type AgentSeamEvent, claudeCodeBridge as cc } from '../../host/bridges/agents/index.ts';
+import { CLAUDE_CODE_EVENTS, type AgentSeamEvent, claudeCodeBridge as cc } from '../../host/agents/index.ts';
 import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
 
 const common = { session_id: 'sess-1', transcript_path: '/home/u/.claude/projects/x.jsonl', cwd: '/work/app', permission_mode: 'default' };
@@ -122,7 +122,7 @@ describe('Claude Code bridge: decisions → answers', () => {
     expect(cc.failClosed('Stop', 'x')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
-  it.each(['docs/guides/agents.md', 'host/bridges/agents/README.md'])('the mapping table in %s is the one in code', (file) => {
+  it.each(['docs/guides/agents.md', 'host/agents/README.md'])('the mapping table in %s is the one in code', (file) => {
     const readme = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
     for (const row of CLAUDE_CODE_EVENTS) expect(readme).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
   });

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_BRIDGES, HOOK_CLIENT_DEFAULT_DEADLINE_MS } from '../../host/bridges/agents/index.ts';
+import { AGENT_BRIDGES, HOOK_CLIENT_DEFAULT_DEADLINE_MS } from '../../host/agents/index.ts';
 import { LOOP_DEFAULTS } from '../../host/loop/defaults.ts';
 import { CONFIG_HEADER, REFUSED_HEADER } from '../../host/serve/config-identity.ts';
 import { EXIT_HEADER, defaultSocketPath } from '../../host/serve/index.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codexBridge } from '../../host/bridges/agents/index.ts';
+import { codexBridge } from '../../host/agents/index.ts';
 import { NO_OPINION, SeamBus, nativeHook } from '../../host/events/index.ts';
 import { SessionTable, decideAgentEvent } from '../../host/serve/index.ts';
 

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeCodeBridge } from '../../host/bridges/agents/claude-code.ts';
+import { claudeCodeBridge } from '../../host/agents/claude-code/bridge.ts';
 import { SeamBus } from '../../host/events/index.ts';
 import { readSessionLog } from '../../host/log/index.ts';
 import { decideAgentEvent } from '../../host/serve/decide.ts';

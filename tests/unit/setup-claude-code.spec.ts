@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeCodeBridge, isHookboxHandler } from '../../host/bridges/agents/index.ts';
+import { claudeCodeBridge, isHookboxHandler } from '../../host/agents/index.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 
 const setup = claudeCodeBridge.setup;

@@ -8,8 +8,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeF
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_MARGIN_MS } from '../../host/bridges/agents/index.ts';
-import { handlerPositions } from '../../host/bridges/agents/hook-groups.ts';
+import { AGENT_MARGIN_MS } from '../../host/agents/index.ts';
+import { handlerPositions } from '../../host/agents/hook-groups.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { shellWords } from '../../host/cli/doctor.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type SetupScope, agentBridge, agentNames } from '../../bridges/agents/index.ts';
+import { type SetupScope, agentBridge, agentNames } from '../../agents/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { type DoctorReport, doctorAgent } from '../doctor.ts';
 

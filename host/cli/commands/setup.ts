@@ -11,7 +11,7 @@ import {
   agentBridge,
   agentNames,
   hookClientDeadlineMs,
-} from '../../bridges/agents/index.ts';
+} from '../../agents/index.ts';
 import { effectiveLimits, loadLayeredConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';

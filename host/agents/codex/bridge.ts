@@ -1,6 +1,5 @@
-import * as z from 'zod';
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';
+import type { AgentAnswer, AgentBridge, ParsedAgentEvent } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
@@ -16,62 +15,20 @@ import {
   seamEvent,
   sessionSource,
   toolEvents,
-} from './bridge-parts.ts';
-import { codexSetup } from './codex-setup.ts';
-import { fromCodexTool } from './codex-tools.ts';
-import { safeContext, safeText } from './event-input.ts';
+} from '../bridge-parts.ts';
+import { CODEX_EVENTS, CODEX_EVENT_SCHEMAS, type CodexEvent } from './protocol.ts';
+import { codexProbe } from './probe.ts';
+import { codexSetup } from './setup.ts';
+import { fromCodexTool } from './tools.ts';
+import { safeContext, safeText } from '../event-input.ts';
 
-/**
- * Codex's hook events hookbox answers, and what each decision becomes
- * (measured against the real `codex` 0.169.0: see host/bridges/agents/README.md).
- * The one table: the README's copy is checked against it by a test.
- */
-export const CODEX_EVENTS: readonly AgentEventMapping[] = [
-  { event: 'SessionStart', seam: 'agent/session-start', answers: 'context → `hookSpecificOutput.additionalContext`' },
-  {
-    event: 'UserPromptSubmit',
-    seam: 'agent/prompt-submit',
-    answers:
-      'block → `decision: "block"` + reason (the model is never called); context → `additionalContext`; a rewrite → block with the reason (Codex cannot take a rewritten prompt)',
-  },
-  {
-    event: 'PreToolUse',
-    seam: 'tools/pre-execute',
-    answers:
-      'deny → `permissionDecision: "deny"` + reason (the model reads "Command blocked by PreToolUse hook: <reason>"); ask → deny (Codex hooks cannot ask); allow → no answer',
-  },
-  {
-    event: 'PostToolUse',
-    seam: 'tools/post-execute',
-    answers:
-      'block → `decision: "block"` + reason (the model reads the reason in place of the output); replaced content → the same, the content as the reason; context → `additionalContext` (a developer message)',
-  },
-  {
-    event: 'Stop',
-    seam: 'agent/turn-continuation',
-    answers: 'continue {reason} → `decision: "block"` + reason (a new user turn; `stop_hook_active` + hookbox\'s cap end it); stop → no answer',
-  },
-];
 
-const ToolFields = {
-  tool_name: z.string().min(1),
-  tool_input: z.record(z.string(), z.unknown()),
-  tool_use_id: z.string().min(1),
-};
-const EventSchemas = {
-  SessionStart: z.looseObject({ source: z.string().optional() }),
-  UserPromptSubmit: z.looseObject({ prompt: z.string() }),
-  PreToolUse: z.looseObject(ToolFields),
-  PostToolUse: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
-  Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().nullable().optional() }),
-} as const;
-type EventName = keyof typeof EventSchemas;
 
 function toSeam(input: unknown): ParsedAgentEvent {
-  const read = readAgentEvent(input, EventSchemas);
+  const read = readAgentEvent(input, CODEX_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
-  switch (event as EventName) {
+  switch (event as CodexEvent) {
     case 'SessionStart':
       return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
     case 'UserPromptSubmit':
@@ -138,7 +95,7 @@ const failClosed = failClosedBy({
 });
 
 /** OpenAI's Codex CLI (`codex`, 0.169.x): command hooks in `hooks.json`, trusted in `config.toml`. */
-export const codexBridge: AgentBridge = {
+export const codexBridge: AgentBridge<'codex'> = {
   name: 'codex',
   label: 'Codex',
   events: CODEX_EVENTS,
@@ -147,4 +104,5 @@ export const codexBridge: AgentBridge = {
   answer,
   failClosed,
   setup: codexSetup,
+  probe: codexProbe,
 };

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { type OurToolCall, fromProtocolToolName } from '../tool-names.ts';
-import { patchFileChanges } from './codex-patch.ts';
-import { shellPatch } from './codex-shell-patch.ts';
-import { type AgentToolRow, passedCall } from './tool-table.ts';
+import { patchFileChanges } from './patch.ts';
+import { shellPatch } from './shell-patch.ts';
+import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /** Codex's patch tool: hooks see `apply_patch {command: <the patch envelope>}`. */
 const PATCH_TOOL = 'apply_patch';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type OurToolCall, fromProtocolToolInput } from '../tool-names.ts';
-import { type AgentToolRow, passedCall } from './tool-table.ts';
+import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
  * Every tool Claude Code 2.1.328 can run, and how it reaches hookbox's hooks

@@ -1,58 +1,15 @@
 import path from 'node:path';
-import * as z from 'zod';
 import type { PayloadOf } from '../../seams/index.ts';
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
-import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent, toolCallIdFromCall } from './bridge-parts.ts';
-import { claudeCodeSetup } from './claude-code-setup.ts';
-import { fromClaudeCodeTool } from './claude-code-tools.ts';
-import { safeContext, safeText } from './event-input.ts';
+import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../agent-bridge.ts';
+import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent, toolCallIdFromCall } from '../bridge-parts.ts';
+import { CLAUDE_CODE_EVENTS, CLAUDE_CODE_EVENT_SCHEMAS, type ClaudeCodeEvent } from './protocol.ts';
+import { claudeCodeProbe } from './probe.ts';
+import { claudeCodeSetup } from './setup.ts';
+import { fromClaudeCodeTool } from './tools.ts';
+import { safeContext, safeText } from '../event-input.ts';
 
-/**
- * Claude Code's hook events hookbox answers, and what each decision becomes.
- * The one table: the README's copy is checked against it by a test.
- */
-export const CLAUDE_CODE_EVENTS: readonly AgentEventMapping[] = [
-  { event: 'SessionStart', seam: 'agent/session-start', answers: 'context → `hookSpecificOutput.additionalContext`' },
-  {
-    event: 'UserPromptSubmit',
-    seam: 'agent/prompt-submit',
-    answers: 'block → `decision: "block"` + reason; context → `additionalContext`; a rewrite → block with the reason (Claude Code cannot take a rewritten prompt)',
-  },
-  {
-    event: 'PreToolUse',
-    seam: 'tools/pre-execute',
-    answers: 'deny / ask → `permissionDecision` + reason; allow → no answer (Claude Code\'s own permission rules still apply)',
-  },
-  {
-    event: 'PostToolUse',
-    seam: 'tools/post-execute',
-    answers:
-      'block → `continue: false` + `stopReason` (ends the turn: `decision: "block"` alone still shows the model the output); context → `additionalContext`; replaced content → `updatedToolOutput` in the tool\'s own shape (Bash, Read; other tools → block)',
-  },
-  { event: 'PostToolUseFailure', seam: 'tools/post-execute', answers: 'as PostToolUse; the result is the error text, `isError: true`' },
-  {
-    event: 'Stop',
-    seam: 'agent/turn-continuation',
-    answers: 'continue {reason} → `decision: "block"` + reason (within `stop_hook_active` and hookbox\'s continuation cap); stop → no answer',
-  },
-];
 
-const ToolFields = {
-  tool_name: z.string().min(1),
-  tool_input: z.record(z.string(), z.unknown()),
-  // Claude Code sends it; Copilot CLI and Factory Droid, which read a Claude Code setup, do not.
-  tool_use_id: z.string().optional(),
-};
-const EventSchemas = {
-  SessionStart: z.looseObject({ source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
-  UserPromptSubmit: z.looseObject({ prompt: z.string() }),
-  PreToolUse: z.looseObject(ToolFields),
-  PostToolUse: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
-  PostToolUseFailure: z.looseObject({ ...ToolFields, error: z.string() }),
-  Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().optional() }),
-} as const;
-type EventName = keyof typeof EventSchemas;
 
 /** The event's `tool_use_id`, else one derived from the call (an agent of the Claude format that sends none). */
 function toolCallId(data: Record<string, unknown>): string {
@@ -60,10 +17,10 @@ function toolCallId(data: Record<string, unknown>): string {
 }
 
 function toSeam(input: unknown): ParsedAgentEvent {
-  const read = readAgentEvent(input, EventSchemas);
+  const read = readAgentEvent(input, CLAUDE_CODE_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
-  switch (event as EventName) {
+  switch (event as ClaudeCodeEvent) {
     case 'SessionStart':
       return oneSeam(read, 'agent/session-start', { source: data.source as PayloadOf<'agent/session-start'>['source'] });
     case 'UserPromptSubmit':
@@ -164,7 +121,7 @@ const failClosed = failClosedBy({
 });
 
 /** Claude Code (`claude`, 2.1.x): command and http hooks in `.claude/settings.json`. */
-export const claudeCodeBridge: AgentBridge = {
+export const claudeCodeBridge: AgentBridge<'claude-code'> = {
   name: 'claude-code',
   label: 'Claude Code',
   events: CLAUDE_CODE_EVENTS,
@@ -172,5 +129,7 @@ export const claudeCodeBridge: AgentBridge = {
   toSeam,
   answer,
   failClosed,
+  projectDirVariable: 'CLAUDE_PROJECT_DIR',
   setup: claudeCodeSetup,
+  probe: claudeCodeProbe,
 };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ToolResult } from '../../seams/index.ts';
 import type { OurToolCall } from '../tool-names.ts';
-import { type AgentToolRow, passedCall } from './tool-table.ts';
+import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
  * Every tool Gemini CLI 0.61.0 can run (the census test checks the binary

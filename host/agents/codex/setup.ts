@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'smol-toml';
-import type { AgentSetup, DoctorFinding, SetupChange, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from './agent-bridge.ts';
-import { CODEX_EVENT_LABELS, codexHookHash, codexHookKey } from './codex-trust.ts';
-import { type HandlerPosition, type HookGroupsLayout, applyHookGroups, handlerPositions, isHookboxCommand, removeHookGroups } from './hook-groups.ts';
-import { editTomlTables } from './toml-tables.ts';
+import type { AgentSetup, DoctorFinding, SetupChange, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from '../agent-bridge.ts';
+import { CODEX_EVENT_LABELS, codexHookHash, codexHookKey } from './trust.ts';
+import { type HandlerPosition, type HookGroupsLayout, applyHookGroups, handlerPositions, isHookboxCommand, removeHookGroups } from '../hook-groups.ts';
+import { editTomlTables } from '../toml-tables.ts';
 
 /** Seconds Codex gives hookbox's answer when the operator config gives no figure. */
 const DEFAULT_TIMEOUT_S = 30;

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import type { ToolResult } from '../seams/index.ts';
-import type { ToolProtocol } from './protocol.ts';
+
+/**
+ * The agents whose hook format hookbox also runs hooks in (imported shell
+ * hooks, protocol-speaking wasm hooks), besides its own msgpack wire.
+ */
+export const TOOL_PROTOCOLS = ['claude-code', 'codex'] as const;
+/** A coding agent's JSON-on-stdin / exit-code hook protocol. */
+export type ToolProtocol = (typeof TOOL_PROTOCOLS)[number];
 
 /** The built-in hookbox tool names (what an imported matcher is resolved against). */
 export const BUILTIN_TOOLS = ['bash', 'read_file', 'write_file', 'list_dir'] as const;
@@ -11,11 +18,11 @@ type BuiltinTool = (typeof BUILTIN_TOOLS)[number];
  * the first name is the one its hooks are shown (`tool_name`), the rest are
  * aliases a matcher or an incoming event may use. Claude Code's `Edit`,
  * `MultiEdit` and `NotebookEdit` edit files as `Write` does (their arguments
- * are mapped by `agents/claude-code-tools.ts`); Codex reports every shell call as
+ * are mapped by `claude-code/tools.ts`); Codex reports every shell call as
  * `Bash` (the model-facing `exec_command`, `shell`, `local_shell`,
  * `container.exec` are accepted too) and every file change as `apply_patch`
  * (`Edit` and `Write` matchers select it). The Codex bridge
- * (`agents/codex-tools.ts`) reads the same table.
+ * (`codex/tools.ts`) reads the same table.
  */
 export const TOOL_NAMES: Readonly<Record<ToolProtocol, Readonly<Partial<Record<BuiltinTool, readonly string[]>>>>> = {
   'claude-code': { bash: ['Bash'], read_file: ['Read'], write_file: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'], list_dir: ['LS'] },

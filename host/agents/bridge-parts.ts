@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as z from 'zod';
-import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
-import type { OurToolCall } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from './agent-bridge.ts';
+import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
+import type { OurToolCall } from './tool-names.ts';
+import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent, SeamEventTable } from './agent-bridge.ts';
 import { SESSION_ID_PATTERN, invalidEvent, safeContext, safeText } from './event-input.ts';
 
 /** Fields every Claude Code, Codex and Gemini CLI hook event carries (the latter two take Claude Code's names). */
@@ -128,17 +128,21 @@ export function askAsDeny(cannot: string, reason: string | undefined): string {
   return `a hookbox hook asks for confirmation, which ${cannot} cannot request, so the call is denied${reason === undefined ? '' : `: ${reason}`}`;
 }
 
-/** The seams every agent bridge answers. */
-export type AgentSeam = 'agent/session-start' | 'agent/prompt-submit' | 'tools/pre-execute' | 'tools/post-execute' | 'agent/turn-continuation';
+/** The seams every agent bridge answers: all of them (a new seam is a compile error in each bridge's tables). */
+export type AgentSeam = SeamId;
 
 /** One agent's wording of each seam's decision: the part of `answer` that differs between agents. */
 export type SeamAnswers = { readonly [S in AgentSeam]: (decision: DecisionOf<S>, event: AgentSeamEvent<S>) => AgentAnswer };
 
-/** A bridge's `answer`, dispatching on the seam to the agent's table; a seam outside it gets no opinion. */
+/**
+ * A bridge's `answer`, dispatching on the seam to the agent's table (which
+ * names every seam). A seam outside it is a host bug, not "no opinion": it
+ * throws, and the caller answers the event fail-closed.
+ */
 export function answerBySeam(answers: SeamAnswers): AgentBridge['answer'] {
   return (event, decision) => {
-    if (!Object.hasOwn(answers, event.seam)) return NO_OPINION;
-    const wording = answers[event.seam as AgentSeam] as (decision: unknown, event: unknown) => AgentAnswer;
+    if (!Object.hasOwn(answers, event.seam)) throw new Error(`no answer for seam ${String(event.seam)} (event ${event.event})`);
+    const wording = answers[event.seam] as (decision: unknown, event: unknown) => AgentAnswer;
     return wording(decision, event);
   };
 }
@@ -159,4 +163,14 @@ export function failClosedBy(table: FailClosedTable): AgentBridge['failClosed'] 
     if (entry !== undefined) return entry(text);
     return { exitCode: 2, stdout: '', stderr: `${text}\n` };
   };
+}
+
+/** An agent's protocol table as rows, in seam order (the README's table, doctor's list of entries). */
+export function eventRows(table: SeamEventTable): AgentEventMapping[] {
+  return (Object.entries(table) as [SeamId, SeamEventTable[SeamId]][]).flatMap(([seam, rows]) => rows.map((row) => ({ event: row.event, seam, answers: row.answers })));
+}
+
+/** The seam → event direction of a protocol table: the event hookbox sends for each seam. */
+export function firstEvents<T extends SeamEventTable>(table: T): { readonly [S in SeamId]: T[S][0]['event'] } {
+  return Object.fromEntries(Object.entries(table).map(([seam, rows]) => [seam, rows[0].event])) as { readonly [S in SeamId]: T[S][0]['event'] };
 }

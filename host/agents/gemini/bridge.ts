@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import type { AgentAnswer, AgentBridge, AgentEventMapping, ParsedAgentEvent } from './agent-bridge.ts';
+import type { AgentAnswer, AgentBridge, ParsedAgentEvent } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
@@ -14,58 +13,20 @@ import {
   readAgentEvent,
   sessionSource,
   toolCallIdFromCall,
-} from './bridge-parts.ts';
-import { safeContext, safeText } from './event-input.ts';
-import { geminiSetup } from './gemini-setup.ts';
-import { fromGeminiTool, fromGeminiToolResponse } from './gemini-tools.ts';
+} from '../bridge-parts.ts';
+import { GEMINI_EVENTS, GEMINI_EVENT_SCHEMAS, type GeminiEvent } from './protocol.ts';
+import { geminiProbe } from './probe.ts';
+import { safeContext, safeText } from '../event-input.ts';
+import { geminiSetup } from './setup.ts';
+import { fromGeminiTool, fromGeminiToolResponse } from './tools.ts';
 
-/**
- * Gemini CLI's hook events hookbox answers, and what each decision becomes
- * (measured against the real `gemini` 0.61.0: see host/bridges/agents/README.md).
- * The one table: the README's copy is checked against it by a test.
- */
-export const GEMINI_EVENTS: readonly AgentEventMapping[] = [
-  { event: 'SessionStart', seam: 'agent/session-start', answers: 'context → `hookSpecificOutput.additionalContext` (headless: prepended to the prompt)' },
-  {
-    event: 'BeforeAgent',
-    seam: 'agent/prompt-submit',
-    answers:
-      'block → `decision: "deny"` + reason (the turn is dropped, the model is never called); context → `additionalContext`; a rewrite → block with the reason (Gemini CLI cannot take a rewritten prompt)',
-  },
-  {
-    event: 'BeforeTool',
-    seam: 'tools/pre-execute',
-    answers:
-      'deny → `decision: "deny"` + reason (the model reads `{"error": "Tool execution blocked: <reason>"}`); ask → deny (a hook cannot ask); allow → no answer',
-  },
-  {
-    event: 'AfterTool',
-    seam: 'tools/post-execute',
-    answers:
-      'block → `decision: "deny"` + reason (the model reads `{"error": <reason>}` in place of the output); replaced content → the same, the content (and any context) as the reason; context → `additionalContext`',
-  },
-  {
-    event: 'AfterAgent',
-    seam: 'agent/turn-continuation',
-    answers: 'continue {reason} → `decision: "deny"` + reason (Gemini retries with the reason as the next prompt; `stop_hook_active` + hookbox\'s cap end it); stop → no answer',
-  },
-];
 
-const ToolFields = { tool_name: z.string().min(1), tool_input: z.record(z.string(), z.unknown()) };
-const EventSchemas = {
-  SessionStart: z.looseObject({ source: z.string().optional() }),
-  BeforeAgent: z.looseObject({ prompt: z.string() }),
-  BeforeTool: z.looseObject(ToolFields),
-  AfterTool: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
-  AfterAgent: z.looseObject({ prompt_response: z.string().optional(), stop_hook_active: z.boolean().optional() }),
-} as const;
-type EventName = keyof typeof EventSchemas;
 
 function toSeam(input: unknown): ParsedAgentEvent {
-  const read = readAgentEvent(input, EventSchemas);
+  const read = readAgentEvent(input, GEMINI_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
-  switch (event as EventName) {
+  switch (event as GeminiEvent) {
     case 'SessionStart':
       return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
     case 'BeforeAgent':
@@ -125,7 +86,7 @@ const failClosed = failClosedBy({
 });
 
 /** Google's Gemini CLI (`gemini`, 0.61.x): command hooks in `settings.json`. */
-export const geminiBridge: AgentBridge = {
+export const geminiBridge: AgentBridge<'gemini'> = {
   name: 'gemini',
   label: 'Gemini CLI',
   events: GEMINI_EVENTS,
@@ -133,5 +94,7 @@ export const geminiBridge: AgentBridge = {
   toSeam,
   answer,
   failClosed,
+  projectDirVariable: 'GEMINI_PROJECT_DIR',
   setup: geminiSetup,
+  probe: geminiProbe,
 };

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { AgentSetup, DoctorFinding, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from './agent-bridge.ts';
-import { type HookGroupsLayout, applyHookGroups, isHookboxCommand, removeHookGroups } from './hook-groups.ts';
+import type { AgentSetup, DoctorFinding, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from '../agent-bridge.ts';
+import { type HookGroupsLayout, applyHookGroups, isHookboxCommand, removeHookGroups } from '../hook-groups.ts';
 
 /** Milliseconds Gemini CLI gives hookbox's answer when the operator config gives no figure. */
 const DEFAULT_TIMEOUT_MS = 30_000;

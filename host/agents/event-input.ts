@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { printable, printableLines } from '../../text/index.ts';
+import { printable, printableLines } from '../text/index.ts';
 import type { ParsedAgentEvent } from './agent-bridge.ts';
 
 /**

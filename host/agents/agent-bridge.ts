@@ -1,4 +1,4 @@
-import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
+import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
 
 /**
  * One coding agent (Claude Code, Codex, Gemini CLI) seen from hookbox's side:
@@ -8,9 +8,9 @@ import type { DecisionOf, PayloadOf, SeamId } from '../../seams/index.ts';
  * an agent; each agent is one module implementing this interface, registered
  * in `registry.ts`, and every module passes the same conformance suite.
  */
-export interface AgentBridge {
-  /** The name used on the command line and in URLs (`hookbox hook claude-code`, `/hooks/claude-code`). */
-  readonly name: string;
+export interface AgentBridge<N extends string = string> {
+  /** The name used on the command line and in URLs (`hookbox hook claude-code`, `/hooks/claude-code`): its key in `registry.ts`. */
+  readonly name: N;
   /** How the agent is named in messages ("Claude Code"). */
   readonly label: string;
   /** The agent's hook events hookbox answers, each with the seam it maps to (the table in the README). */
@@ -35,7 +35,41 @@ export interface AgentBridge {
   failClosed(event: string | undefined, reason: string): AgentAnswer;
   /** How `hookbox setup <agent>` writes and removes hookbox's entries in the agent's settings. */
   readonly setup: AgentSetup;
+  /**
+   * The variable the agent sets to the project folder when it runs a hook
+   * command (`CLAUDE_PROJECT_DIR`); absent where it names none (Codex runs
+   * hooks in the session's folder).
+   */
+  readonly projectDirVariable?: string;
+  /** What `hookbox doctor` sends through the agent's configured hook to see it decided. */
+  readonly probe: AgentProbe;
 }
+
+/**
+ * `hookbox doctor`'s probe of one agent: a harmless event, asked as the agent
+ * asks it, and how the agent runs the hook command it is sent through.
+ */
+export interface AgentProbe {
+  /** A pre-tool event for the shell command `true`, in the agent's JSON, run in `cwd`. */
+  event(cwd: string): Record<string, unknown>;
+  /** Milliseconds per unit of a handler's `timeout` in the agent's settings (seconds: 1000). */
+  readonly timeoutUnitMs: number;
+}
+
+/** One of an agent's events in its protocol table, with what each decision becomes. */
+export interface AgentEventRow {
+  /** The agent's event name (`PreToolUse`). */
+  readonly event: string;
+  /** One line: what each decision becomes in the agent (for the README table and `setup` output). */
+  readonly answers: string;
+}
+
+/**
+ * An agent's protocol table: for every seam, the agent events that stand for
+ * it, the first being the one hookbox sends a hook of that agent's format.
+ * Keyed by `SeamId`, so a new seam is a compile error until each agent maps it.
+ */
+export type SeamEventTable = { readonly [S in SeamId]: readonly [AgentEventRow, ...AgentEventRow[]] };
 
 /** One row of an agent's mapping table. */
 export interface AgentEventMapping {

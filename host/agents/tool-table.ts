@@ -1,4 +1,4 @@
-import type { OurToolCall } from '../tool-names.ts';
+import type { OurToolCall } from './tool-names.ts';
 
 /**
  * One row of an agent's closed-world tool table: every tool the pinned agent

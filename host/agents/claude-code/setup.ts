@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { AgentSetup, SetupOptions, SetupScope, SetupTransport } from './agent-bridge.ts';
-import { type HookGroupsLayout, applyHookGroups, removeHookGroups } from './hook-groups.ts';
+import type { AgentSetup, SetupOptions, SetupScope, SetupTransport } from '../agent-bridge.ts';
+import { type HookGroupsLayout, applyHookGroups, removeHookGroups } from '../hook-groups.ts';
 
 /**
  * Claude Code's own fail-closed switch: a handler that times out, cannot

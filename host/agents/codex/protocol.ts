@@ -1,0 +1,62 @@
+import * as z from 'zod';
+import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
+import { eventRows } from '../bridge-parts.ts';
+
+/**
+ * Codex's hook events hookbox answers, and what each decision becomes
+ * (measured against the real `codex` 0.169.0: see host/agents/README.md).
+ * Keyed by seam, read in both directions: event → seam when Codex calls
+ * hookbox, seam → its first event when hookbox runs a hook of this format.
+ * The one table: the README's copy is checked against it by a test.
+ */
+export const CODEX_SEAM_EVENTS = {
+  'agent/session-start': [
+    { event: 'SessionStart', answers: 'context → `hookSpecificOutput.additionalContext`' },
+  ],
+  'agent/prompt-submit': [
+    {
+      event: 'UserPromptSubmit',
+      answers:
+        'block → `decision: "block"` + reason (the model is never called); context → `additionalContext`; a rewrite → block with the reason (Codex cannot take a rewritten prompt)',
+    },
+  ],
+  'tools/pre-execute': [
+    {
+      event: 'PreToolUse',
+      answers:
+        'deny → `permissionDecision: "deny"` + reason (the model reads "Command blocked by PreToolUse hook: <reason>"); ask → deny (Codex hooks cannot ask); allow → no answer',
+    },
+  ],
+  'tools/post-execute': [
+    {
+      event: 'PostToolUse',
+      answers:
+        'block → `decision: "block"` + reason (the model reads the reason in place of the output); replaced content → the same, the content as the reason; context → `additionalContext` (a developer message)',
+    },
+  ],
+  'agent/turn-continuation': [
+    {
+      event: 'Stop',
+      answers: 'continue {reason} → `decision: "block"` + reason (a new user turn; `stop_hook_active` + hookbox\'s cap end it); stop → no answer',
+    },
+  ],
+} as const satisfies SeamEventTable;
+
+/** CODEX_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
+export const CODEX_EVENTS: readonly AgentEventMapping[] = eventRows(CODEX_SEAM_EVENTS);
+
+const ToolFields = {
+  tool_name: z.string().min(1),
+  tool_input: z.record(z.string(), z.unknown()),
+  tool_use_id: z.string().min(1),
+};
+/** The JSON of each event hookbox reads from Codex, beyond the fields every event carries. */
+export const CODEX_EVENT_SCHEMAS = {
+  SessionStart: z.looseObject({ source: z.string().optional() }),
+  UserPromptSubmit: z.looseObject({ prompt: z.string() }),
+  PreToolUse: z.looseObject(ToolFields),
+  PostToolUse: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
+  Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().nullable().optional() }),
+} as const;
+/** A Codex event hookbox reads. */
+export type CodexEvent = keyof typeof CODEX_EVENT_SCHEMAS;

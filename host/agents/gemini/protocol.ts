@@ -1,0 +1,58 @@
+import * as z from 'zod';
+import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
+import { eventRows } from '../bridge-parts.ts';
+
+/**
+ * Gemini CLI's hook events hookbox answers, and what each decision becomes
+ * (measured against the real `gemini` 0.61.0: see host/agents/README.md).
+ * Keyed by seam, read in both directions: event → seam when Gemini CLI calls
+ * hookbox, seam → its first event when hookbox runs a hook of this format.
+ * The one table: the README's copy is checked against it by a test.
+ */
+export const GEMINI_SEAM_EVENTS = {
+  'agent/session-start': [
+    { event: 'SessionStart', answers: 'context → `hookSpecificOutput.additionalContext` (headless: prepended to the prompt)' },
+  ],
+  'agent/prompt-submit': [
+    {
+      event: 'BeforeAgent',
+      answers:
+        'block → `decision: "deny"` + reason (the turn is dropped, the model is never called); context → `additionalContext`; a rewrite → block with the reason (Gemini CLI cannot take a rewritten prompt)',
+    },
+  ],
+  'tools/pre-execute': [
+    {
+      event: 'BeforeTool',
+      answers:
+        'deny → `decision: "deny"` + reason (the model reads `{"error": "Tool execution blocked: <reason>"}`); ask → deny (a hook cannot ask); allow → no answer',
+    },
+  ],
+  'tools/post-execute': [
+    {
+      event: 'AfterTool',
+      answers:
+        'block → `decision: "deny"` + reason (the model reads `{"error": <reason>}` in place of the output); replaced content → the same, the content (and any context) as the reason; context → `additionalContext`',
+    },
+  ],
+  'agent/turn-continuation': [
+    {
+      event: 'AfterAgent',
+      answers: 'continue {reason} → `decision: "deny"` + reason (Gemini retries with the reason as the next prompt; `stop_hook_active` + hookbox\'s cap end it); stop → no answer',
+    },
+  ],
+} as const satisfies SeamEventTable;
+
+/** GEMINI_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
+export const GEMINI_EVENTS: readonly AgentEventMapping[] = eventRows(GEMINI_SEAM_EVENTS);
+
+const ToolFields = { tool_name: z.string().min(1), tool_input: z.record(z.string(), z.unknown()) };
+/** The JSON of each event hookbox reads from Gemini CLI, beyond the fields every event carries. */
+export const GEMINI_EVENT_SCHEMAS = {
+  SessionStart: z.looseObject({ source: z.string().optional() }),
+  BeforeAgent: z.looseObject({ prompt: z.string() }),
+  BeforeTool: z.looseObject(ToolFields),
+  AfterTool: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
+  AfterAgent: z.looseObject({ prompt_response: z.string().optional(), stop_hook_active: z.boolean().optional() }),
+} as const;
+/** A Gemini CLI event hookbox reads. */
+export type GeminiEvent = keyof typeof GEMINI_EVENT_SCHEMAS;

@@ -1,0 +1,34 @@
+export type {
+  AgentAnswer,
+  AgentBridge,
+  AgentEventMapping,
+  AgentEventRow,
+  AgentProbe,
+  SeamEventTable,
+  AgentSeamEvent,
+  AgentSetup,
+  DoctorFinding,
+  SetupVerifyContext,
+  ParsedAgentEvent,
+  SetupChange,
+  SetupEdit,
+  SetupFinish,
+  SetupFinishContext,
+  SetupOptions,
+  SetupScope,
+  SetupTransport,
+} from './agent-bridge.ts';
+export { AGENT_BRIDGES, AGENT_NAMES, agentBridge, agentNames, isAgentName } from './registry.ts';
+export type { AgentName } from './registry.ts';
+export { claudeCodeBridge } from './claude-code/bridge.ts';
+export { CLAUDE_CODE_EVENTS, CLAUDE_CODE_SEAM_EVENTS } from './claude-code/protocol.ts';
+export { isHookboxHandler } from './claude-code/setup.ts';
+export { SESSION_ID_PATTERN, invalidEvent, safeContext, safeText } from './event-input.ts';
+export { codexBridge } from './codex/bridge.ts';
+export { CODEX_EVENTS, CODEX_SEAM_EVENTS } from './codex/protocol.ts';
+export { geminiBridge } from './gemini/bridge.ts';
+export { GEMINI_EVENTS, GEMINI_SEAM_EVENTS } from './gemini/protocol.ts';
+export { AGENT_MARGIN_MS, HOOK_CLIENT_DEFAULT_DEADLINE_MS, agentAnswerTimeoutMs, hookClientDeadlineMs } from './answer-deadline.ts';
+export { eventRows, firstEvents } from './bridge-parts.ts';
+export { TOOL_PROTOCOLS } from './tool-names.ts';
+export type { ToolProtocol } from './tool-names.ts';

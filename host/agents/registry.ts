@@ -1,0 +1,39 @@
+import { ConfigError } from '../errors.ts';
+import type { AgentBridge } from './agent-bridge.ts';
+import { claudeCodeBridge } from './claude-code/bridge.ts';
+import { codexBridge } from './codex/bridge.ts';
+import { geminiBridge } from './gemini/bridge.ts';
+
+/** The name of every agent hookbox serves, as used on the command line and in URLs. */
+export const AGENT_NAMES = ['claude-code', 'codex', 'gemini'] as const;
+/** An agent hookbox serves. */
+export type AgentName = (typeof AGENT_NAMES)[number];
+
+/**
+ * Every agent's bridge, by its name. A new agent is one folder
+ * (`host/agents/<name>/`) plus its name in `AGENT_NAMES` and its line here:
+ * a name without a bridge, a bridge without a name, or a bridge whose `name`
+ * differs from its key is a compile error. `serve`, `hook`, `setup` and
+ * `doctor` dispatch through this table.
+ */
+export const AGENT_BRIDGES = {
+  'claude-code': claudeCodeBridge,
+  codex: codexBridge,
+  gemini: geminiBridge,
+} as const satisfies { readonly [N in AgentName]: AgentBridge<N> };
+
+/** The names of every registered agent, for help texts and errors. */
+export function agentNames(): string[] {
+  return [...AGENT_NAMES];
+}
+
+/** Whether `name` is a registered agent. */
+export function isAgentName(name: string): name is AgentName {
+  return (AGENT_NAMES as readonly string[]).includes(name);
+}
+
+/** The bridge for an agent name, or a `ConfigError` naming the agents there are. */
+export function agentBridge(name: string): AgentBridge {
+  if (!isAgentName(name)) throw new ConfigError(`unknown agent "${name}" (expected one of: ${agentNames().join(', ')})`);
+  return AGENT_BRIDGES[name];
+}
