@@ -6,6 +6,8 @@ const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
 /** The real agents, as installed from their exact devDependencies. */
 export const CODEX_BIN = join(BIN, 'codex');
 export const GEMINI_BIN = join(BIN, 'gemini');
+export const PI_BIN = join(BIN, 'pi');
+export const OPENCODE_BIN = join(BIN, 'opencode');
 /** The hookbox bin of this checkout. */
 export const HOOKBOX_BIN = resolve(import.meta.dirname, '..', '..', 'host', 'cli', 'hookbox.mjs');
 
@@ -17,7 +19,8 @@ export function agentUnavailable(bin: string, expectedVersion: string): string |
   const run = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 180_000 }); // gemini's start-up takes 15 s+ on a loaded machine
   if (run.error !== undefined) return `${bin} --version did not complete (${run.error.message})`;
   if (run.status !== 0) return `${bin} --version exited ${String(run.status)}: ${run.stderr.trim().slice(0, 200)}`;
-  if (!run.stdout.includes(expectedVersion)) return `${bin} is ${run.stdout.trim()}, not ${expectedVersion}`;
+  const printed = `${run.stdout}${run.stderr}`; // pi prints its version on stderr
+  if (!printed.includes(expectedVersion)) return `${bin} is ${printed.trim().slice(0, 200)}, not ${expectedVersion}`;
   return undefined;
 }
 
@@ -129,6 +132,61 @@ export function runGemini(home: string, cwd: string, mockUrl: string, prompt: st
       GOOGLE_GEMINI_BASE_URL: mockUrl,
       GEMINI_SANDBOX: 'false',
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...extraEnv,
+    }),
+  });
+}
+
+/** The model id pi and OpenCode are pointed at (the mock answers any id). */
+export const CHAT_MODEL_ID = 'mock-model';
+
+/**
+ * A pi agent folder (`$PI_CODING_AGENT_DIR`, here `<home>/.pi/agent`) whose
+ * `models.json` adds a provider `mock` speaking chat completions to the mock
+ * model; returns the folder.
+ */
+export function writePiAgentDir(home: string, mockUrl: string): string {
+  const agentDir = join(home, '.pi', 'agent');
+  mkdirSync(agentDir, { recursive: true });
+  const provider = { baseUrl: `${mockUrl}/v1`, api: 'openai-completions', apiKey: 'any', models: [{ id: CHAT_MODEL_ID }] };
+  writeFileSync(join(agentDir, 'models.json'), `${JSON.stringify({ providers: { mock: provider } }, null, 2)}\n`);
+  return agentDir;
+}
+
+/** `pi -p` headless in `cwd` against the mock provider, offline, no session file, no version check. */
+export function runPi(home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(PI_BIN, ['-p', '--mode', 'json', '--no-session', '--provider', 'mock', '--model', CHAT_MODEL_ID, prompt], {
+    cwd,
+    env: baseEnv({ HOME: home, PI_CODING_AGENT_DIR: join(home, '.pi', 'agent'), PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', ...extraEnv }),
+  });
+}
+
+/**
+ * An `opencode.json` in `project` whose only provider is `mock` (chat
+ * completions at the mock model, through `@ai-sdk/openai-compatible`), bash
+ * and edits allowed without asking.
+ */
+export function writeOpenCodeProject(project: string, mockUrl: string): void {
+  const provider = { npm: '@ai-sdk/openai-compatible', name: 'mock', options: { baseURL: `${mockUrl}/v1`, apiKey: 'any' }, models: { [CHAT_MODEL_ID]: { name: CHAT_MODEL_ID } } };
+  const config = { model: `mock/${CHAT_MODEL_ID}`, permission: { bash: 'allow', edit: 'allow' }, provider: { mock: provider } };
+  writeFileSync(join(project, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** `opencode run --format json` headless in `cwd`: private XDG folders, no model list fetch, update, LSP download, sharing or default plugins. */
+export function runOpenCode(home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(OPENCODE_BIN, ['run', '--format', 'json', prompt], {
+    cwd,
+    env: baseEnv({
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_STATE_HOME: join(home, '.local', 'state'),
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
       ...extraEnv,
     }),
   });

@@ -2,10 +2,11 @@
  * The tool names an agent advertised to the model in one request body, as
  * each API carries them: Anthropic Messages `tools[].name`; OpenAI Responses
  * `tools[]` (`function` / `custom` tools by `name`, built-ins such as
- * `local_shell` or `web_search` by `type`); Gemini `tools[].functionDeclarations[].name`.
+ * `local_shell` or `web_search` by `type`); Gemini `tools[].functionDeclarations[].name`;
+ * OpenAI chat completions `tools[].function.name`.
  * Sorted, no duplicates.
  */
-export function advertisedToolNames(api: 'anthropic' | 'responses' | 'gemini', body: unknown): string[] {
+export function advertisedToolNames(api: 'anthropic' | 'responses' | 'gemini' | 'chat', body: unknown): string[] {
   const tools = (body as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools)) return [];
   const names: string[] = [];
@@ -13,6 +14,11 @@ export function advertisedToolNames(api: 'anthropic' | 'responses' | 'gemini', b
     if (api === 'gemini') {
       const declarations = Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as Record<string, unknown>[]) : [];
       for (const declaration of declarations) if (typeof declaration.name === 'string') names.push(declaration.name);
+      continue;
+    }
+    if (api === 'chat') {
+      const fn = tool.function as { name?: unknown } | undefined;
+      if (typeof fn?.name === 'string') names.push(fn.name);
       continue;
     }
     if (typeof tool.name === 'string') names.push(tool.name);

@@ -46,8 +46,8 @@ export interface MockModel {
 export interface MockDialect {
   /** Whether this request is a model turn that consumes the next step; others get `answerOther`. */
   isTurn(request: RecordedRequest): boolean;
-  /** Writes one step as the agent's streamed response. */
-  writeStep(response: ServerResponse, step: ScriptedStep, turnIndex: number): void;
+  /** Writes one step as the agent's (usually streamed) response to `request`. */
+  writeStep(response: ServerResponse, step: ScriptedStep, turnIndex: number, request: RecordedRequest): void;
   /** Answers a request that is not a turn (404 unless the dialect knows better). */
   answerOther?(request: RecordedRequest, response: ServerResponse): void;
 }
@@ -85,7 +85,7 @@ export async function startMockModel(dialect: MockDialect, script: readonly Step
         turns.push(recorded);
         const source = script[index] ?? SCRIPT_DONE;
         const step = typeof source === 'function' ? source(recorded) : source;
-        dialect.writeStep(res, step, index);
+        dialect.writeStep(res, step, index, recorded);
       },
       () => res.writeHead(400).end(),
     );
