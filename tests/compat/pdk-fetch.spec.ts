@@ -61,6 +61,16 @@ function then_chain() {
     .then(() => Host.outputString(out));
 }
 
+async function then_ticks() {
+  let done = false;
+  fetch(Host.inputString()).then((r) => r.text().then(() => {
+    done = true;
+  }));
+  await Promise.resolve();
+  await Promise.resolve();
+  Host.outputString(String(done));
+}
+
 function both() {
   const url = Host.inputString();
   let viaHttp;
@@ -93,9 +103,9 @@ function objects() {
   Host.outputString(JSON.stringify({ keys: h.keys(), accept: h.get('ACCEPT'), entries: [...h], ok: r.ok, status: r.status, statusText: r.statusText, json: j.headers.get('content-type'), jstatus: j.status, bad, badName, method: new Request('http://x/', { method: 'delete' }).method }));
 }
 
-module.exports = { get_json, post, bytes, status, then_chain, both, objects };
+module.exports = { get_json, post, bytes, status, then_chain, then_ticks, both, objects };
 `;
-const EXPORTS = ['get_json', 'post', 'bytes', 'status', 'then_chain', 'both', 'objects'];
+const EXPORTS = ['get_json', 'post', 'bytes', 'status', 'then_chain', 'then_ticks', 'both', 'objects'];
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -214,6 +224,11 @@ describe('fetch to a granted host', () => {
   it('a .then chain settles inside the call (no await in the export)', async () => {
     const plugin = await load(['127.0.0.1']);
     expect(await plugin.text('then_chain', `${origin}/missing`)).toBe('then: not found');
+  });
+
+  it('a response and its body are settled promises: a nested .then runs within two awaited ticks, as in js-pdk', async () => {
+    const plugin = await load(['127.0.0.1']);
+    expect(await plugin.text('then_ticks', `${origin}/json`)).toBe('true');
   });
 
   it('Headers, Response and Request objects behave as the Fetch standard says', async () => {

@@ -88,27 +88,32 @@
     throw new TypeError(what + ': a body must be a string, an ArrayBuffer, a typed array or URLSearchParams (no streams, Blob or FormData)');
   }
 
-  // The body mixin: read once, as text, JSON or bytes.
+  // The body mixin: read once, as text, JSON or bytes. The body is whole already, so each promise is
+  // settled when returned: a .then on it runs one job later, as js-pdk's do.
   class Body {
     get bodyUsed() {
       return this._used;
     }
-    _take(what) {
+    _read(what, convert) {
       if (this._used) return Promise.reject(new TypeError(what + ': the body has already been read'));
       this._used = true;
-      return Promise.resolve(this._bytes === null ? new Uint8Array(0) : this._bytes);
+      try {
+        return Promise.resolve(convert(this._bytes === null ? new Uint8Array(0) : this._bytes));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
     text() {
-      return this._take('text()').then((bytes) => new TextDecoder().decode(bytes));
+      return this._read('text()', (bytes) => new TextDecoder().decode(bytes));
     }
     json() {
-      return this._take('json()').then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+      return this._read('json()', (bytes) => JSON.parse(new TextDecoder().decode(bytes)));
     }
     arrayBuffer() {
-      return this._take('arrayBuffer()').then((bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      return this._read('arrayBuffer()', (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
     }
     bytes() {
-      return this._take('bytes()').then((bytes) => new Uint8Array(bytes));
+      return this._read('bytes()', (bytes) => new Uint8Array(bytes));
     }
   }
   function initBody(target, body, headers, what) {
