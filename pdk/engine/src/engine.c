@@ -313,7 +313,7 @@ static int32_t call_export(int32_t index) {
     settle_value = JS_UNDEFINED;
   }
   instance_ticks += ticks_spent();
-  hb_clear_timers(ctx); /* a synchronous throw skipped settle_call: its timers go with the call */
+  if (failed) hb_clear_timers(ctx); /* a synchronous throw skipped settle_call: its timers go with the call */
   if (log_ticks) {
     /* Lets authors and tests see what a call costs against the budget (deterministic). */
     char line[64];
