@@ -30,8 +30,8 @@ export type HookHandlers = { [N in SeamName as N['handler']]?: SeamHandler<N['id
 
 /**
  * What a handler returns: a decision, nothing (no opinion), or a promise of either. A promise is
- * settled inside the call (only promise jobs run there: no timers, no I/O); a rejection is a
- * `plugin-error` fault, and so is a promise still pending when nothing is left to run.
+ * settled inside the call (promise jobs and timers run there, on a virtual clock; no other I/O waits); a
+ * rejection is a `plugin-error` fault, and so is a promise still pending when nothing is left to run.
  */
 export type Answer<D> = D | void | Promise<D | void>;
 

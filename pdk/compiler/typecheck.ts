@@ -47,7 +47,7 @@ function compilerOptions(): TS.CompilerOptions {
 /**
  * The globals a hook may use, as the hookbox engine provides them (js-pdk's
  * API: Host, Config, Var, Http, Memory, console, TextEncoder/Decoder, URL,
- * atob/btoa, structuredClone). hookbox's own declarations, not
+ * atob/btoa, structuredClone, crypto, performance, timers, events, fetch). hookbox's own declarations, not
  * @extism/js-pdk's: those also declare APIs the engine lacks.
  */
 export function jsPdkTypes(): string {
@@ -90,12 +90,13 @@ function format(d: TS.Diagnostic): string {
 /**
  * Diagnostics that mean "this global (or this member of one) does not exist
  * in the engine": cannot find name, and property-does-not-exist on one of the
- * engine's global objects. In plain JavaScript these are the only ones
+ * engine's global objects (TypeScript words some names as "install type
+ * definitions for node": `Buffer`, `process`). In plain JavaScript these are the only ones
  * reported: the rest of a JS file's inferred types are not the author's promise.
  */
-const MISSING_NAME_CODES = new Set([2304, 2552, 2582, 2583, 2584]);
+const MISSING_NAME_CODES = new Set([2304, 2552, 2580, 2582, 2583, 2584, 2591, 2592, 2593]);
 const MISSING_MEMBER_CODES = new Set([2339, 2551]);
-const ENGINE_GLOBALS = /on type '(?:Console|Host|Memory|MemoryHandle|URL|URLSearchParams|TextEncoder|TextDecoder|typeof globalThis|\{ get\(key: string\): string \| null; \}|\{ request\(.*)'/;
+const ENGINE_GLOBALS = /on type '(?:Console|Host|Memory|MemoryHandle|URL|URLSearchParams|TextEncoder|TextDecoder|Crypto|SubtleCrypto|Performance|typeof globalThis|\{ get\(key: string\): string \| null; \}|\{ request\(.*)'/;
 
 function missingGlobal(d: TS.Diagnostic): boolean {
   if (MISSING_NAME_CODES.has(d.code)) return true;
@@ -190,7 +191,7 @@ function checkedProgram(roots: readonly string[], options: TS.CompilerOptions, t
 /**
  * Throws a BuildError listing every error as `file:line:col: error TSnnnn: message`.
  * TypeScript gets a full type-check; JavaScript (and `// @ts-nocheck` files) is checked for
- * globals the engine does not have, so `setTimeout` or `console.table` fail here, not at run time.
+ * globals the engine does not have, so `Buffer` or `console.profile` fail here, not at run time.
  * `interfaces` are `.d.ts` files declaring the plugin's exports and host functions.
  * `buildInfoFile` ({@link buildInfoPath}): check incrementally, keeping what was checked there.
  */

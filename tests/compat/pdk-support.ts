@@ -42,7 +42,7 @@ export async function loadPlugin(
   runner: HookRunner,
   logs: HookLogEntry[],
   built: BuildHookResult | Error | undefined,
-  options: { exports: string[]; config?: Record<string, string>; hostFunctions?: string; allowedHosts?: string[]; clock?: boolean; timeoutMs?: number },
+  options: { exports: string[]; config?: Record<string, string>; hostFunctions?: string; allowedHosts?: string[]; clock?: boolean; timeoutMs?: number; instructionBudget?: number },
 ): Promise<LoadedPlugin> {
   if (built === undefined || built instanceof Error) throw built ?? new Error('not built');
   const hook = await runner.load({
@@ -51,7 +51,7 @@ export async function loadPlugin(
     plainExports: options.exports,
     quarantineAfter: 1000,
     // Generous: instantiating a ~1 MB module on a loaded 2-core machine can take seconds (no test asserts on time).
-    limits: { timeoutMs: options.timeoutMs ?? 20_000 },
+    limits: { timeoutMs: options.timeoutMs ?? 20_000, ...(options.instructionBudget !== undefined && { instructionBudget: options.instructionBudget }) },
     ...(options.config !== undefined && { config: options.config }),
     ...(options.hostFunctions !== undefined && { hostFunctions: options.hostFunctions }),
     capabilities: { ...(options.allowedHosts !== undefined && { allowedHosts: options.allowedHosts }), ...(options.clock !== undefined && { clock: options.clock }) },

@@ -45,7 +45,7 @@ export type HostFunction = (context: unknown, ...args: (number | bigint)[]) => n
 
 /** The log note the first time an instance reads the clock without the grant. */
 export const CLOCK_DENIED_NOTE =
-  'the hook read the clock without the clock grant: it sees time 0 (Date.now() is 0, 1970-01-01T00:00:00Z); grant "clock": true for the real time';
+  'the hook read the clock without the clock grant: it sees time 0 (Date.now() is 0, 1970-01-01T00:00:00Z; performance.now() counts virtual time); grant "clock": true for the real time';
 
 /** One instance's WASI: its fd table, stdio sink and the preview1 functions (`WASI_FUNCTIONS` in names.ts). */
 export class WasiHost {

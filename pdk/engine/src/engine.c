@@ -40,6 +40,8 @@ static int instance_ready;
 static uint64_t budget = INIT_BUDGET;
 static size_t heap_limit;
 static int log_ticks;
+/* Ticks spent by this instance's finished calls (performance.now() without the clock grant). */
+static uint64_t instance_ticks;
 
 /* Instruction accounting for the current call (or for pre-initialization). */
 static uint64_t spent;
@@ -81,6 +83,8 @@ static uint64_t ticks_spent(void) {
   return spent + (uint64_t)(slice - hookbox_get_interrupt_counter(ctx));
 }
 
+uint64_t hb_instance_ticks(void) { return hb_initializing ? 0 : instance_ticks + ticks_spent(); }
+
 /* A decimal config value, or `fallback` when unset or not a positive number. */
 static uint64_t config_u64(const char *key, uint64_t fallback) {
   uint64_t k = hb_store((const uint8_t *)key, strlen(key));
@@ -105,6 +109,8 @@ static void setup_instance(void) {
   JS_SetMemoryLimit(rt, heap_limit);
   JS_SetMaxStackSize(rt, CALL_STACK_LIMIT);
   hb_reseed_random();
+  hb_reset_clock();
+  instance_ticks = 0;
   instance_ready = 1;
 }
 
@@ -200,6 +206,24 @@ static int drain_jobs(void) {
 }
 
 /*
+ * Runs what the call left: promise jobs, then the next timer (virtual clock,
+ * prelude-timers.js), again until neither is left. Every tick counts against
+ * the budget, so an interval never cleared ends as the timeout fault. -1: a
+ * job or a timer threw (pending exception); the other timers are dropped.
+ */
+static int settle_call(void) {
+  for (;;) {
+    int r = drain_jobs();
+    if (r == 0) r = hb_run_timer(ctx);
+    if (r == 0) return 0;
+    if (r < 0) {
+      hb_clear_timers(ctx);
+      return -1;
+    }
+  }
+}
+
+/*
  * An export may be async (extism-js style `export async function`, or a
  * defineHook handler returning a promise). Its promise is settled inside the
  * call: `then` gets two native callbacks, the job queue is drained, and the
@@ -264,7 +288,7 @@ static int32_t call_export(int32_t index) {
   int failed = JS_IsException(ret);
   int awaited = failed ? 0 : await_thenable(ret);
   if (awaited < 0) failed = 1;
-  if (!failed && drain_jobs() < 0) failed = 1;
+  if (!failed && settle_call() < 0) failed = 1;
   if (!failed && awaited == 1) {
     JS_FreeValue(ctx, ret);
     ret = JS_UNDEFINED;
@@ -274,7 +298,8 @@ static int32_t call_export(int32_t index) {
     } else if (settle_state == SETTLE_PENDING) {
       static const char pending[] =
           "hookbox: the export returned a promise that was still pending when no job was left to run "
-          "(it awaits something that never settles; only promise jobs run inside a call)";
+          "(it awaits something that never settles; only promise jobs and timers run inside a call)";
+      instance_ticks += ticks_spent();
       if (log_ticks) {
         char line[64];
         int n = snprintf(line, sizeof line, "hookbox-ticks: %" PRIu64, ticks_spent());
@@ -287,6 +312,8 @@ static int32_t call_export(int32_t index) {
     }
     settle_value = JS_UNDEFINED;
   }
+  instance_ticks += ticks_spent();
+  if (failed) hb_clear_timers(ctx); /* a synchronous throw skipped settle_call: its timers go with the call */
   if (log_ticks) {
     /* Lets authors and tests see what a call costs against the budget (deterministic). */
     char line[64];
@@ -370,7 +397,7 @@ __attribute__((export_name("wizer.initialize"))) void wizer_initialize(void) {
   }
   r = eval(src, len, "hook.js");
   free(src);
-  if (JS_IsException(r) || drain_jobs() < 0) init_fail("top-level code");
+  if (JS_IsException(r) || settle_call() < 0) init_fail("top-level code");
   JS_FreeValue(ctx, r);
 
   JSValue global = JS_GetGlobalObject(ctx);

@@ -32,6 +32,19 @@ void hb_install_msgpack(JSContext *ctx);
 /* Installs a per-instance-seeded Math.random (random.c). */
 void hb_install_random(JSContext *ctx);
 void hb_reseed_random(void);
+/* `__hb.randomBytes` (random.c), `__hb.digest` (sha.c), `__hb.monoMs/timeOrigin/ticks` (clock.c). */
+void hb_install_random_bytes(JSContext *ctx, JSValueConst hb);
+void hb_install_sha(JSContext *ctx, JSValueConst hb);
+void hb_install_clock(JSContext *ctx, JSValueConst hb);
+void hb_reset_clock(void);
+/* Instruction ticks the current instance has spent, the running call's included (engine.c). */
+uint64_t hb_instance_ticks(void);
+
+/* `__hb.setTimers` (timers.c); runs the next pending timer: 1 ran, 0 none pending, -1 it threw. */
+void hb_install_timers(JSContext *ctx, JSValueConst hb);
+int hb_run_timer(JSContext *ctx);
+/* Drops every pending timer without running JS (after a fault). */
+void hb_clear_timers(JSContext *ctx);
 
 /* Appended to quickjs.c by pdk/engine/build.ts: the interrupt counter is private to it. */
 void hookbox_set_interrupt_counter(JSContext *ctx, int value);

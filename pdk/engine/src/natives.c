@@ -1,7 +1,8 @@
 /*
  * Native functions behind the js-pdk globals. They are installed as the
- * object `globalThis.__hb`; prelude.js wraps them into the public surface
- * (Host, Config, Var, console, TextEncoder, TextDecoder) and deletes `__hb`.
+ * object `globalThis.__hb`; the prelude files wrap them into the public surface
+ * (Host, Config, Var, console, TextEncoder, TextDecoder, crypto, performance,
+ * timers…) and the build deletes `__hb` after the last one.
  * Byte arguments arrive as (ArrayBuffer, byteOffset, byteLength): the
  * prelude unwraps views so the C side handles one shape.
  */
@@ -314,6 +315,10 @@ void hb_install_natives(JSContext *ctx) {
   JSValue hb = JS_NewObject(ctx);
   JS_SetPropertyFunctionList(ctx, hb, HB_FUNCS, sizeof(HB_FUNCS) / sizeof(HB_FUNCS[0]));
   hb_install_host_natives(ctx, hb);
+  hb_install_random_bytes(ctx, hb);
+  hb_install_sha(ctx, hb);
+  hb_install_clock(ctx, hb);
+  hb_install_timers(ctx, hb);
   JS_SetPropertyStr(ctx, global, "__hb", hb);
   JS_FreeValue(ctx, global);
 }

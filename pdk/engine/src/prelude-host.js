@@ -75,20 +75,27 @@
     find: (offset) => new MemoryHandle(offset, hb.memLength(offset)),
   });
 
+  // One request through the host: { status, body: ArrayBuffer | null, headers: object | null }. Also fetch's
+  // (prelude-http.js), so both answer a refusal with the same message.
+  function httpCall(url, method, headers, body) {
+    const request = JSON.stringify({ url, method, headers });
+    const data = body === undefined || body === null ? undefined : bytesOf(body, 'Http.request body');
+    const [status, responseBody, responseHeaders] =
+      data === undefined ? hb.httpRequest(request, undefined, 0, 0) : hb.httpRequest(request, data.buffer, data.byteOffset, data.byteLength);
+    // Status 0: the host refused the request or it failed; hookbox's runner puts the reason in the body.
+    if (status === 0) throw new Error('Http.request to ' + url + ' failed: ' + ((responseBody !== null && text.decode(responseBody)) || 'the host gave no response'));
+    return { status, body: responseBody, headers: responseHeaders === null ? null : JSON.parse(responseHeaders) };
+  }
+  hb.httpCall = httpCall;
+
   define('Http', {
     request(req, body) {
       if (typeof req !== 'object' || req === null || typeof req.url !== 'string') {
         throw new TypeError('Http.request: expected a request object with a string `url`');
       }
-      const request = JSON.stringify({ url: req.url, method: req.method === undefined ? 'GET' : String(req.method).toUpperCase(), headers: req.headers || {} });
-      const data = body === undefined || body === null ? undefined : bytesOf(body, 'Http.request body');
-      const [status, responseBody, headers] =
-        data === undefined ? hb.httpRequest(request, undefined, 0, 0) : hb.httpRequest(request, data.buffer, data.byteOffset, data.byteLength);
-      const bodyText = responseBody === null ? '' : text.decode(responseBody);
-      // Status 0: the host refused the request or it failed; hookbox's runner puts the reason in the body.
-      if (status === 0) throw new Error('Http.request to ' + req.url + ' failed: ' + (bodyText || 'the host gave no response'));
-      const response = { status, body: bodyText };
-      if (headers !== null) response.headers = JSON.parse(headers);
+      const res = httpCall(req.url, req.method === undefined ? 'GET' : String(req.method).toUpperCase(), req.headers || {}, body);
+      const response = { status: res.status, body: res.body === null ? '' : text.decode(res.body) };
+      if (res.headers !== null) response.headers = res.headers;
       return response;
     },
   });

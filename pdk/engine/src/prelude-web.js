@@ -1,17 +1,11 @@
-// Small web globals hooks reach for: atob/btoa, structuredClone, and a clear
-// refusal for the console methods a hook has no terminal for.
+// Small web globals hooks reach for: atob/btoa, structuredClone, self.
 (function (g) {
   'use strict';
   const hb = g.__hb;
   const define = (name, value) =>
     Object.defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
 
-  // A DOMException stand-in: the name is what callers test.
-  function domError(name, message) {
-    const error = new Error(message);
-    error.name = name;
-    return error;
-  }
+  const domError = (name, message) => new hb.DOMException(message, name);
 
   define('btoa', function btoa(data) {
     const text = String(data);
@@ -80,16 +74,5 @@
     return clone(value);
   });
 
-  // The rest of the console API: a hook's console is its log, with no terminal to draw tables or timers on.
-  const available = 'available: console.log, info, warn, error, debug, trace';
-  for (const name of ['table', 'dir', 'dirxml', 'group', 'groupCollapsed', 'groupEnd', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'assert', 'clear', 'profile', 'profileEnd', 'timeStamp']) {
-    Object.defineProperty(g.console, name, {
-      value: function () {
-        throw new TypeError('not available: console.' + name + ' (' + available + ')');
-      },
-      writable: true,
-      configurable: true,
-      enumerable: false,
-    });
-  }
+  define('self', g);
 })(globalThis);

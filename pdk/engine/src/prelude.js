@@ -55,29 +55,6 @@
     },
   });
 
-  function show(value) {
-    if (typeof value === 'string') return value;
-    if (value instanceof Error) return value.name + ': ' + value.message;
-    if (typeof value === 'object' && value !== null) {
-      try {
-        return JSON.stringify(value);
-      } catch {
-        return String(value);
-      }
-    }
-    return String(value);
-  }
-  // Levels as in natives.c / extism.h: info 0, warn 1, error 2, debug 3.
-  const logAt = (level) => (...args) => hb.log(level, args.map(show).join(' '));
-  define('console', {
-    log: logAt(0),
-    info: logAt(0),
-    warn: logAt(1),
-    error: logAt(2),
-    debug: logAt(3),
-    trace: logAt(3),
-  });
-
   class TextEncoder {
     get encoding() {
       return 'utf-8';
@@ -126,4 +103,25 @@
 
   define('TextEncoder', TextEncoder);
   define('TextDecoder', TextDecoder);
+
+  // The legacy codes WebIDL gives DOMException names (0 for the others).
+  const DOM_CODES = {
+    IndexSizeError: 1, HierarchyRequestError: 3, WrongDocumentError: 4, InvalidCharacterError: 5,
+    NoModificationAllowedError: 7, NotFoundError: 8, NotSupportedError: 9, InUseAttributeError: 10,
+    InvalidStateError: 11, SyntaxError: 12, InvalidModificationError: 13, NamespaceError: 14,
+    InvalidAccessError: 15, TypeMismatchError: 17, SecurityError: 18, NetworkError: 19, AbortError: 20,
+    URLMismatchError: 21, QuotaExceededError: 22, TimeoutError: 23, InvalidNodeTypeError: 24, DataCloneError: 25,
+  };
+  class DOMException extends Error {
+    constructor(message = '', name = 'Error') {
+      super(String(message));
+      Object.defineProperty(this, 'name', { value: String(name), writable: true, configurable: true, enumerable: false });
+    }
+    get code() {
+      return DOM_CODES[this.name] || 0;
+    }
+  }
+  define('DOMException', DOMException);
+  // The later prelude files throw these through `hb`, whatever a hook later does to the global.
+  hb.DOMException = DOMException;
 })(globalThis);
