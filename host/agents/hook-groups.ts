@@ -138,6 +138,6 @@ export function isHookboxCommand(command: unknown, agent: string): boolean {
   if (typeof command !== 'string') return false;
   const words = command.split(/\s+/).map((word) => word.replace(/^['"]|['"]$/g, ''));
   return words.some(
-    (word, i) => (/(^|\/)hookbox-hook\.cjs$/.test(word) && words[i + 1] === agent) || (/(^|\/)hookbox(\.mjs)?$/.test(word) && words[i + 1] === 'hook' && words[i + 2] === agent),
+    (word, i) => (/(^|\/)hookbox-hook\.(cjs|sh)$/.test(word) && words[i + 1] === agent) || (/(^|\/)hookbox(\.mjs)?$/.test(word) && words[i + 1] === 'hook' && words[i + 2] === agent),
   );
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AgentBridge, DoctorFinding, SetupScope } from '../agents/index.ts';
 import { handlerPositions } from '../agents/hook-groups.ts';
 import { checkServerIdentity, postProbe } from './doctor-server.ts';
+import { hookClientOf } from './setup-paths.ts';
 
 /** What doctor found for one agent; `ok` when every finding holds. */
 export interface DoctorReport {
@@ -101,6 +102,7 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
     }
     if (typeof handler.command !== 'string') return findings;
     const shell = agentShell(bridge, scope);
+    findings.push(clientFinding(handler.command, shell.env));
     const words = shellWords(handler.command);
     const base = shell.cwd ?? process.cwd();
     const named = (flag: string) => (words.includes(flag) && words[words.indexOf(flag) + 1] !== undefined ? path.resolve(base, words[words.indexOf(flag) + 1]!) : undefined);
@@ -136,6 +138,17 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Which command client the handler runs; for the sh one, whether the agent's PATH has the curl it needs to skip Node. */
+function clientFinding(command: string, env: NodeJS.ProcessEnv): DoctorFinding {
+  const client = hookClientOf(command);
+  if (client === 'node') return { ok: true, what: 'command client: node (a Node start per event; `hookbox setup --client sh` skips it while the server is up)' };
+  if (client === undefined) return { ok: true, what: 'command client: not one of hookbox-hook.sh or hookbox-hook.cjs' };
+  const curl = (env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && existsSync(path.join(dir, 'curl')));
+  return curl
+    ? { ok: true, what: 'command client: sh (curl to the server, no Node start while the server is up)' }
+    : { ok: true, what: 'command client: sh, but no curl on PATH: every event goes to the Node client (install curl for the fast path)' };
 }
 
 function timeoutMs(bridge: AgentBridge, handler: Record<string, unknown>): number {

@@ -11,6 +11,8 @@
 // the event's closed form in the agent's format (hook-closed.cjs).
 'use strict';
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: no ESM loader on the hot path */
+// First: the modules below (and the host, when deciding in-process) then load from the compile cache.
+require('./compile-cache.cjs').enableCompileCache();
 const http = require('node:http');
 const { homedir } = require('node:os');
 const { isAbsolute, join, relative, resolve } = require('node:path');
@@ -52,7 +54,15 @@ function defaultSocket(env = process.env) {
 
 /** The arguments; a bad one is reported as `error` (answered closed once the event is known), never thrown. */
 function parseArgs(argv) {
-  const options = { agent: undefined, socket: process.env.HOOKBOX_SOCKET, config: process.env.HOOKBOX_CONFIG, maxContinuations: DEFAULT_MAX_CONTINUATIONS, deadlineMs: DEFAULT_DEADLINE_MS, error: undefined };
+  const options = {
+    agent: undefined,
+    socket: process.env.HOOKBOX_SOCKET,
+    config: process.env.HOOKBOX_CONFIG,
+    maxContinuations: DEFAULT_MAX_CONTINUATIONS,
+    deadlineMs: DEFAULT_DEADLINE_MS,
+    answerClosed: undefined,
+    error: undefined,
+  };
   const bad = (text) => (options.error ??= text);
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -64,6 +74,8 @@ function parseArgs(argv) {
     if (arg === '--socket') options.socket = value();
     else if (arg === '--config') options.config = value();
     else if (arg === '--max-continuations') options.maxContinuations = Number(value());
+    // The sh client gave up on the server (its deadline, curl failing, no decision): the closed answer, asking nobody.
+    else if (arg === '--answer-closed') options.answerClosed = value() ?? 'answered closed';
     else if (arg === '--deadline-ms') {
       const ms = Number(value());
       if (Number.isInteger(ms) && ms > 0) options.deadlineMs = ms;
@@ -188,6 +200,7 @@ async function runHookClient(argv) {
     const body = await readStdin();
     text = body.toString('utf8');
     if (options.error !== undefined) throw new Error(options.error);
+    if (options.answerClosed !== undefined) throw new Error(options.answerClosed);
     answer(await decide(options, body));
   } catch (error) {
     answer(closedAnswer(agent, sniffEvent(text), error instanceof Error ? error.message : error));

@@ -1,10 +1,41 @@
 import { appendFileSync, existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_BRIDGES, type AgentBridge } from '../agents/index.ts';
+import { ConfigError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package.ts';
 
-/** Where `hookbox hook` sits inside hookbox's package. */
-const CLIENT_IN_PACKAGE = ['host', 'cli', 'hookbox-hook.cjs'] as const;
+/**
+ * The command clients `setup` can write: `sh` (host/cli/hookbox-hook.sh: no
+ * Node start while the server is up; it hands every other case to the Node
+ * client) and `node` (host/cli/hookbox-hook.cjs). Both take the same
+ * arguments and answer the same.
+ */
+export type HookClientKind = 'sh' | 'node';
+
+/** Where each client sits inside hookbox's package, and the interpreter the agent's shell runs it with (from its PATH). */
+const CLIENTS: Readonly<Record<HookClientKind, { readonly file: readonly string[]; readonly interpreter: string }>> = {
+  sh: { file: ['host', 'cli', 'hookbox-hook.sh'], interpreter: 'sh' },
+  node: { file: ['host', 'cli', 'hookbox-hook.cjs'], interpreter: 'node' },
+};
+
+/** The client `setup` writes when none is asked for: the sh one wherever there is a POSIX `sh` (every platform but Windows). */
+export function defaultHookClient(platform: NodeJS.Platform = process.platform): HookClientKind {
+  return platform !== 'win32' && existsSync('/bin/sh') ? 'sh' : 'node';
+}
+
+/** `--client`'s value as a kind, or a clear error naming it. */
+export function hookClientKind(value: string | undefined): HookClientKind {
+  if (value === undefined) return defaultHookClient();
+  if (value === 'sh' || value === 'node') return value;
+  throw new ConfigError(`--client: expected "sh" or "node", got "${value}"`);
+}
+
+/** Which client a command line `setup` wrote runs (undefined when it runs neither file). */
+export function hookClientOf(command: string): HookClientKind | undefined {
+  if (/hookbox-hook\.sh\b/.test(command)) return 'sh';
+  if (/hookbox-hook\.cjs\b|hookbox(\.mjs)?['"]?\s+['"]?hook\b/.test(command)) return 'node';
+  return undefined;
+}
 
 /**
  * The variable each agent names the project folder by in a hook command's
@@ -45,24 +76,30 @@ export function projectRelative(dir: string, file: string): string {
 }
 
 /**
- * The start of the command line an agent runs per event: `node <client>`.
- * `node` from the agent's PATH (never this machine's absolute node); the
+ * The start of the command line an agent runs per event: `sh <client>` or
+ * `node <client>`, the one place every agent's setup gets it from.
+ * The interpreter from the agent's PATH (never this machine's absolute one); the
  * client through the project's own `node_modules/hookbox` when hookbox is
  * installed there — behind the agent's project-folder variable, or relative
  * for Codex — so a committed settings file runs on every machine with the
  * same checkout. When it is not (a development checkout, a global install,
  * a user-wide setup), the client's absolute path, and `portable` says so.
  */
-export function clientCommand(agent: string, scope: { kind: 'project'; dir: string } | { kind: 'user' }): { words: string[]; portable: boolean; client: string } {
-  const absolute = path.join(PACKAGE_ROOT, ...CLIENT_IN_PACKAGE);
+export function clientCommand(
+  agent: string,
+  scope: { kind: 'project'; dir: string } | { kind: 'user' },
+  kind: HookClientKind = defaultHookClient(),
+): { words: string[]; portable: boolean; client: string } {
+  const { file, interpreter } = CLIENTS[kind];
+  const absolute = path.join(PACKAGE_ROOT, ...file);
   if (scope.kind === 'project' && installedIn(scope.dir)) {
-    const inProject = ['node_modules', 'hookbox', ...CLIENT_IN_PACKAGE].join('/');
+    const inProject = ['node_modules', 'hookbox', ...file].join('/');
     const variable = PROJECT_DIR_VARIABLE[agent];
     // Double quotes so the agent's shell expands the variable; the rest is plain ASCII.
     const client = variable === undefined ? inProject : `"$${variable}/${inProject}"`;
-    return { words: ['node', client], portable: true, client };
+    return { words: [interpreter, client], portable: true, client };
   }
-  return { words: ['node', shellQuote(absolute)], portable: false, client: absolute };
+  return { words: [interpreter, shellQuote(absolute)], portable: false, client: absolute };
 }
 
 /**

@@ -1,3 +1,4 @@
+import nodeModule from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { HookFault } from '../seams/fault.ts';
@@ -72,6 +73,11 @@ export type StartGate = () => boolean;
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
 const decoder = new TextDecoder();
 
+/** The main thread's compile cache folder (Node 22+, when the bin enabled one): the worker enables the same. */
+function compileCacheDir(): string | undefined {
+  return (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
+}
+
 /**
  * The main-thread side of one worker: a serial queue (one request in flight,
  * so no plugin instance is ever re-entered), the shared-memory channel, and
@@ -113,7 +119,7 @@ export class WorkerHandle {
     this.#ctrl = new Int32Array(sab, 0, HEADER_BYTES / 4);
     this.#data = new Uint8Array(sab, HEADER_BYTES);
     this.#worker = new Worker(BOOTSTRAP, {
-      workerData: { sab, spinUs: tuning.workerSpinUs, queuedSpinUs: tuning.workerQueuedSpinUs },
+      workerData: { sab, spinUs: tuning.workerSpinUs, queuedSpinUs: tuning.workerQueuedSpinUs, compileCacheDir: compileCacheDir() },
       execArgv: ['--disable-warning=ExperimentalWarning'],
       // Guests see no host environment; granted variables are passed explicitly per instance.
       env: {},

@@ -8,6 +8,7 @@ import { ConfigError } from '../errors.ts';
 import { LOOP_DEFAULTS } from '../loop/defaults.ts';
 import { AuthGate, loopbackHost } from './auth-gate.ts';
 import { CONFIG_HEADER, REFUSED_HEADER, canonicalConfigPath, healthProof } from './config-identity.ts';
+import { FRAME_HEADER, FRAME_LINE, frameAnswer } from './answer-frame.ts';
 import { type Decided, decideAgentEvent } from './decide.ts';
 import { ensurePrivateDir } from './paths.ts';
 import type { ServedHooks } from './served-hooks.ts';
@@ -233,9 +234,12 @@ export class DecisionServer {
   }
 
   #send(res: http.ServerResponse, status: number, answer: AgentAnswer): void {
-    const body = answer.exitCode === 0 ? answer.stdout : answer.stderr;
+    // A client that reads no headers (the sh client) asked for the exit code in the body.
+    const framed = res.req.headers[FRAME_HEADER] === FRAME_LINE;
+    const refused = res.getHeader(REFUSED_HEADER);
+    const body = framed ? frameAnswer(answer, typeof refused === 'string' ? refused : undefined) : answer.exitCode === 0 ? answer.stdout : answer.stderr;
     res.writeHead(status, {
-      'content-type': answer.exitCode === 0 && body !== '' ? 'application/json' : 'text/plain; charset=utf-8',
+      'content-type': framed ? 'text/plain; charset=utf-8' : answer.exitCode === 0 && body !== '' ? 'application/json' : 'text/plain; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       [EXIT_HEADER]: String(answer.exitCode),
     });

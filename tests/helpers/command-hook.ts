@@ -2,6 +2,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const HOOKBOX = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
+/** The Node command client, run as `setup` writes it with `--client node`. */
+export const NODE_CLIENT = fileURLToPath(new URL('../../host/cli/hookbox-hook.cjs', import.meta.url));
+/** The sh command client, run as `setup` writes it by default. */
+export const SH_CLIENT = fileURLToPath(new URL('../../host/cli/hookbox-hook.sh', import.meta.url));
 
 /** What a child run with {@link runWithStdin} did. */
 export interface StdinRun {
@@ -10,19 +14,38 @@ export interface StdinRun {
   readonly stderr: string;
 }
 
-/** Runs `node <args…>` with `stdin` (as an agent runs a command hook), collecting its exit code and output. */
-export function runWithStdin(args: readonly string[], stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<StdinRun> {
+/** Runs `program <args…>` with `stdin` (as an agent runs a command hook), collecting its exit code and output. */
+export function runProgram(program: string, args: readonly string[], stdin: string | Buffer, env: NodeJS.ProcessEnv = process.env): Promise<StdinRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    const child = spawn(program, [...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A client that answered without reading all of stdin (it exits early) is not an error here.
+    child.stdin.on('error', () => {});
     child.stdin.end(stdin);
   });
 }
+
+/** Runs `node <args…>` with `stdin`, collecting its exit code and output. */
+export function runWithStdin(args: readonly string[], stdin: string | Buffer, env: NodeJS.ProcessEnv = process.env): Promise<StdinRun> {
+  return runProgram(process.execPath, args, stdin, env);
+}
+
+/** One command client an agent can be set up with, run as the agent runs it: `<client> <agent> <args…>` with the event on stdin. */
+export interface HookClient {
+  readonly name: 'node' | 'sh';
+  run(agent: string, args: readonly string[], stdin: string | Buffer, env?: NodeJS.ProcessEnv): Promise<StdinRun>;
+}
+
+/** Both command clients: specs of the command transport run against each. */
+export const HOOK_CLIENTS: readonly HookClient[] = [
+  { name: 'node', run: (agent, args, stdin, env) => runWithStdin([NODE_CLIENT, agent, ...args], stdin, env) },
+  { name: 'sh', run: (agent, args, stdin, env) => runProgram('sh', [SH_CLIENT, agent, ...args], stdin, env) },
+];
 
 /**
  * Runs `hookbox hook claude-code <args>` (the command hook Claude Code runs

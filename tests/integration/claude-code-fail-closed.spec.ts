@@ -122,7 +122,7 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       const out: string[] = [];
       setupCommand('claude-code', { project, config, transport: 'command' }, (text) => out.push(text));
       const text = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
-      expect(text).toContain('node \\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.cjs\\" \'claude-code\'');
+      expect(text).toContain('sh \\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh\\" \'claude-code\'');
       for (const machinePath of [process.execPath, project, homedir(), tmpdir()]) expect(text, machinePath).not.toContain(machinePath);
       expect(out.join('')).not.toContain('is not installed');
       expect(readFileSync(join(project, '.gitignore'), 'utf8')).toContain('.hookbox/');

@@ -13,7 +13,6 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorAgent } from '../../host/cli/doctor.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
@@ -22,10 +21,9 @@ import { proofHolds } from '../../host/serve/config-identity.ts';
 import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
 import { MAX_UNAUTHENTICATED_CONNECTIONS } from '../../host/serve/auth-gate.ts';
 import { exampleManifest } from '../helpers/examples.ts';
-import { type StdinRun, runWithStdin } from '../helpers/command-hook.ts';
+import { HOOK_CLIENTS } from '../helpers/command-hook.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
 
-const CLIENT = fileURLToPath(new URL('../../host/cli/hookbox-hook.cjs', import.meta.url));
 const TOKEN = 'door-token-0123456789abcdefghijklmnopqrstuvwxyz';
 
 function event(cwd: string, session: string, fields: Record<string, unknown>): string {
@@ -36,11 +34,6 @@ const preBash = (cwd: string, session: string, command: string) =>
 const postBash = (cwd: string, session: string, output: string) =>
   event(cwd, session, { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat .env', description: 'x' }, tool_response: { stdout: output, stderr: '', interrupted: false }, tool_use_id: 'toolu_1' });
 const prompt = (cwd: string, session: string, text: string) => event(cwd, session, { hook_event_name: 'UserPromptSubmit', prompt: text });
-
-/** Runs the real client file as the agent would (`node hookbox-hook.cjs <agent> …`). */
-function runClient(agent: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<StdinRun> {
-  return runWithStdin([CLIENT, agent, ...args], stdin, env);
-}
 
 /** Opens a raw TCP connection and sends `head`; resolves what the server sent back before it closed (or `undefined` after `waitMs`). */
 function rawExchange(port: number, head: string, waitMs: number): Promise<string | undefined> {
@@ -168,8 +161,8 @@ describe('hookbox serve: one server serves one project', () => {
     await server?.close();
   });
 
-  it("B's client pointed at A's server is refused there and decides by B's config in-process", async () => {
-    const run = await runClient('claude-code', ['--socket', socket, '--config', configB], preBash(join(root, 'b'), 's-b', 'ls'));
+  it.each(HOOK_CLIENTS)("$name client: B's client pointed at A's server is refused there and decides by B's config in-process", async (client) => {
+    const run = await client.run('claude-code', ['--socket', socket, '--config', configB], preBash(join(root, 'b'), `s-b-${client.name}`, 'ls'));
     expect(run.code, run.stderr).toBe(0);
     const answer = JSON.parse(run.stdout).hookSpecificOutput;
     expect(answer).toMatchObject({ permissionDecision: 'deny' });
@@ -178,9 +171,9 @@ describe('hookbox serve: one server serves one project', () => {
     expect(answer.permissionDecisionReason).not.toMatch(/hookbox: /);
     expect(lines.some((line) => / other-config 421 /.test(line)), lines.join('\n')).toBe(true);
     // A's own client is decided by A's server: `ls` is fine there.
-    const mine = await runClient('claude-code', ['--socket', socket, '--config', configA], preBash(join(root, 'a'), 's-a', 'ls'));
+    const mine = await client.run('claude-code', ['--socket', socket, '--config', configA], preBash(join(root, 'a'), `s-a-${client.name}`, 'ls'));
     expect(mine).toMatchObject({ code: 0, stdout: '' });
-    expect(lines.some((line) => /claude-code s-a PreToolUse allow 200 /.test(line))).toBe(true);
+    expect(lines.some((line) => line.includes(`claude-code s-a-${client.name} PreToolUse allow 200 `))).toBe(true);
   }, 120_000);
 
   it('the server says which config it serves; doctor compares it with the project on disk', async () => {
@@ -192,7 +185,7 @@ describe('hookbox serve: one server serves one project', () => {
   });
 });
 
-describe('hookbox hook: its own deadline answers closed in the agent format', () => {
+describe('hookbox hook (the node and the sh client): its own deadline answers closed in the agent format', () => {
   let dir: string;
   let server: DecisionServer;
   let socket: string;
@@ -214,41 +207,43 @@ describe('hookbox hook: its own deadline answers closed in the agent format', ()
     await server?.close();
   });
 
-  const cases: readonly [string, string, (stdout: string) => void][] = [
-    ['pre-tool', 'pre', (out) => expect(JSON.parse(out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 1500 ms') })],
-    // Claude Code: the JSON a block uses (exit 2 on PostToolUse would show the model the output).
-    ['post-tool', 'post', (out) => expect(JSON.parse(out)).toMatchObject({ continue: false, decision: 'block', reason: expect.stringContaining('no decision within') })],
-    ['prompt', 'prompt', (out) => expect(JSON.parse(out)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within') })],
-  ];
-  for (const [label, kind, check] of cases) {
-    it(`claude-code ${label}: a server slower than the deadline → the closed answer on exit 0`, async () => {
+  for (const client of HOOK_CLIENTS) {
+    const cases: readonly [string, string, (stdout: string) => void][] = [
+      ['pre-tool', 'pre', (out) => expect(JSON.parse(out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 1500 ms') })],
+      // Claude Code: the JSON a block uses (exit 2 on PostToolUse would show the model the output).
+      ['post-tool', 'post', (out) => expect(JSON.parse(out)).toMatchObject({ continue: false, decision: 'block', reason: expect.stringContaining('no decision within') })],
+      ['prompt', 'prompt', (out) => expect(JSON.parse(out)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within') })],
+    ];
+    for (const [label, kind, check] of cases) {
+      it(`${client.name} client, claude-code ${label}: a server slower than the deadline → the closed answer on exit 0`, async () => {
+        const cwd = join(dir, 'p');
+        const input = kind === 'pre' ? preBash(cwd, `s-${kind}-${client.name}`, 'ls') : kind === 'post' ? postBash(cwd, `s-${kind}-${client.name}`, 'AWS_SECRET=x') : prompt(cwd, `s-${kind}-${client.name}`, 'hi');
+        const run = await client.run('claude-code', ['--socket', socket, '--config', slowConfig, '--deadline-ms', '1500'], input);
+        expect(run.code, run.stderr).toBe(0);
+        check(run.stdout);
+      }, 60_000);
+    }
+
+    it(`${client.name} client, codex and gemini: the same give-up answers their own closed forms`, async () => {
       const cwd = join(dir, 'p');
-      const input = kind === 'pre' ? preBash(cwd, `s-${kind}`, 'ls') : kind === 'post' ? postBash(cwd, `s-${kind}`, 'AWS_SECRET=x') : prompt(cwd, `s-${kind}`, 'hi');
-      const run = await runClient('claude-code', ['--socket', socket, '--config', slowConfig, '--deadline-ms', '1500'], input);
-      expect(run.code, run.stderr).toBe(0);
-      check(run.stdout);
+      const codex = await client.run('codex', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, `s-codex-${client.name}`, { hook_event_name: 'PostToolUse', model: 'm', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'x', tool_use_id: 'c1' }));
+      expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within 1500 ms') });
+      const gemini = await client.run('gemini', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, `s-gem-${client.name}`, { hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'ls' } }));
+      expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('no decision within 1500 ms') });
     }, 60_000);
+
+    it(`${client.name} client, in-process (no server): the deadline covers loading and running the hooks too`, async () => {
+      const run = await client.run('claude-code', ['--socket', join(dir, 'nobody.sock'), '--config', slowConfig, '--deadline-ms', '4000'], preBash(join(dir, 'p'), `s-inproc-${client.name}`, 'ls'));
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 4000 ms') });
+    }, 60_000);
+
+    it(`${client.name} client: a bad argument is answered closed for the event, not with an exit code the agent ignores`, async () => {
+      const run = await client.run('claude-code', ['--socket', socket, '--bogus'], postBash(join(dir, 'p'), 's-bad', 'x'));
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ continue: false, reason: expect.stringContaining('unknown option --bogus') });
+    });
   }
-
-  it('codex and gemini: the same give-up answers their own closed forms', async () => {
-    const cwd = join(dir, 'p');
-    const codex = await runClient('codex', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-codex', { hook_event_name: 'PostToolUse', model: 'm', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'x', tool_use_id: 'c1' }));
-    expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within 1500 ms') });
-    const gemini = await runClient('gemini', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, 's-gem', { hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'ls' } }));
-    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('no decision within 1500 ms') });
-  }, 60_000);
-
-  it('in-process (no server): the deadline covers loading and running the hooks too', async () => {
-    const run = await runClient('claude-code', ['--socket', join(dir, 'nobody.sock'), '--config', slowConfig, '--deadline-ms', '4000'], preBash(join(dir, 'p'), 's-inproc', 'ls'));
-    expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 4000 ms') });
-  }, 60_000);
-
-  it('a bad argument is answered closed for the event, not with an exit code the agent ignores', async () => {
-    const run = await runClient('claude-code', ['--socket', socket, '--bogus'], postBash(join(dir, 'p'), 's-bad', 'x'));
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ continue: false, reason: expect.stringContaining('unknown option --bogus') });
-  });
 });
 
 describe('hookbox doctor: hookbox or a squatter on the http port', () => {

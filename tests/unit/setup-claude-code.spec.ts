@@ -96,7 +96,7 @@ describe('hookbox setup claude-code: the command', () => {
     const file = join(dir, '.claude', 'settings.json');
     const first = readFileSync(file, 'utf8');
     // No node_modules/hookbox in this project: the client's absolute path, and setup says so; node from the agent's PATH.
-    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command node '.+\/host\/cli\/hookbox-hook\.cjs' 'claude-code' '--socket' 's\.sock' '--config' 'hookbox\.config\.json' '--deadline-ms' '25000'/);
+    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command sh '.+\/host\/cli\/hookbox-hook\.sh' 'claude-code' '--socket' 's\.sock' '--config' 'hookbox\.config\.json' '--deadline-ms' '25000'/);
     expect(out.join('')).toContain('hookbox is not installed in');
     expect(out.join('')).toContain('fails closed');
     out.length = 0;
@@ -124,7 +124,7 @@ describe('hookbox setup claude-code: the command', () => {
     // Back to command: the token leaves the local file, the entries go to the committed one.
     setupCommand('claude-code', { project: dir, config, transport: 'command' }, () => {});
     expect(readFileSync(file, 'utf8')).not.toContain(token);
-    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toContain('hookbox-hook.cjs');
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toContain('hookbox-hook.sh');
   });
 
   it('refuses a settings file that is not JSON, and leaves it as it was', () => {

@@ -22,7 +22,7 @@ function handlers(project: string, agent: string): Record<string, unknown>[] {
   const settings = JSON.parse(readFileSync(join(project, SETTINGS[agent]!), 'utf8')) as Record<string, unknown>;
   return handlerPositions(settings)
     .map((position) => position.handler)
-    .filter((handler) => String(handler.command).includes('hookbox-hook.cjs'));
+    .filter((handler) => /hookbox-hook\.(cjs|sh)/.test(String(handler.command)));
 }
 
 /** The agent's handler timeout in ms (Gemini writes ms, the others seconds). */
@@ -85,8 +85,9 @@ describe('hookbox setup: what it writes for each agent', () => {
       for (const machinePath of [process.execPath, PACKAGE_ROOT, dir, homedir(), root]) expect(text, machinePath).not.toContain(machinePath);
       for (const handler of handlers(dir, agent)) {
         const words = shellWords(String(handler.command));
-        expect(words[0]).toBe('node');
-        expect(words[1]).toMatch(agent === 'codex' ? /^node_modules\/hookbox\/host\/cli\/hookbox-hook\.cjs$/ : /^"\$(CLAUDE|GEMINI)_PROJECT_DIR\/node_modules\/hookbox\/host\/cli\/hookbox-hook\.cjs"$/);
+        // The sh client by default (this platform has a POSIX sh).
+        expect(words[0]).toBe('sh');
+        expect(words[1]).toMatch(agent === 'codex' ? /^node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh$/ : /^"\$(CLAUDE|GEMINI)_PROJECT_DIR\/node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh"$/);
         expect(words[words.indexOf('--socket') + 1]).toBe('.hookbox/run/serve.sock');
         expect(words[words.indexOf('--config') + 1]).toBe('hookbox.config.json');
       }
@@ -100,8 +101,8 @@ describe('hookbox setup: what it writes for each agent', () => {
     const out: string[] = [];
     setupCommand('claude-code', { project: dir, config, transport: 'command' }, (text) => out.push(text));
     const words = shellWords(String(handlers(dir, 'claude-code')[0]!.command));
-    expect(words[0]).toBe('node');
-    expect(words[1]).toBe(join(PACKAGE_ROOT, 'host', 'cli', 'hookbox-hook.cjs'));
+    expect(words[0]).toBe('sh');
+    expect(words[1]).toBe(join(PACKAGE_ROOT, 'host', 'cli', 'hookbox-hook.sh'));
     expect(out.join('')).toContain(`hookbox is not installed in ${join(dir, 'node_modules')}`);
   });
 

@@ -44,7 +44,7 @@ export function isHookboxHandler(handler: unknown): boolean {
   const { type, command, url } = handler as Handler;
   if (type === 'command' && typeof command === 'string') {
     const words = command.replace(/['"]/g, '');
-    return /hookbox\S*\s+hook\s+claude-code(\s|$)/.test(words) || /\/hookbox-hook\.cjs\s+claude-code(\s|$)/.test(words);
+    return /hookbox\S*\s+hook\s+claude-code(\s|$)/.test(words) || /\/hookbox-hook\.(cjs|sh)\s+claude-code(\s|$)/.test(words);
   }
   if (type === 'http' && typeof url === 'string') return /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/hooks\/claude-code$/.test(url);
   return false;

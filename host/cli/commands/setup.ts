@@ -16,13 +16,14 @@ import { effectiveLimits, loadLayeredConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
-import { PROJECT_SOCKET, clientCommand, ensureGitignored, projectRelative, shellQuote } from '../setup-paths.ts';
+import { PROJECT_SOCKET, clientCommand, ensureGitignored, hookClientKind, projectRelative, shellQuote } from '../setup-paths.ts';
 
 interface SetupFlags {
   readonly project?: string;
   readonly user?: boolean;
   readonly config?: string;
   readonly transport: string;
+  readonly client?: string;
   readonly socket?: string;
   readonly port?: string;
   readonly tokenFile?: string;
@@ -63,7 +64,7 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
     // A project's socket is its own (a server serves one project); relative paths start at the project.
     const socket = flags.socket !== undefined ? resolve(flags.socket) : base !== undefined ? join(base, PROJECT_SOCKET) : join(homedir(), '.hookbox', 'serve.sock');
     const shown = (file: string) => (base === undefined ? file : projectRelative(base, file));
-    const client = clientCommand(bridge.name, scope);
+    const client = clientCommand(bridge.name, scope, hookClientKind(flags.client));
     const args = [bridge.name, '--socket', shown(socket), '--config', shown(config), '--deadline-ms', String(deadlineMs)];
     const command = [...client.words, ...args.map(shellQuote)].join(' ');
     if (!client.portable && scope.kind === 'project') {
@@ -177,6 +178,7 @@ export function registerSetupCommand(program: Command): void {
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
     .option('--transport <kind>', 'command (fails closed; a process per event) or http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token)', 'command')
+    .option('--client <kind>', 'command transport: sh (no Node start per event while the server is up; the default where there is a POSIX sh) or node')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')

@@ -1,0 +1,152 @@
+#!/bin/sh
+# `hookbox hook <agent>` without a Node start: the command hook an agent runs
+# per event, in POSIX sh. It posts the event on stdin to `hookbox serve`'s
+# unix socket with curl and applies the answer — stdout on exit 0, stderr on
+# exit 2, the exit code — exactly as the Node client (hookbox-hook.cjs, the
+# same arguments) does. Whenever it cannot do that itself it hands the event
+# to the Node client, which decides in-process or answers the event's closed
+# form in the agent's format:
+#   no curl, no socket, a socket path or config path it will not send, an
+#   argument it does not know            → the Node client, stdin untouched;
+#   the socket refuses the connection (a server that died), or the server
+#   serves another project's config      → the Node client decides in-process;
+#   past --deadline-ms, curl failing, an answer without a decision, or one a
+#   shell variable cannot carry (a NUL)  → the Node client answers closed.
+# The event's bytes are never read by the shell: stdin is copied to a private
+# temporary file (mktemp: random name, 0600, unlinked at once; the copy is
+# what the Node client gets when it takes over) and curl sends it from there.
+# The server frames its answer for this client (`x-hookbox-frame: line`,
+# host/serve/answer-frame.ts): `hookbox <exit> <refused> <bytes>` on the first
+# line, then the text. Reading stdin is not bounded by the deadline here
+# (agents close stdin after writing the event); everything after it is.
+set -eu
+LC_ALL=C # ${#text} counts bytes
+
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+client=$here/hookbox-hook.cjs
+
+# The Node client with this client's own arguments (and, once stdin is copied, the copy on stdin).
+to_node() {
+  exec node "$client" "$@"
+}
+
+agent=
+socket=${HOOKBOX_SOCKET-}
+config=${HOOKBOX_CONFIG-}
+deadline=25000
+want=
+for arg do
+  if [ -n "$want" ]; then
+    case $want in
+      socket) socket=$arg ;;
+      config) config=$arg ;;
+      deadline) deadline=$arg ;;
+    esac
+    want=
+    continue
+  fi
+  case $arg in
+    --socket) want=socket ;;
+    --config) want=config ;;
+    --deadline-ms) want=deadline ;;
+    --max-continuations) want=skip ;;
+    -*) to_node "$@" ;;
+    *) if [ -z "$agent" ]; then agent=$arg; else to_node "$@"; fi ;;
+  esac
+done
+[ -z "$want" ] || to_node "$@"
+case $agent in '' | *[!a-z0-9-]*) to_node "$@" ;; esac
+case $deadline in '' | 0* | *[!0-9]* | ??????????*) to_node "$@" ;; esac
+
+# Relative paths start at the project the agent names (only the running agent's own variable), else here.
+base=${HOOKBOX_PROJECT_DIR-}
+case $base in
+  /*) ;;
+  *)
+    case $agent in
+      claude-code) base=${CLAUDE_PROJECT_DIR-} ;;
+      gemini) base=${GEMINI_PROJECT_DIR-} ;;
+      *) base= ;;
+    esac
+    case $base in /*) ;; *) base=$PWD ;; esac
+    ;;
+esac
+if [ -z "$socket" ]; then
+  case ${HOOKBOX_HOME+set} in set) home=$HOOKBOX_HOME ;; *) home=${HOME:+$HOME/.hookbox} ;; esac
+  case $home in /*) socket=$home/serve.sock ;; *) to_node "$@" ;; esac
+fi
+case $socket in /*) ;; *) socket=$base/$socket ;; esac
+case $config in '' | /*) ;; *) config=$base/$config ;; esac
+# The config goes in a header as is: only characters that need no encoding (else the Node client sends it).
+case $config in *[!A-Za-z0-9/._~+@,=-]*) to_node "$@" ;; esac
+# A socket path past what the kernel takes, no socket, or no curl: the Node client.
+[ "${#socket}" -le 107 ] || to_node "$@"
+[ -S "$socket" ] || to_node "$@"
+command -v curl >/dev/null 2>&1 || to_node "$@"
+
+tmp=
+trap 'rm -f -- "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+tmp=$(mktemp "${TMPDIR:-/tmp}/hookbox-hook.XXXXXXXXXX")
+cat >"$tmp"
+# Two readers of the copy, each at its start: one for curl, one for the Node client should it take over.
+exec 3<"$tmp" 4<"$tmp"
+rm -f -- "$tmp"
+trap - EXIT HUP INT TERM
+
+# The Node client with the copy of the event on stdin (optionally told to answer closed).
+to_node_with_event() {
+  exec node "$client" "$@" <&4 3<&- 4<&-
+}
+
+if [ -n "$config" ]; then config_header="x-hookbox-config: $config"; else config_header='x-hookbox-config:'; fi
+seconds=$((deadline / 1000)).$(printf '%03d' $((deadline % 1000)))
+# -q first: no ~/.curlrc. `Expect:` off: no wait for 100-continue on a large event.
+# The curl exit code follows the body after a space (it also keeps the body's trailing newlines).
+out=$(
+  rc=0
+  curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" \
+    -H 'content-type: application/json' -H 'Expect:' -H 'x-hookbox-frame: line' -H "$config_header" \
+    --data-binary @- "http://hookbox/hooks/$agent" <&3 2>/dev/null || rc=$?
+  printf ' %s' "$rc"
+)
+exec 3<&-
+rc=${out##* }
+out=${out% *}
+case $rc in
+  0) ;;
+  7) to_node_with_event "$@" ;;
+  28) to_node_with_event "$@" --answer-closed "no decision within $deadline ms (the server took too long); answered closed" ;;
+  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket did not answer (curl exit $rc); answered closed" ;;
+esac
+
+nl='
+'
+case $out in
+  "hookbox "*"$nl"*) ;;
+  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket answered without a decision" ;;
+esac
+head=${out%%"$nl"*}
+text=${out#*"$nl"}
+rest=${head#hookbox }
+code=${rest%% *}
+rest=${rest#* }
+refused=${rest%% *}
+bytes=${rest#* }
+case $refused in
+  -) ;;
+  other-config) to_node_with_event "$@" ;;
+  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket refused the event" ;;
+esac
+case $code in
+  0 | 2) ;;
+  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket answered without a decision" ;;
+esac
+[ "${#text}" = "$bytes" ] || to_node_with_event "$@" --answer-closed "an answer the sh client cannot carry (it holds a NUL byte)"
+if [ "$code" = 0 ]; then
+  printf '%s' "$text"
+  exit 0
+fi
+case $text in *"$nl") ;; *) text=$text$nl ;; esac
+printf '%s' "$text" >&2
+exit 2

@@ -1,0 +1,26 @@
+import type { AgentAnswer } from '../agents/index.ts';
+
+/**
+ * The request header a client sends when it cannot read response headers
+ * (the sh client, `host/cli/hookbox-hook.sh`: curl prints the body only, and
+ * reading headers portably needs a `curl` newer than many systems ship).
+ */
+export const FRAME_HEADER = 'x-hookbox-frame';
+/** The one framing there is: {@link FRAME_HEADER}'s value. */
+export const FRAME_LINE = 'line';
+
+/**
+ * The answer as one first line and the text, for a client that applies it
+ * without parsing JSON: `hookbox <exit> <refused> <bytes>\n<text>`. `exit`
+ * is the command-hook exit code (the `x-hookbox-exit` header's value);
+ * `refused` is why the server would not decide (`other-config`) or `-`;
+ * `bytes` is the text's length in bytes, so a client that lost a byte (a
+ * shell variable holds no NUL) can tell and answer closed instead; the text
+ * is the answer's stdout on exit 0, its stderr otherwise — byte for byte
+ * what the unframed body carries.
+ */
+export function frameAnswer(answer: AgentAnswer, refused: string | undefined): string {
+  const text = answer.exitCode === 0 ? answer.stdout : answer.stderr;
+  const why = refused !== undefined && /^[a-z-]{1,40}$/.test(refused) ? refused : '-';
+  return `hookbox ${answer.exitCode} ${why} ${Buffer.byteLength(text)}\n${text}`;
+}
