@@ -87,8 +87,11 @@ describe('the OpenTelemetry SDK loads only when OTEL_* turns it on', () => {
     expect(new Set(api.map((site) => path.posix.dirname(site.file)))).toEqual(new Set(['host/telemetry']));
   });
 
-  it('sdk.ts is imported by one file, dynamically: the CLI, after reading OTEL_*', () => {
+  it('sdk.ts is imported only dynamically, after reading OTEL_*: by the CLI and by the SDK adapters\' decider', () => {
     const users = sites.filter((site) => site.specifier === 'host/telemetry/sdk.ts');
-    expect(users).toEqual([{ file: 'host/cli/telemetry.ts', specifier: 'host/telemetry/sdk.ts', dynamic: true }]);
+    expect(users).toEqual([
+      { file: 'host/cli/telemetry.ts', specifier: 'host/telemetry/sdk.ts', dynamic: true },
+      { file: 'host/sdk/sdk-decider.ts', specifier: 'host/telemetry/sdk.ts', dynamic: true },
+    ]);
   });
 });
