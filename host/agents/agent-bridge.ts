@@ -133,7 +133,13 @@ export type SetupTransport =
   /** The agent runs `command` per event (a `hookbox hook <agent> …` command line). Fails closed. */
   | { readonly kind: 'command'; readonly command: string }
   /** The agent POSTs each event to `url`, with `headers` (the bearer token). */
-  | { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+  | { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+  /**
+   * The agent loads hookbox's plugin module (`module`: as the plugin file
+   * imports it) in its own process; the plugin asks the server on `socket`
+   * and answers closed past `deadlineMs`. Paths relative to the project.
+   */
+  | { readonly kind: 'plugin'; readonly module: string; readonly options: { readonly socket: string; readonly config: string; readonly deadlineMs: number } };
 
 /** One change `setup` made or would make, for its report. */
 export interface SetupChange {
@@ -161,6 +167,15 @@ export interface AgentSetup {
    * committed file. Absent: the agent has none.
    */
   localSettingsPath?(scope: SetupScope): string | undefined;
+  /**
+   * An agent that loads hookbox as a plugin in its own process (pi, OpenCode):
+   * the module inside hookbox's package the plugin file imports, and the
+   * file's text format. Absent: the agent runs hook commands or URLs named in
+   * a JSON settings file.
+   */
+  readonly plugin?: { readonly module: string };
+  /** How the settings file is read and written when it is not a JSON object; `format` undefined deletes the file. Absent: JSON. */
+  readonly fileFormat?: { parse(text: string): Record<string, unknown>; format(settings: Record<string, unknown>): string | undefined };
   /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
   unsupported(transport: SetupTransport['kind']): string | undefined;
   /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentBridge, DoctorFinding, SetupScope } from '../agents/index.ts';
 import { handlerPositions } from '../agents/hook-groups.ts';
+import { doctorPluginAgent } from './doctor-plugin.ts';
 import { checkServerIdentity, postProbe } from './doctor-server.ts';
 import { hookClientOf } from './setup-paths.ts';
 
@@ -28,6 +29,10 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
   const settingsFile = local !== undefined && existsSync(local) && !hasHookboxEntries(bridge, committed) && hasHookboxEntries(bridge, local) ? local : committed;
   const findings: DoctorFinding[] = [];
   const report = (): DoctorReport => ({ agent: bridge.name, settingsFile, findings, ok: findings.every((finding) => finding.ok) });
+  if (bridge.setup.fileFormat !== undefined) {
+    findings.push(...(await doctorPluginAgent(bridge, scope, settingsFile)));
+    return report();
+  }
   const setupHint = `hookbox setup ${bridge.name} ${scope.kind === 'project' ? `--project ${scope.dir}` : '--user'} --config <your hookbox.config.json>`;
   if (!existsSync(settingsFile)) {
     findings.push({ ok: false, what: `${settingsFile} does not exist: ${bridge.label} runs no hookbox hooks`, fix: setupHint });

@@ -19,6 +19,10 @@ const block = (text) => json({ decision: 'block', reason: text });
 const claudeWithheld = (text) => json({ continue: false, stopReason: text, decision: 'block', reason: text });
 const geminiDeny = (text) => json({ decision: 'deny', reason: text });
 const LET_THROUGH = 'let-through';
+// The plugin agents' vocabulary (host/agents/plugin-answers.ts): `hookbox hook pi|opencode` is their in-process fallback.
+const pluginDeny = (text) => json({ deny: text });
+const pluginWithheld = (text) => json({ content: `(output withheld by a hookbox hook): ${text}`, isError: true });
+const pluginBlock = (text) => json({ block: text });
 
 /** Agent → its event → the closed answer for a reason text (or let through). */
 const CLOSED = {
@@ -32,6 +36,7 @@ const CLOSED = {
   },
   codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
   gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
+  pi: { tool_call: pluginDeny, tool_result: pluginWithheld, input: pluginBlock, agent_end: LET_THROUGH, session_start: LET_THROUGH },
 };
 
 /** One printable line of the client's own words (no control, bidi or non-ASCII character reaches the agent's UI). */
@@ -43,7 +48,7 @@ function plain(text) {
 
 /** The agent's event name, read from the raw stdin text without trusting it to parse. */
 function sniffEvent(text) {
-  return /"hook_event_name"\s*:\s*"([A-Za-z]{1,40})"/.exec(text)?.[1];
+  return /"hook_event_name"\s*:\s*"([A-Za-z_.]{1,40})"/.exec(text)?.[1];
 }
 
 /** The closed answer of `agent` for `event` (undefined when unread), the reason prefixed `hookbox: `. */

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   type AgentBridge,
+  type AgentSetup,
   type SetupEdit,
   type SetupScope,
   type SetupTransport,
@@ -16,13 +17,15 @@ import { effectiveLimits, loadLayeredConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
-import { PROJECT_SOCKET, clientCommand, ensureGitignored, hookClientKind, projectRelative, shellQuote } from '../setup-paths.ts';
+import { PROJECT_SOCKET, clientCommand, ensureGitignored, hookClientKind, installedIn, projectRelative, shellQuote } from '../setup-paths.ts';
+import { PACKAGE_ROOT } from '../../package.ts';
 
 interface SetupFlags {
   readonly project?: string;
   readonly user?: boolean;
   readonly config?: string;
-  readonly transport: string;
+  /** Absent: the agent's own (a plugin where the agent loads one, else command). */
+  readonly transport?: string;
   readonly client?: string;
   readonly socket?: string;
   readonly port?: string;
@@ -30,8 +33,17 @@ interface SetupFlags {
   readonly remove?: boolean;
 }
 
-function readSettings(file: string): Record<string, unknown> {
+type SettingsFormat = AgentSetup['fileFormat'];
+
+function readSettings(file: string, format?: SettingsFormat): Record<string, unknown> {
   if (!existsSync(file)) return {};
+  if (format !== undefined) {
+    try {
+      return format.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`${file}: ${(error as Error).message}`);
+    }
+  }
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
@@ -43,10 +55,13 @@ function readSettings(file: string): Record<string, unknown> {
 }
 
 /** Writes next to the file and renames over it, so a crash never leaves half a settings file. */
-function writeSettings(file: string, settings: Record<string, unknown>, secret: boolean): void {
+function writeSettings(file: string, settings: Record<string, unknown>, secret: boolean, format?: SettingsFormat): void {
+  const text = format === undefined ? `${JSON.stringify(settings, null, 2)}\n` : format.format(settings);
+  // A file that is hookbox's whole (a plugin file) goes when nothing of hookbox's is left in it.
+  if (text === undefined) return void rmSync(file, { force: true });
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.hookbox-${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: secret ? 0o600 : 0o644 });
+  writeFileSync(temp, text, { mode: secret ? 0o600 : 0o644 });
   renameSync(temp, file);
 }
 
@@ -57,8 +72,33 @@ interface Chosen {
   readonly ignored: string[];
 }
 
+/**
+ * The plugin a plugin agent loads (pi, OpenCode): the module through the
+ * project's own `node_modules/hookbox` (relative to the plugin file, so a
+ * committed file works on every checkout) when hookbox is installed there,
+ * else its absolute path in this hookbox; the socket and config relative to
+ * the project.
+ */
+function pluginTransportFor(bridge: AgentBridge, plugin: { module: string }, flags: SetupFlags, scope: SetupScope, config: string, deadlineMs: number): Chosen {
+  const notes: string[] = [];
+  const base = scope.kind === 'project' ? scope.dir : undefined;
+  const socket = flags.socket !== undefined ? resolve(flags.socket) : base !== undefined ? join(base, PROJECT_SOCKET) : join(homedir(), '.hookbox', 'serve.sock');
+  const shown = (file: string) => (base === undefined ? file : projectRelative(base, file));
+  const pluginFile = bridge.setup.settingsPath(scope);
+  let module = join(PACKAGE_ROOT, plugin.module);
+  if (base !== undefined && installedIn(base)) module = relative(dirname(pluginFile), join(base, 'node_modules', 'hookbox', plugin.module)).split('\\').join('/');
+  else if (base !== undefined) {
+    notes.push(
+      `hookbox is not installed in ${join(base, 'node_modules')}: the plugin file imports ${module}, which only this machine has — install it there (npm i -D hookbox) and run setup again for a plugin file that works on every checkout`,
+    );
+  }
+  notes.push(`start the server for speed and for hooks that remember across events (it serves this project's config only): hookbox serve --config ${config} --socket ${socket}`);
+  return { transport: { kind: 'plugin', module, options: { socket: shown(socket), config: shown(config), deadlineMs } }, notes, ignored: ['.hookbox/'] };
+}
+
 function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope, config: string, deadlineMs: number): Chosen {
   const notes: string[] = [];
+  if (flags.transport === 'plugin' && bridge.setup.plugin !== undefined) return pluginTransportFor(bridge, bridge.setup.plugin, flags, scope, config, deadlineMs);
   if (flags.transport === 'command') {
     const base = scope.kind === 'project' ? scope.dir : undefined;
     // A project's socket is its own (a server serves one project); relative paths start at the project.
@@ -75,7 +115,7 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
     notes.push(`start the server for speed and for hooks that remember across events (it serves this project's config only): hookbox serve --config ${config} --socket ${socket}`);
     return { transport: { kind: 'command', command }, notes, ignored: ['.hookbox/'] };
   }
-  if (flags.transport !== 'http') throw new ConfigError(`--transport: expected "command" or "http", got "${flags.transport}"`);
+  if (flags.transport !== 'http') throw new ConfigError(`--transport: expected "command", "http" or "plugin", got "${flags.transport}"`);
   const port = flags.port === undefined ? DEFAULT_SERVE_PORT : Number(flags.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`--port: expected a TCP port, got "${flags.port}"`);
   const tokenFile = resolve(flags.tokenFile ?? defaultTokenPath());
@@ -103,13 +143,15 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   const bridge = agentBridge(agent);
   if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
   const scope: SetupScope = flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
-  const kind = flags.transport === 'http' ? 'http' : 'command';
+  const transport = flags.transport ?? (bridge.setup.plugin !== undefined ? 'plugin' : 'command');
+  const kind = transport === 'http' ? 'http' : transport === 'plugin' ? 'plugin' : 'command';
+  const format = bridge.setup.fileFormat;
   const committed = bridge.setup.settingsPath(scope);
   // A transport that carries a secret goes to the agent's uncommitted settings file, where it has one.
   const local = bridge.setup.localSettingsPath?.(scope);
   const file = kind === 'http' && local !== undefined ? local : committed;
   const other = local === undefined ? undefined : file === committed ? local : committed;
-  const settings = readSettings(file);
+  const settings = readSettings(file, format);
   let edit: SetupEdit;
   let notes: string[] = [];
   let ignored: string[] = [];
@@ -124,7 +166,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     const hooks = effectiveHooks(config);
     const unsupported = bridge.setup.unsupported(kind);
     if (unsupported !== undefined) throw new ConfigError(`--transport ${kind}: ${unsupported}`);
-    const chosen = transportFor(bridge, flags, scope, config, hookClientDeadlineMs({ hooks }));
+    const chosen = transportFor(bridge, { ...flags, transport }, scope, config, hookClientDeadlineMs({ hooks }));
     notes = chosen.notes;
     ignored = chosen.ignored;
     secret = chosen.transport.kind === 'http';
@@ -136,7 +178,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     notes.unshift(bridge.setup.tradeOff(kind));
   }
   const changed = edit.changes.some((change) => change.action !== 'unchanged');
-  if (changed) writeSettings(file, edit.settings, secret);
+  if (changed) writeSettings(file, edit.settings, secret, format);
   write(`${bridge.label} settings ${file}: ${changed ? 'updated' : 'unchanged'}\n`);
   for (const change of edit.changes) write(`  ${change.action} ${change.where}: ${printable(change.what.replace(/Bearer \S+/g, 'Bearer …'))}\n`);
   if (flags.remove === true && edit.changes.length === 0) write('  no hookbox entries found\n');
@@ -177,7 +219,10 @@ export function registerSetupCommand(program: Command): void {
     .option('--project <dir>', "the project's settings (default: the current folder)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
-    .option('--transport <kind>', 'command (fails closed; a process per event) or http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token)', 'command')
+    .option(
+      '--transport <kind>',
+      'command (the default: fails closed; a process per event), http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token) or plugin (pi and OpenCode, their default and only one: hookbox inside the agent)',
+    )
     .option('--client <kind>', 'command transport: sh (no Node start per event while the server is up; the default where there is a POSIX sh) or node')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)

@@ -1,0 +1,64 @@
+import * as z from 'zod';
+import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
+import { eventRows } from '../bridge-parts.ts';
+
+/**
+ * pi's extension events hookbox answers, as hookbox's extension
+ * (`extension.mjs`) forwards them to `hookbox serve`, and what each decision
+ * becomes (measured against the real `pi` 0.73.1: see host/agents/README.md).
+ * Keyed by seam; the README's copy is checked against it by a test.
+ */
+export const PI_SEAM_EVENTS = {
+  'agent/session-start': [
+    { event: 'session_start', answers: 'context → injected as a message before the next prompt reaches the model (`before_agent_start`)' },
+  ],
+  'agent/prompt-submit': [
+    {
+      event: 'input',
+      answers:
+        'block → `{action: "handled"}` (the prompt never reaches the model; the reason goes to pi\'s notice and stderr); a rewrite → `{action: "transform", text}`; context → injected as a message before the prompt reaches the model',
+    },
+  ],
+  'tools/pre-execute': [
+    {
+      event: 'tool_call',
+      answers: 'deny → `{block: true, reason}` (the tool does not run; the model reads the reason as the tool\'s error); ask → deny (print mode has no one to ask); allow → no answer',
+    },
+  ],
+  'tools/post-execute': [
+    {
+      event: 'tool_result',
+      answers:
+        'block → `{content: [notice + reason], isError: true}` in place of the output; replaced content → `{content: [the replacement]}` (the model reads it, the turn goes on); context → appended to the content',
+    },
+  ],
+  'agent/turn-continuation': [
+    {
+      event: 'agent_end',
+      answers: 'continue {reason} → the reason sent as the next user message (`pi.sendUserMessage`), within hookbox\'s continuation cap; stop → no answer',
+    },
+  ],
+} as const satisfies SeamEventTable;
+
+/** PI_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
+export const PI_EVENTS: readonly AgentEventMapping[] = eventRows(PI_SEAM_EVENTS);
+
+/** One block of pi's tool result content: text, or an image (kept out of what hooks read). */
+const ContentBlock = z.union([z.looseObject({ type: z.literal('text'), text: z.string() }), z.looseObject({ type: z.string() })]);
+
+/** The JSON of each event hookbox's pi extension sends, beyond the fields every event carries. */
+export const PI_EVENT_SCHEMAS = {
+  session_start: z.looseObject({ reason: z.string().optional() }),
+  input: z.looseObject({ text: z.string(), source: z.string().optional() }),
+  tool_call: z.looseObject({ tool_name: z.string().min(1), tool_call_id: z.string().min(1).max(256), input: z.record(z.string(), z.unknown()) }),
+  tool_result: z.looseObject({
+    tool_name: z.string().min(1),
+    tool_call_id: z.string().min(1).max(256),
+    input: z.record(z.string(), z.unknown()),
+    content: z.array(ContentBlock),
+    is_error: z.boolean(),
+  }),
+  agent_end: z.looseObject({ last_assistant_text: z.string().optional(), continued: z.boolean().optional() }),
+} as const;
+/** A pi event hookbox reads. */
+export type PiEvent = keyof typeof PI_EVENT_SCHEMAS;

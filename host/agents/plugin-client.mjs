@@ -1,0 +1,212 @@
+// The client inside the agents that load hookbox in their own process (pi's
+// extension, OpenCode's plugin): one event → POST /hooks/<agent> on `hookbox
+// serve`'s unix socket → one answer in the plugin vocabulary
+// (host/agents/plugin-answers.ts). With no server listening, or a server
+// serving another config, it hands the event to a `hookbox hook <agent>`
+// process, which decides in-process. Neither agent times a plugin, so this
+// client keeps its own deadline for the whole of it; past the deadline, on an
+// answer it cannot read, or on its own error it answers closed: a tool call
+// denied, a result withheld, a prompt blocked. Every text it hands the agent
+// is made printable here too (the bridge already did; this is not its only
+// guard). Plain ESM on node builtins and zod: pi runs it in Node, OpenCode in
+// Bun.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+
+/** The server's answer headers (host/serve/server.ts): the command-hook exit code; why it refused to decide. */
+const EXIT_HEADER = 'x-hookbox-exit';
+const REFUSED_HEADER = 'x-hookbox-refused';
+const CONFIG_HEADER = 'x-hookbox-config';
+/** Longest unix socket path the kernel takes. */
+const MAX_SOCKET_PATH = 107;
+/** Longest answer read from the server or the fallback process. */
+const MAX_ANSWER = 1024 * 1024;
+/** Longest text handed to the agent (the bridge caps at 4,000 per text; this is the backstop). */
+const MAX_TEXT = 64 * 1024;
+/** The least deadline a plugin takes: below it a healthy server on a loaded machine would be answered closed. */
+const MIN_DEADLINE_MS = 100;
+
+/** What a plugin file hands its factory (host/agents/plugin-file.ts writes it). */
+const OptionsSchema = z.strictObject({ socket: z.string().min(1), config: z.string().min(1), deadlineMs: z.number().int().min(MIN_DEADLINE_MS) });
+
+const Text = z.string().max(MAX_TEXT);
+/** The plugin vocabulary (plugin-answers.ts), each answer exactly one of these shapes. */
+const AnswerSchema = z.union([
+  z.strictObject({ deny: Text }),
+  z.strictObject({ content: Text, isError: z.boolean().optional(), context: Text.optional() }),
+  z.strictObject({ block: Text }),
+  z.strictObject({ text: Text, context: Text.optional() }),
+  z.strictObject({ context: Text }),
+  z.strictObject({ continue: Text }),
+]);
+
+/**
+ * Text from hookbox or a hook on its way into the agent: C0 and C1 controls,
+ * DEL, and bidi and invisible format characters shown as `\u{…}` (a newline
+ * and a tab kept where `multiLine`), capped.
+ */
+export function printable(text, multiLine = false) {
+  const shown = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu, (char) =>
+    multiLine && (char === '\n' || char === '\t') ? char : `\\u{${char.codePointAt(0).toString(16)}}`,
+  );
+  return shown.length > MAX_TEXT ? `${shown.slice(0, MAX_TEXT)}…` : shown;
+}
+
+/** The closed answer for an event of `kind` ('preTool' | 'postTool' | 'prompt' | 'let-through'). */
+export function closedAnswer(kind, reason) {
+  const text = `hookbox: ${printable(reason)}`;
+  if (kind === 'preTool') return { deny: text };
+  if (kind === 'postTool') return { content: `(output withheld by a hookbox hook): ${text}`, isError: true };
+  if (kind === 'prompt') return { block: text };
+  return {};
+}
+
+/** An answer as the agent may take it: every text printable (`context` and `content` keep their lines). */
+function printableAnswer(answer) {
+  const out = {};
+  for (const [key, value] of Object.entries(answer)) out[key] = typeof value === 'string' ? printable(value, key === 'content' || key === 'context' || key === 'text') : value;
+  return out;
+}
+
+/** A socket path the kernel takes: the absolute one, or (past 107 bytes) the same file relative to the cwd. */
+function connectablePath(socket) {
+  if (Buffer.byteLength(socket) <= MAX_SOCKET_PATH) return socket;
+  const near = relative(process.cwd(), socket);
+  return Buffer.byteLength(near) <= MAX_SOCKET_PATH ? near : socket;
+}
+
+/** One POST to the server; `undefined` when nothing listens on the socket. */
+function ask(settings, body, signal) {
+  return new Promise((resolvePromise, reject) => {
+    const req = http.request(
+      {
+        socketPath: connectablePath(settings.socket),
+        path: `/hooks/${settings.agent}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [CONFIG_HEADER]: encodeURIComponent(settings.config) },
+        signal,
+      },
+      (res) => {
+        const chunks = [];
+        let size = 0;
+        res.on('data', (chunk) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER) req.destroy(new Error(`the server's answer is over ${MAX_ANSWER} bytes`));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => resolvePromise({ status: res.statusCode, exit: res.headers[EXIT_HEADER], refused: res.headers[REFUSED_HEADER], text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (error) => {
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolvePromise(undefined);
+      else reject(error);
+    });
+    req.end(body);
+  });
+}
+
+/** `hookbox hook <agent>` (node, from the agent's PATH) with the event on stdin: decides in-process. */
+function askProcess(settings, body, deadlineMs, signal) {
+  return new Promise((resolvePromise, reject) => {
+    const args = [settings.hookClient, settings.agent, '--socket', settings.socket, '--config', settings.config, '--deadline-ms', String(deadlineMs)];
+    const child = spawn('node', args, { stdio: ['pipe', 'pipe', 'pipe'], signal, env: { ...process.env, HOOKBOX_PROJECT_DIR: settings.project } });
+    const out = [];
+    const err = [];
+    let size = 0;
+    const take = (into) => (chunk) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER) child.kill('SIGKILL');
+      else into.push(chunk);
+    };
+    child.stdout.on('data', take(out));
+    child.stderr.on('data', take(err));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ exit: String(code), text: Buffer.concat(code === 0 ? out : err).toString('utf8') }));
+    child.stdin.on('error', () => {}); // a child that exits before reading: its exit code says what happened
+    child.stdin.end(body);
+  });
+}
+
+/** A reply (server or process) → the answer; anything but a decision throws (and is answered closed). */
+function readReply(reply) {
+  if (reply.exit === '2') throw new Error(reply.text.trim().replace(/^hookbox: /, '') || 'hookbox answered closed without a reason');
+  if (reply.exit !== '0') throw new Error(`hookbox answered ${reply.status === undefined ? `exit ${reply.exit}` : `HTTP ${reply.status}`} without a decision`);
+  const text = reply.text.trim();
+  if (text === '') return {};
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('hookbox answered with text that is not JSON');
+  }
+  const parsed = AnswerSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`hookbox's answer is not one the plugin reads (${parsed.error.issues[0]?.message ?? 'bad shape'})`);
+  return parsed.data;
+}
+
+/**
+ * A client for one agent, from the options its plugin file holds and that
+ * file's `import.meta.url` (relative paths start at the project, two folders
+ * above the file). Options that do not parse make every answer closed,
+ * naming why: a broken plugin file never lets anything through.
+ */
+export function pluginClient(agent, options, from) {
+  const parsed = OptionsSchema.safeParse(options);
+  const project = typeof from === 'string' && from.startsWith('file:') ? fileURLToPath(new URL('../../', from)) : process.cwd();
+  const at = (file) => (isAbsolute(file) ? file : resolve(project, file));
+  const settings = parsed.success
+    ? {
+        agent,
+        project,
+        socket: at(parsed.data.socket),
+        config: at(parsed.data.config),
+        deadlineMs: parsed.data.deadlineMs,
+        hookClient: fileURLToPath(new URL('../cli/hookbox-hook.cjs', import.meta.url)),
+      }
+    : undefined;
+  const broken = parsed.success ? undefined : `the hookbox plugin's options are not valid (${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'options'}: ${issue.message}`).join('; ')}); run hookbox setup ${agent} again`;
+
+  /** One event (its `kind` says what closed means for it) → the answer; never throws, never outlives the deadline. */
+  async function decide(event, kind) {
+    if (settings === undefined) return closedAnswer(kind, broken);
+    const started = Date.now();
+    const abort = new AbortController();
+    let timer;
+    const deadline = new Promise((resolvePromise) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        resolvePromise(closedAnswer(kind, `no decision within ${settings.deadlineMs} ms (the server or the hooks took too long); answered closed`));
+      }, settings.deadlineMs);
+    });
+    const decided = (async () => {
+      try {
+        const body = JSON.stringify(event);
+        const reply = await ask(settings, body, abort.signal);
+        if (reply === undefined || reply.refused === 'other-config') {
+          const left = Math.max(MIN_DEADLINE_MS, settings.deadlineMs - (Date.now() - started));
+          return printableAnswer(readReply(await askProcess(settings, body, left, abort.signal)));
+        }
+        return printableAnswer(readReply(reply));
+      } catch (error) {
+        return closedAnswer(kind, error instanceof Error ? error.message : error);
+      }
+    })();
+    try {
+      return await Promise.race([decided, deadline]);
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+  }
+
+  return { decide, settings };
+}
+
+/** A session id hookbox accepts (letters, digits, `.`, `_`, `-`; at most 128), or a fresh one for this process. */
+export function sessionIdOf(candidate, fallback) {
+  return typeof candidate === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(candidate) ? candidate : fallback;
+}
