@@ -102,7 +102,13 @@ export function hookboxPiExtension(options, from) {
       if (answer.continue === undefined) return;
       continuation = printable(answer.continue);
       continued = true;
-      pi.sendUserMessage(continuation, { deliverAs: 'followUp' });
+      // Idle (the run has ended): a new prompt; still streaming: queued as a follow-up. pi reports its own errors.
+      try {
+        const sent = ctx?.isIdle?.() === false ? pi.sendUserMessage(continuation, { deliverAs: 'followUp' }) : pi.sendUserMessage(continuation);
+        void Promise.resolve(sent).catch((error) => tell(ctx, `hookbox: the continuation could not be sent: ${printable(error?.message ?? error)}`));
+      } catch (error) {
+        tell(ctx, `hookbox: the continuation could not be sent: ${printable(error?.message ?? error)}`);
+      }
     });
   };
 }
