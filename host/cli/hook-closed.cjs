@@ -37,6 +37,13 @@ const CLOSED = {
   codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
   gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
   pi: { tool_call: pluginDeny, tool_result: pluginWithheld, input: pluginBlock, agent_end: LET_THROUGH, session_start: LET_THROUGH },
+  opencode: {
+    'tool.execute.before': pluginDeny,
+    'tool.execute.after': pluginWithheld,
+    'chat.message': pluginBlock,
+    'session.idle': LET_THROUGH,
+    'session.created': LET_THROUGH,
+  },
 };
 
 /** One printable line of the client's own words (no control, bidi or non-ASCII character reaches the agent's UI). */

@@ -7,7 +7,6 @@ const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
 export const CODEX_BIN = join(BIN, 'codex');
 export const GEMINI_BIN = join(BIN, 'gemini');
 export const PI_BIN = join(BIN, 'pi');
-export const OPENCODE_BIN = join(BIN, 'opencode');
 /** The hookbox bin of this checkout. */
 export const HOOKBOX_BIN = resolve(import.meta.dirname, '..', '..', 'host', 'cli', 'hookbox.mjs');
 
@@ -172,10 +171,16 @@ export function writeOpenCodeProject(project: string, mockUrl: string): void {
   writeFileSync(join(project, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
 }
 
-/** `opencode run --format json` headless in `cwd`: private XDG folders, no model list fetch, update, LSP download, sharing or default plugins. */
-export function runOpenCode(home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
-  return runAsync(OPENCODE_BIN, ['run', '--format', 'json', prompt], {
+/**
+ * `opencode run --format json` headless in `cwd` (`bin`: OpenCode installed
+ * at test time, `installedAgent`): private XDG folders, no model list fetch,
+ * update, LSP download, sharing or default plugins.
+ */
+export function runOpenCode(bin: string, home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(bin, ['run', '--format', 'json', prompt], {
     cwd,
+    // The first run in a project installs `@opencode-ai/plugin` from the registry.
+    timeoutMs: 240_000,
     env: baseEnv({
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
