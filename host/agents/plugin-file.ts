@@ -82,18 +82,19 @@ function describe(settings: PluginSettings): string {
 export function pluginFileSetup(spec: PluginFileSpec): AgentSetup {
   return {
     settingsPath: spec.file,
-    unsupported: (transport) => (transport === 'plugin' ? undefined : `${spec.label} runs hookbox as a plugin in its own process (no command or http hooks); setup writes the plugin file`),
+    unsupported: (transport) => (transport === 'plugin' ? undefined : `${spec.label} has no ${transport} hooks (it loads hookbox as a plugin in its own process); use --transport plugin`),
     apply(settings: Record<string, unknown>, transport: SetupTransport): SetupEdit {
-      if (transport.kind !== 'plugin') throw new TypeError(`${spec.label} takes the plugin transport only`);
+      if (transport.kind !== 'plugin') throw new TypeError(`${spec.label} runs plugin hooks only`);
       const next: PluginSettings = { module: transport.module, options: transport.options };
       const before = pluginSettingsOf(settings);
       const same = before !== undefined && JSON.stringify(before) === JSON.stringify(next);
       const action = same ? 'unchanged' : before === undefined ? 'added' : 'replaced';
-      return { settings: { hookbox: next }, changes: [{ action, where: 'plugin', what: describe(next) }] };
+      return { settings: { ...settings, hookbox: next }, changes: [{ action, where: 'plugin', what: describe(next) }] };
     },
     remove(settings: Record<string, unknown>): SetupEdit {
+      const { hookbox: _ours, ...rest } = settings;
       const before = pluginSettingsOf(settings);
-      return { settings: {}, changes: before === undefined ? [] : [{ action: 'removed', where: 'plugin', what: describe(before) }] };
+      return { settings: rest, changes: before === undefined ? [] : [{ action: 'removed', where: 'plugin', what: describe(before) }] };
     },
     tradeOff: () => spec.tradeOff,
     fileFormat: {

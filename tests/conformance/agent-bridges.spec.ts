@@ -10,6 +10,7 @@ import { isSeamId } from '../../host/seams/index.ts';
 const TRANSPORTS: readonly SetupTransport[] = [
   { kind: 'command', command: "'/usr/bin/node' '/opt/hookbox/host/cli/hookbox.mjs' 'hook' 'AGENT' '--socket' '/run/s.sock'" },
   { kind: 'http', url: 'http://127.0.0.1:47100/hooks/AGENT', headers: { Authorization: 'Bearer t' } },
+  { kind: 'plugin', module: '../../node_modules/hookbox/host/agents/AGENT/plugin.mjs', options: { socket: '.hookbox/run/serve.sock', config: 'hookbox.config.json', deadlineMs: 25_000 } },
 ];
 
 describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) => {
@@ -74,8 +75,13 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
 });
 
 describe('setup transports across the bridges', () => {
-  it('every bridge takes command hooks, and each transport has at least one bridge that takes it', () => {
-    for (const bridge of Object.values(AGENT_BRIDGES)) expect(bridge.setup.unsupported('command'), bridge.name).toBeUndefined();
+  it('every bridge takes command hooks or (an agent that loads hookbox in its own process) a plugin, and each transport has at least one bridge that takes it', () => {
+    for (const bridge of Object.values(AGENT_BRIDGES)) {
+      const plugin = bridge.setup.plugin !== undefined;
+      expect(bridge.setup.unsupported(plugin ? 'plugin' : 'command'), bridge.name).toBeUndefined();
+      // A plugin agent's settings are the plugin file: a text format of its own, written whole.
+      expect(bridge.setup.fileFormat !== undefined, bridge.name).toBe(plugin);
+    }
     for (const transport of TRANSPORTS) {
       expect(Object.values(AGENT_BRIDGES).some((bridge) => bridge.setup.unsupported(transport.kind) === undefined), transport.kind).toBe(true);
     }

@@ -53,7 +53,7 @@ export function isHookboxHandler(handler: unknown): boolean {
 function handlerFor(transport: SetupTransport, options?: SetupOptions): Handler {
   // Above the client's own deadline (answer-deadline.ts), so the client answers closed first.
   const timeout = options?.answerTimeoutMs === undefined ? DEFAULT_TIMEOUT_S : Math.ceil(options.answerTimeoutMs / 1000);
-  if (transport.kind === 'plugin') throw new TypeError('Claude Code runs command or http hooks, not a hookbox plugin');
+  if (transport.kind === 'plugin') throw new TypeError('Claude Code runs command or http hooks only');
   return transport.kind === 'command'
     ? { type: 'command', command: transport.command, timeout }
     : { type: 'http', url: transport.url, headers: { ...transport.headers }, timeout };
@@ -97,7 +97,7 @@ function tradeOff(transport: SetupTransport['kind']): string {
 export const claudeCodeSetup: AgentSetup = {
   settingsPath,
   localSettingsPath,
-  unsupported: (transport) => (transport === 'plugin' ? 'Claude Code runs command or http hooks, not a hookbox plugin' : undefined),
+  unsupported: (transport) => (transport === 'plugin' ? 'Claude Code has no plugin hooks (it runs command or http hooks); use --transport command' : undefined),
   apply: (settings, transport, options) => applyHookGroups(layoutFor(transport.kind), settings, handlerFor(transport, options)),
   remove: (settings) => removeHookGroups(layoutFor('command'), settings),
   tradeOff,

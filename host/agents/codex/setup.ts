@@ -184,7 +184,7 @@ function tradeOff(): string {
 /** Codex's hooks: `.codex/hooks.json` of a project, or `$CODEX_HOME/hooks.json`; trust in `$CODEX_HOME/config.toml`. */
 export const codexSetup: AgentSetup = {
   settingsPath,
-  unsupported: (transport) => (transport === 'command' ? undefined : 'Codex has no http hooks (command, mcp_tool, prompt and agent only); use --transport command'),
+  unsupported: (transport) => (transport === 'command' ? undefined : `Codex has no ${transport} hooks (command, mcp_tool, prompt and agent only); use --transport command`),
   apply,
   remove: (settings) => removeHookGroups(LAYOUT, settings),
   tradeOff,

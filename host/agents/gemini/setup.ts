@@ -94,7 +94,7 @@ function tradeOff(): string {
 /** Gemini CLI's hooks: `.gemini/settings.json` of a project, or the user's (`$GEMINI_CLI_HOME/.gemini/settings.json`). */
 export const geminiSetup: AgentSetup = {
   settingsPath,
-  unsupported: (transport) => (transport === 'command' ? undefined : 'Gemini CLI has no http hooks (command only); use --transport command'),
+  unsupported: (transport) => (transport === 'command' ? undefined : `Gemini CLI has no ${transport} hooks (command only); use --transport command`),
   apply,
   remove: (settings) => removeHookGroups(LAYOUT, settings),
   tradeOff,
