@@ -11,6 +11,7 @@
 // guard). Plain ESM on node builtins and zod: pi runs it in Node, OpenCode in
 // Bun.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,8 +79,16 @@ function connectablePath(socket) {
   return Buffer.byteLength(near) <= MAX_SOCKET_PATH ? near : socket;
 }
 
+/**
+ * The errors that mean nothing listens on the socket: Node's, and Bun's
+ * (OpenCode's runtime: a missing socket file is `FailedToOpenSocket` there).
+ * Either way the event is then decided in-process, never let through.
+ */
+const NO_SERVER = new Set(['ENOENT', 'ECONNREFUSED', 'FailedToOpenSocket', 'ConnectionRefused']);
+
 /** One POST to the server; `undefined` when nothing listens on the socket. */
 function ask(settings, body, signal) {
+  if (!existsSync(settings.socket)) return Promise.resolve(undefined);
   return new Promise((resolvePromise, reject) => {
     const req = http.request(
       {
@@ -102,7 +111,7 @@ function ask(settings, body, signal) {
       },
     );
     req.on('error', (error) => {
-      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolvePromise(undefined);
+      if (NO_SERVER.has(error.code)) resolvePromise(undefined);
       else reject(error);
     });
     req.end(body);

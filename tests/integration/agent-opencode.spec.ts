@@ -126,7 +126,7 @@ describe.skipIf(skipUnless('hookbox inside the real OpenCode', unavailable))(`ho
     const text = readFileSync(p.pluginFile, 'utf8');
     for (const machinePath of [process.execPath, PACKAGE_ROOT, p.project, p.home]) expect(text, machinePath).not.toContain(machinePath);
     const result = await run(p, 'install');
-    expect(result.status, result.stderr).toBe(0);
+    expect(result.status, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(0);
     expect(existsSync(join(p.project, 'target.txt'))).toBe(false);
     expect(toolResults(p.turns()[1]!).join('\n')).toMatch(/guard-bash: remote-script/);
   });

@@ -15,7 +15,7 @@ import { PACKAGE_ROOT } from '../../host/package.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { advertisedToolNames } from '../helpers/mock-model/advertised-tools.ts';
-import { chatMessages, contentText, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
+import { startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
 import type { MockModel, StepSource } from '../helpers/mock-model/script.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { PI_BIN, agentUnavailable, hookbox, runPi, writePiAgentDir } from '../helpers/real-agents.ts';
