@@ -131,7 +131,7 @@ describe.skipIf(skipUnless('hookbox inside the real OpenCode', unavailable))(`ho
     expect(toolResults(p.turns()[1]!).join('\n')).toMatch(/guard-bash: remote-script/);
   });
 
-  it('test-gate: the continuation OpenCode takes, or the limit it shows', { timeout: RUN_TIMEOUT }, async () => {
+  it("test-gate's continuation is decided and sent on session.idle, but `opencode run` ends the run there (the documented limit)", { timeout: RUN_TIMEOUT }, async () => {
     const p = await project([
       { toolCalls: [{ name: 'bash', arguments: { command: 'sh test.sh', description: 'test' } }] },
       { text: 'I think it is done' },
@@ -142,7 +142,10 @@ describe.skipIf(skipUnless('hookbox inside the real OpenCode', unavailable))(`ho
     const result = await run(p, 'make the tests pass');
     expect(result.status, result.stderr).toBe(0);
     expect(projectSessionLogs(p.project).text).toMatch(/"type":"steering\/message".*test-gate/);
-    expect(p.turns().length).toBeGreaterThanOrEqual(2);
+    // hookbox decided "continue" (test-gate's steering message is logged) and the plugin sent it as a new prompt, but
+    // `opencode run` leaves when the session goes idle: no third turn reaches the model.
+    expect(p.turns()).toHaveLength(2);
+    expect(existsSync(join(p.project, 'fixed'))).toBe(false);
   });
 
   it('hookbox doctor opencode is green on the set-up project; red once the plugin file is gone', { timeout: RUN_TIMEOUT }, async () => {
