@@ -152,6 +152,31 @@ describe('the plugin file setup writes', () => {
     expect(readFileSync(file, 'utf8')).toBe('export default () => {};\n');
   });
 
+  it('--user: the plugin file goes to pi\'s agent folder and OpenCode\'s config folder, naming the module and the config by absolute path', () => {
+    const saved = { PI_CODING_AGENT_DIR: process.env.PI_CODING_AGENT_DIR, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+    process.env.PI_CODING_AGENT_DIR = join(root, 'user', 'pi-agent');
+    process.env.XDG_CONFIG_HOME = join(root, 'user', 'xdg');
+    try {
+      const config = writeExampleConfig(root, [{ name: 'guard-bash' }], 'user.config.json');
+      for (const [agent, file] of [
+        ['pi', join(root, 'user', 'pi-agent', 'extensions', 'hookbox.ts')],
+        ['opencode', join(root, 'user', 'xdg', 'opencode', 'plugin', 'hookbox.js')],
+      ] as const) {
+        setupCommand(agent, { user: true, config }, () => {});
+        const text = readFileSync(file, 'utf8');
+        expect(text).toContain(`"config":${JSON.stringify(config)}`);
+        expect(text).toMatch(new RegExp(`from "/[^"]+/host/agents/${agent === 'pi' ? 'pi/extension' : 'opencode/plugin'}\\.mjs"`));
+        setupCommand(agent, { user: true, remove: true }, () => {});
+        expect(existsSync(file)).toBe(false);
+      }
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
   it('the other agents refuse the plugin transport', () => {
     const dir = join(root, 'cc');
     mkdirSync(dir, { recursive: true });
