@@ -140,8 +140,16 @@ function askProcess(settings, body, deadlineMs, signal) {
   });
 }
 
-/** A reply (server or process) → the answer; anything but a decision throws (and is answered closed). */
-function readReply(reply) {
+/** The answers each kind of event takes: any other (a result replacement for a tool call, say) is not a decision for it. */
+const ANSWER_KEYS = {
+  preTool: ['deny'],
+  postTool: ['content', 'isError', 'context'],
+  prompt: ['block', 'text', 'context'],
+  'let-through': ['context', 'continue'],
+};
+
+/** A reply (server or process) to an event of `kind` → the answer; anything but a decision for it throws (and is answered closed). */
+function readReply(reply, kind) {
   if (reply.exit === '2') throw new Error(reply.text.trim().replace(/^hookbox: /, '') || 'hookbox answered closed without a reason');
   if (reply.exit !== '0') throw new Error(`hookbox answered ${reply.status === undefined ? `exit ${reply.exit}` : `HTTP ${reply.status}`} without a decision`);
   const text = reply.text.trim();
@@ -154,6 +162,8 @@ function readReply(reply) {
   }
   const parsed = AnswerSchema.safeParse(value);
   if (!parsed.success) throw new Error(`hookbox's answer is not one the plugin reads (${parsed.error.issues[0]?.message ?? 'bad shape'})`);
+  const foreign = Object.keys(parsed.data).filter((key) => !(ANSWER_KEYS[kind] ?? []).includes(key));
+  if (foreign.length > 0) throw new Error(`hookbox's answer (${foreign.join(', ')}) is not one for this event`);
   return parsed.data;
 }
 
@@ -197,9 +207,9 @@ export function pluginClient(agent, options, from) {
         const reply = await ask(settings, body, abort.signal);
         if (reply === undefined || reply.refused === 'other-config') {
           const left = Math.max(MIN_DEADLINE_MS, settings.deadlineMs - (Date.now() - started));
-          return printableAnswer(readReply(await askProcess(settings, body, left, abort.signal)));
+          return printableAnswer(readReply(await askProcess(settings, body, left, abort.signal), kind));
         }
-        return printableAnswer(readReply(reply));
+        return printableAnswer(readReply(reply, kind));
       } catch (error) {
         return closedAnswer(kind, error instanceof Error ? error.message : error);
       }

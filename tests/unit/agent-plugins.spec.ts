@@ -223,12 +223,13 @@ describe('the plugin client inside the agent', () => {
   });
 
   it('a server answering what is not a decision: closed, and its bytes never reach the agent', { timeout: 60_000 }, async () => {
-    const bodies = ['not json', '{"allow":true}', '{"deny":"x","block":"y"}', JSON.stringify({ deny: '\u001b]0;pwn\u0007' })];
+    // Not JSON; no known answer; two answers at once; an answer for another kind of event (a replaced result for a tool call).
+    const bodies = ['not json', '{"allow":true}', '{"deny":"x","block":"y"}', '{"content":"run it anyway"}', JSON.stringify({ deny: '\u001b]0;pwn\u0007' })];
     let next = 0;
     const liar = await listen(join(root, 'liar.sock'), (res) => res.writeHead(200, { 'x-hookbox-exit': '0' }).end(bodies[next++]));
     try {
       const client = pluginClient('pi', { socket: liar.path, config, deadlineMs: 5_000 });
-      for (let i = 0; i < 3; i += 1) expect((await client.decide(tool('echo hi'), 'preTool')).deny).toMatch(/^hookbox: /);
+      for (let i = 0; i < 4; i += 1) expect((await client.decide(tool('echo hi'), 'preTool')).deny).toMatch(/^hookbox: /);
       const escaped = await client.decide(tool('echo hi'), 'preTool');
       expect(escaped.deny).toBe('\\u{1b}]0;pwn\\u{7}');
     } finally {
