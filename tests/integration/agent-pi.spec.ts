@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PI_TOOLS } from '../../host/agents/pi/tools.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
@@ -81,6 +82,9 @@ describe.skipIf(skipped)(`hookbox inside the real pi${because}`, () => {
     expect(readFileSync(join(p.project, 'ok.txt'), 'utf8')).toBe('harmless\n');
     expect(toolResults(p.mock.turns[2]!).at(-1)).toBe('ran-it\n');
     expect(suite.server.log()).toMatch(/pi .*tool_call/);
+    // The census: every tool pi offers the model is in the closed-world table.
+    const listed = new Set(PI_TOOLS.map((row) => row.tool));
+    expect(advertisedToolNames('chat', p.mock.turns[0]!.body).filter((name) => !listed.has(name))).toEqual([]);
   });
 
   it('an edit of prod.env reaches the no-env hook as a write_file and is denied; the file is untouched', { timeout: RUN_TIMEOUT }, async () => {
