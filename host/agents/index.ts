@@ -1,6 +1,7 @@
 export type {
   AgentAnswer,
   AgentBridge,
+  AgentDetect,
   AgentEventMapping,
   AgentEventRow,
   AgentProbe,
@@ -20,6 +21,8 @@ export type {
 } from './agent-bridge.ts';
 export { AGENT_BRIDGES, AGENT_NAMES, agentBridge, agentNames, isAgentName } from './registry.ts';
 export type { AgentName } from './registry.ts';
+export { detectAgents, detectionLooksFor } from './detect.ts';
+export type { DetectedAgent } from './detect.ts';
 export { claudeCodeBridge } from './claude-code/bridge.ts';
 export { CLAUDE_CODE_EVENTS, CLAUDE_CODE_SEAM_EVENTS } from './claude-code/protocol.ts';
 export { isHookboxHandler } from './claude-code/setup.ts';

@@ -66,6 +66,12 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
   return report();
 }
 
+/** Whether the agent's settings for the scope (committed or local) hold any hookbox entry. */
+export function agentHasEntries(bridge: AgentBridge, scope: SetupScope): boolean {
+  const local = bridge.setup.localSettingsPath?.(scope);
+  return hasHookboxEntries(bridge, bridge.setup.settingsPath(scope)) || (local !== undefined && hasHookboxEntries(bridge, local));
+}
+
 function hasHookboxEntries(bridge: AgentBridge, file: string): boolean {
   try {
     return existsSync(file) && bridge.setup.remove(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>).changes.length > 0;

@@ -94,6 +94,7 @@ function tradeOff(transport: SetupTransport['kind']): string {
 
 /** Claude Code's settings: `.claude/settings.json` of a project, or `~/.claude/settings.json`. */
 export const claudeCodeSetup: AgentSetup = {
+  detect: { folders: ['.claude'], commands: ['claude'] },
   settingsPath,
   localSettingsPath,
   unsupported: () => undefined,
