@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type SDKMessage, type SDKResultMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { type CanUseTool, type Options, type SDKMessage, type SDKResultMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ClaudeAgentSdkHookbox, type HookInput, hookboxHooks } from '../../host/sdk/claude-agent-sdk.ts';
 import { AWS_KEY, GITHUB_TOKEN, writeTrapConfig } from '../helpers/agent-project.ts';
@@ -58,7 +58,7 @@ function workspace(name: string): { project: string; home: string } {
  * stands between the model and the tool (as root Claude Code needs
  * IS_SANDBOX=1 for that mode).
  */
-async function run(hooks: ClaudeAgentSdkHookbox['hooks'], project: string, home: string, script: readonly MockReply[], prompt = 'Do the task.'): Promise<SDKResultMessage | undefined> {
+async function run(hooks: ClaudeAgentSdkHookbox['hooks'], project: string, home: string, script: readonly MockReply[], prompt = 'Do the task.', extra: Partial<Options> = {}): Promise<SDKResultMessage | undefined> {
   mock.script([...script, { text: 'Done.' }]);
   let result: SDKResultMessage | undefined;
   const messages = query({
@@ -82,6 +82,7 @@ async function run(hooks: ClaudeAgentSdkHookbox['hooks'], project: string, home:
         DISABLE_AUTOUPDATER: '1',
         DISABLE_ERROR_REPORTING: '1',
       },
+      ...extra,
     },
   });
   for await (const message of messages as AsyncIterable<SDKMessage>) if (message.type === 'result') result = message;
@@ -108,6 +109,23 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     expect(result?.subtype).toBe('success');
     expect(existsSync(join(project, 'ran.txt'))).toBe(true);
     expect(mock.shown()).toContain('made-it');
+  }, TIMEOUT);
+
+  it("a hook's ask goes to the app's canUseTool; with none the call is refused", async () => {
+    const config = writeExampleConfig(dir, [{ name: 'guard-bash' }], 'ask.json');
+    const refused = await gated(config, 'ask-none', [bash('git push origin main')]);
+    expect(JSON.stringify(refused.result?.permission_denials)).toContain('git push origin main');
+    await hookbox?.close();
+    const asked: string[] = [];
+    const approver: CanUseTool = async (toolName, input) => {
+      asked.push(`${toolName} ${String(input.command)}`);
+      return { behavior: 'deny', message: 'the approver said no' };
+    };
+    const { project, home } = workspace('ask-app');
+    hookbox = await hookboxHooks({ config, logDir: join(dir, 'ask-app', 'logs') });
+    await run(hookbox.hooks, project, home, [bash('git push origin main')], 'Push it.', { canUseTool: approver });
+    expect(asked).toEqual(['Bash git push origin main']);
+    expect(mock.shown()).toContain('the approver said no');
   }, TIMEOUT);
 
   it("a redactor's replacement is what the model receives next (updatedToolOutput)", async () => {
