@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CanUseTool, type Options, type SDKMessage, type SDKResultMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readSessionLog } from '../../host/log/index.ts';
 import { type ClaudeAgentSdkHookbox, type HookInput, hookboxHooks } from '../../host/sdk/claude-agent-sdk.ts';
 import { AWS_KEY, GITHUB_TOKEN, writeTrapConfig } from '../helpers/agent-project.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
@@ -109,6 +110,11 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     expect(result?.subtype).toBe('success');
     expect(existsSync(join(project, 'ran.txt'))).toBe(true);
     expect(mock.shown()).toContain('made-it');
+    // One hookbox session for the SDK's session, under its id, with the SDK's cwd, turn and step.
+    const { events } = readSessionLog(join(dir, 'allowed', 'logs', `claude-agent-sdk-${String(result?.session_id)}.jsonl`));
+    const call = events.find((event) => event.type === 'tool/call');
+    expect(call).toMatchObject({ turn: 1, step: 1, toolName: 'bash', arguments: { command: 'touch ran.txt && echo made-it' } });
+    expect(events.find((event) => event.type === 'session/start')).toMatchObject({ cwd: project });
   }, TIMEOUT);
 
   it("a hook's ask goes to the app's canUseTool; with none the call is refused", async () => {
