@@ -163,6 +163,16 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     expect(mock.shown()).toContain('failed (timeout)');
   }, TIMEOUT);
 
+  it('a post-tool hook that traps withholds the output: the turn ends before the model sees it', async () => {
+    const config = join(dir, 'post-trap.config.json');
+    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'trap', wasm: await writeCorpusWasm('trap', dir), seams: ['tools/post-execute'] }] }));
+    const { project, result } = await gated(config, 'post-trap', [bash("touch ran.txt && printf 'MARK-%s' 77")]);
+    expect(existsSync(join(project, 'ran.txt'))).toBe(true);
+    expect(mock.everything()).not.toContain('MARK-77');
+    expect(mock.requests.filter((request) => request.withTools)).toHaveLength(1);
+    expect(JSON.stringify(result ?? {})).not.toContain('MARK-77');
+  }, TIMEOUT);
+
   it("hookbox's own failure (its runner gone) denies instead of running the tool", async () => {
     const { project, home } = workspace('closed');
     const closed = await hookboxHooks({ config: writeExampleConfig(dir, [{ name: 'guard-bash' }], 'closed.json'), logDir: join(dir, 'closed', 'logs') });
