@@ -5,7 +5,7 @@
  * calls in a scratch project, and what the model receives next read off the
  * wire.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CanUseTool, type Options, type SDKMessage, type SDKResultMessage, query } from '@anthropic-ai/claude-agent-sdk';
@@ -196,6 +196,19 @@ describe('hookboxHooks callbacks, called as the SDK calls them', () => {
     hookbox = await hookboxHooks({ config: writeExampleConfig(dir, [{ name: 'guard-bash' }], 'events.json'), logDir: join(dir, 'events-logs') });
     expect(Object.keys(hookbox.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     for (const matchers of Object.values(hookbox.hooks)) expect(matchers.map((matcher) => matcher.onFailure)).toEqual(['block']);
+  }, TIMEOUT);
+
+  it('the sessionId option puts every SDK session under one hookbox session', async () => {
+    const logDir = join(dir, 'one-session-logs');
+    hookbox = await hookboxHooks({ config: writeExampleConfig(dir, [{ name: 'guard-bash' }], 'one.json'), logDir, sessionId: 'app-run-1' });
+    const pre = (session: string, id: string) => ({ ...base(dir), session_id: session, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: id });
+    expect(await call(hookbox, pre('sdk-a', 'toolu_a'))).toEqual({});
+    expect(await call(hookbox, pre('sdk-b', 'toolu_b'))).toEqual({});
+    await hookbox.close();
+    hookbox = undefined;
+    expect(readdirSync(logDir)).toEqual(['claude-agent-sdk-app-run-1.jsonl']);
+    const calls = readSessionLog(join(logDir, 'claude-agent-sdk-app-run-1.jsonl')).events.filter((event) => event.type === 'tool/call');
+    expect(calls.map((event) => (event as { toolCallId: string }).toolCallId)).toEqual(['toolu_a', 'toolu_b']);
   }, TIMEOUT);
 
   it('an unreadable event, a closed runner and an aborted callback each deny; nothing throws', async () => {
