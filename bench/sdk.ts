@@ -24,7 +24,7 @@ import { withHookbox } from '../host/sdk/ai-sdk.ts';
 import { type HookInput, hookboxHooks } from '../host/sdk/claude-agent-sdk.ts';
 import { hookboxGuardrails } from '../host/sdk/openai-agents.ts';
 import { loadServedHooks } from '../host/serve/served-hooks.ts';
-import { type Summary, summarize } from './harness.ts';
+import { type Summary, formatSection, summarize } from './harness.ts';
 
 export interface SdkRow {
   readonly id: 'bare' | 'dispatch' | 'ai-sdk' | 'openai-agents' | 'claude-agent-sdk';
@@ -142,15 +142,7 @@ export async function measureSdk(options: SdkOptions): Promise<{ rows: SdkRow[];
 
 /** The section's table and targets, as printed after the main report. */
 export function formatSdk(result: { rows: readonly SdkRow[]; targets: readonly SdkTarget[] }): string {
-  const lines = ['', '## SDK adapters (guard-bash, one tool call = pre-tool + post-tool, in process)', ''];
-  const width = Math.max(...result.rows.map((row) => row.label.length));
-  lines.push(`${'row'.padEnd(width)}  ${'p50'.padStart(10)}  ${'p99'.padStart(10)}  n`);
-  for (const row of result.rows) {
-    lines.push(`${row.label.padEnd(width)}  ${`${(row.summary.p50Us / 1000).toFixed(3)} ms`.padStart(10)}  ${`${(row.summary.p99Us / 1000).toFixed(3)} ms`.padStart(10)}  ${row.summary.samples}`);
-  }
-  lines.push('');
-  for (const target of result.targets) lines.push(`${target.met ? 'met    ' : 'NOT MET'}  ${target.label}: ${target.value} (target ${target.target})`);
-  return `${lines.join('\n')}\n`;
+  return formatSection('SDK adapters (guard-bash, one tool call = pre-tool + post-tool, in process)', result);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
