@@ -1,9 +1,22 @@
 import path from 'node:path';
-import type { PayloadOf } from '../../seams/index.ts';
+import type { ToolResult } from '../../seams/index.ts';
 import { fromProtocolToolResponse } from '../tool-names.ts';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../agent-bridge.ts';
-import { CONTINUE_REASON, NO_OPINION, answerBySeam, contextAnswer, continuationPayload, failClosedBy, jsonAnswer, oneSeam, readAgentEvent, toolCallIdFromCall } from '../bridge-parts.ts';
-import { CLAUDE_CODE_EVENTS, CLAUDE_CODE_EVENT_SCHEMAS, type ClaudeCodeEvent } from './protocol.ts';
+import {
+  CONTINUE_REASON,
+  NO_OPINION,
+  answerBySeam,
+  contextAnswer,
+  continuationPayload,
+  failClosedBy,
+  jsonAnswer,
+  oneSeam,
+  readAgentEvent,
+  sessionSource,
+  toolCallIdFromCall,
+} from '../bridge-parts.ts';
+import { fromCopilotToolResult } from './copilot-shapes.ts';
+import { CLAUDE_CODE_EVENTS, CLAUDE_CODE_EVENT_SCHEMAS, type ClaudeCodeEvent, CopilotToolResultSchema } from './protocol.ts';
 import { claudeCodeProbe } from './probe.ts';
 import { claudeCodeSetup } from './setup.ts';
 import { fromClaudeCodeTool } from './tools.ts';
@@ -14,13 +27,19 @@ function toolCallId(data: Record<string, unknown>): string {
   return typeof data.tool_use_id === 'string' && data.tool_use_id !== '' ? data.tool_use_id : toolCallIdFromCall('claude-code', data.tool_name as string, data.tool_input);
 }
 
+/** A PostToolUse result: Claude Code's `tool_response`, else Copilot CLI's `tool_result` (the schema holds one of them). */
+function postResult(toolName: string, data: Record<string, unknown>): ToolResult {
+  if (data.tool_response !== undefined) return fromProtocolToolResponse('claude-code', toolName, data.tool_response);
+  return fromCopilotToolResult(CopilotToolResultSchema.parse(data.tool_result));
+}
+
 function toSeam(input: unknown): ParsedAgentEvent {
   const read = readAgentEvent(input, CLAUDE_CODE_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
   switch (event as ClaudeCodeEvent) {
     case 'SessionStart':
-      return oneSeam(read, 'agent/session-start', { source: data.source as PayloadOf<'agent/session-start'>['source'] });
+      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
     case 'UserPromptSubmit':
       return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'PreToolUse': {
@@ -31,8 +50,7 @@ function toSeam(input: unknown): ParsedAgentEvent {
     case 'PostToolUseFailure': {
       const theirs = data.tool_name as string;
       const call = fromClaudeCodeTool(theirs, data.tool_input as Record<string, unknown>, cwd);
-      const result =
-        event === 'PostToolUse' ? fromProtocolToolResponse('claude-code', theirs, data.tool_response) : { content: data.error as string, isError: true };
+      const result = event === 'PostToolUse' ? postResult(theirs, data) : { content: data.error as string, isError: true };
       return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallId(data), ...call, result });
     }
     case 'Stop':
@@ -96,7 +114,11 @@ const answer = answerBySeam({
       // decide.ts degrades a replacement of any other tool to a block first; this is the backstop.
       if (output === undefined) return withheld('a hookbox hook replaced this tool output and Claude Code cannot take it for this tool');
       const context = post.additionalContext === undefined ? {} : { additionalContext: safeContext(post.additionalContext) };
-      return jsonAnswer({ hookSpecificOutput: { hookEventName: event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', updatedToolOutput: output, ...context } });
+      return jsonAnswer({
+        hookSpecificOutput: { hookEventName: event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', updatedToolOutput: output, ...context },
+        // Copilot CLI running this setup ignores updatedToolOutput and takes this; Claude Code ignores it (both measured).
+        modifiedResult: { textResultForLlm: safeContext(post.content), resultType: (event as AgentSeamEvent<'tools/post-execute'>).payload.result.isError ? 'failure' : 'success' },
+      });
     }
     return contextAnswer(event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', post.additionalContext);
   },
