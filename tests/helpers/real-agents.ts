@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
@@ -8,6 +9,7 @@ export const CODEX_BIN = join(BIN, 'codex');
 export const GEMINI_BIN = join(BIN, 'gemini');
 export const PI_BIN = join(BIN, 'pi');
 export const OPENCODE_BIN = join(BIN, 'opencode');
+export const COPILOT_BIN = join(BIN, 'copilot');
 /** The hookbox bin of this checkout. */
 export const HOOKBOX_BIN = resolve(import.meta.dirname, '..', '..', 'host', 'cli', 'hookbox.mjs');
 
@@ -187,6 +189,37 @@ export function runOpenCode(home: string, cwd: string, prompt: string, extraEnv:
       OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
       OPENCODE_DISABLE_SHARE: '1',
       OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+      ...extraEnv,
+    }),
+  });
+}
+
+/**
+ * Where Copilot CLI unpacks itself on first run (~235 MB): one folder under
+ * the temp dir shared by every run, so only the first run pays for it.
+ */
+export const COPILOT_CACHE_DIR = join(tmpdir(), 'hookbox-copilot-cache');
+
+/**
+ * `copilot -p` headless in `cwd` against a mock chat-completions model
+ * (`<mockUrl>/v1`), offline, no auto-update, no telemetry; the folder
+ * trusted (repository hooks run only in a trusted folder) and every tool
+ * allowed, so only hooks decide.
+ */
+export function runCopilot(home: string, cwd: string, mockUrl: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(COPILOT_BIN, ['-p', prompt, '--allow-all-tools', '--trust-folder', '--output-format', 'json', '--disable-client-telemetry'], {
+    cwd,
+    timeoutMs: 240_000,
+    env: baseEnv({
+      HOME: home,
+      XDG_CACHE_HOME: COPILOT_CACHE_DIR,
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+      COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
+      COPILOT_PROVIDER_TYPE: 'openai',
+      COPILOT_PROVIDER_WIRE_API: 'completions',
+      COPILOT_PROVIDER_API_KEY: 'any',
+      COPILOT_MODEL: 'claude-sonnet-4.5',
       ...extraEnv,
     }),
   });
