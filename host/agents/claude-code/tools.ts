@@ -1,6 +1,6 @@
 import { type OurToolCall, fromProtocolToolInput, relativeInside } from '../tool-names.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
-import { claudeShapedInput } from './copilot-shapes.ts';
+import { claudeShapedInput } from '../claude-format/copilot-shapes.ts';
 
 /**
  * Every tool Claude Code 2.1.328 can run, and how it reaches hookbox's hooks
