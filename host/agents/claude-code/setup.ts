@@ -12,6 +12,7 @@ function tradeOff(transport: SetupTransport['kind']): string {
 /** Claude Code's settings: `.claude/settings.json` of a project, or `~/.claude/settings.json`. */
 export const claudeCodeSetup: AgentSetup = claudeFormatSetup({
   agent: 'claude-code',
+  label: 'Claude Code',
   folder: '.claude',
   blockOnFailure: true,
   http: true,

@@ -44,6 +44,8 @@ const DEFAULT_TIMEOUT_S = 30;
 export interface ClaudeFormatSettings {
   /** The registered agent name (`hookbox hook <agent>`). */
   readonly agent: string;
+  /** How the agent is named in messages. */
+  readonly label: string;
   /** The settings folder, in a project and in the home folder (`.claude`). */
   readonly folder: string;
   /** The agent honours `onFailure: "block"` (Claude Code). */
@@ -116,7 +118,10 @@ export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
       localSettingsPath: (scope: SetupScope) => (scope.kind === 'project' ? path.join(scope.dir, spec.folder, localFile) : undefined),
     }),
     unsupported: (transport) => (transport === 'http' && spec.http !== true ? spec.http : undefined),
-    apply: (settings, transport, options) => applyHookGroups(layoutFor(spec, transport.kind), settings, handlerFor(transport, options)),
+    apply: (settings, transport, options) => {
+      if (transport.kind === 'http' && spec.http !== true) throw new TypeError(`${spec.label} runs command hooks only`);
+      return applyHookGroups(layoutFor(spec, transport.kind), settings, handlerFor(transport, options));
+    },
     remove: (settings) => removeHookGroups(layoutFor(spec, 'command'), settings),
     tradeOff: (transport) => spec.tradeOff(transport),
   };
