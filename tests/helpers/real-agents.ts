@@ -225,6 +225,28 @@ export function runCopilot(home: string, cwd: string, mockUrl: string, prompt: s
   });
 }
 
+/**
+ * `qwen -p` (the `bin` a test installed) headless in `cwd` against a mock
+ * chat-completions model (`<mockUrl>/v1`): every tool allowed (`--yolo`),
+ * the workspace trusted, its home under `<home>/.qwen` (`QWEN_HOME`).
+ */
+export function runQwen(bin: string, home: string, cwd: string, mockUrl: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(bin, ['-p', prompt, '--yolo', '--auth-type', 'openai', '--output-format', 'json'], {
+    cwd,
+    timeoutMs: 240_000,
+    env: baseEnv({
+      HOME: home,
+      QWEN_HOME: join(home, '.qwen'),
+      OPENAI_API_KEY: 'any',
+      OPENAI_BASE_URL: `${mockUrl}/v1`,
+      OPENAI_MODEL: CHAT_MODEL_ID,
+      QWEN_CODE_TRUST_WORKSPACE: 'true',
+      QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+      ...extraEnv,
+    }),
+  });
+}
+
 /** `hookbox <args>` as the user would run it. */
 export function hookbox(args: readonly string[], env: Record<string, string> = {}): Promise<AgentRun> {
   return runAsync(process.execPath, [HOOKBOX_BIN, ...args], { cwd: process.cwd(), env: { ...process.env, ...env } });

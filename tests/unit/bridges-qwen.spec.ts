@@ -50,9 +50,11 @@ describe('Qwen Code bridge: events → seams, tools → hookbox tools', () => {
     expect(failed.payload).toMatchObject({ result: { content: 'not read first', isError: true } });
   });
 
-  it('maps SessionStart, UserPromptSubmit (also the empty one after a tool result) and Stop', () => {
+  it('maps SessionStart, UserPromptSubmit (not the empty follow-up after a tool result) and Stop', () => {
     expect(seamOf({ hook_event_name: 'SessionStart', source: 'startup', model: 'm' })).toMatchObject({ seam: 'agent/session-start', payload: { source: 'startup' } });
-    expect(seamOf({ hook_event_name: 'UserPromptSubmit', prompt: '' })).toMatchObject({ seam: 'agent/prompt-submit', payload: { content: '' } });
+    expect(seamOf({ hook_event_name: 'UserPromptSubmit', prompt: 'fix it', submitted_prompt: 'fix it' })).toMatchObject({ seam: 'agent/prompt-submit', payload: { content: 'fix it' } });
+    // The empty follow-up after a tool result is no prompt of the user's: passed, it starts no turn.
+    expect(qwen.toSeam({ ...common, hook_event_name: 'UserPromptSubmit', prompt: '' })).toEqual({ kind: 'pass', event: 'UserPromptSubmit', sessionId: common.session_id, answer: { exitCode: 0, stdout: '', stderr: '' } });
     expect(seamOf({ hook_event_name: 'Stop', stop_hook_active: true, last_assistant_message: 'done' })).toMatchObject({ seam: 'agent/turn-continuation', alreadyContinued: true });
   });
 });

@@ -42,6 +42,13 @@ export interface ClaudeFormatDialect<N extends string> {
   replacedOutput?(event: AgentSeamEvent<'tools/post-execute'>, content: string): Record<string, unknown> | undefined;
   /** The hookbox tools `replacedOutput` answers for (what the server may leave a replacement to). */
   readonly replaceable: ReadonlySet<string>;
+  /**
+   * A UserPromptSubmit that is no prompt of the user's: the agent's own
+   * follow-up before a model call that continues a turn (Qwen sends one with
+   * an empty prompt after every tool result). Passed with no opinion — it
+   * carries nothing to decide — and never starts a turn. Absent: none is.
+   */
+  isFollowUpPrompt?(prompt: string): boolean;
   readonly projectDirVariable?: string;
   readonly setup: AgentSetup;
   readonly probe: AgentProbe;
@@ -72,6 +79,7 @@ function toSeamFor(dialect: ClaudeFormatDialect<string>, input: unknown): Parsed
     case 'SessionStart':
       return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
     case 'UserPromptSubmit':
+      if (dialect.isFollowUpPrompt?.(data.prompt as string) === true) return { kind: 'pass', event, sessionId, answer: NO_OPINION };
       return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
     case 'PreToolUse': {
       const call = fromClaudeCodeTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);

@@ -17,6 +17,8 @@ export const qwenBridge: AgentBridge<'qwen'> = claudeFormatBridge({
   fromTool: fromQwenTool,
   fromToolResponse: fromQwenToolResponse,
   replaceable: new Set(),
+  // Measured: Qwen sends UserPromptSubmit with an empty prompt before each model call after a tool result.
+  isFollowUpPrompt: (prompt) => prompt === '',
   projectDirVariable: 'QWEN_PROJECT_DIR',
   setup: qwenSetup,
   probe: qwenProbe,

@@ -12,7 +12,7 @@ export const QWEN_SEAM_EVENTS = {
   'agent/prompt-submit': [
     {
       event: 'UserPromptSubmit',
-      answers: 'block → `decision: "block"` + reason; context → `additionalContext`; a rewrite → block with the reason (also sent, with an empty prompt, before each model call that follows a tool result)',
+      answers: 'block → `decision: "block"` + reason; context → `additionalContext`; a rewrite → block with the reason; the empty one Qwen sends before each model call that follows a tool result → passed (no prompt of the user\'s)',
     },
   ],
   'tools/pre-execute': [
