@@ -29,6 +29,8 @@ export { CODEX_EVENTS, CODEX_SEAM_EVENTS } from './codex/protocol.ts';
 export { geminiBridge } from './gemini/bridge.ts';
 export { GEMINI_EVENTS, GEMINI_SEAM_EVENTS } from './gemini/protocol.ts';
 export { qwenBridge } from './qwen/bridge.ts';
+export { factoryBridge } from './factory/bridge.ts';
+export { FACTORY_EVENTS, FACTORY_SEAM_EVENTS } from './factory/protocol.ts';
 export { QWEN_EVENTS, QWEN_SEAM_EVENTS } from './qwen/protocol.ts';
 export { claudeFormatBridge } from './claude-format/bridge.ts';
 export type { ClaudeFormatDialect } from './claude-format/bridge.ts';

@@ -34,6 +34,7 @@ const CLAUDE_FORMAT = {
 const CLOSED = {
   'claude-code': CLAUDE_FORMAT,
   qwen: CLAUDE_FORMAT,
+  factory: CLAUDE_FORMAT,
   codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
   gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
 };

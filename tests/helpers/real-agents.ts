@@ -247,6 +247,28 @@ export function runQwen(bin: string, home: string, cwd: string, mockUrl: string,
   });
 }
 
+/** The model id Factory Droid is pointed at: a custom Anthropic model at the mock. */
+export const FACTORY_MODEL = 'claude-sonnet-4-5';
+
+/**
+ * A Factory home (`$FACTORY_HOME_OVERRIDE/.factory/settings.json`) whose one
+ * custom model is an Anthropic API at the mock, no cloud session sync.
+ */
+export function writeFactoryHome(home: string, mockUrl: string): void {
+  mkdirSync(join(home, '.factory'), { recursive: true });
+  const model = { model: FACTORY_MODEL, baseUrl: mockUrl, apiKey: 'any', provider: 'anthropic', maxOutputTokens: 4000 };
+  writeFileSync(join(home, '.factory', 'settings.json'), `${JSON.stringify({ customModels: [model], cloudSessionSync: false }, null, 2)}\n`);
+}
+
+/** `droid exec` (the `bin` a test installed) headless in `cwd` with the custom model, every tool allowed, no auto-update. */
+export function runFactory(bin: string, home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(bin, ['exec', '--skip-permissions-unsafe', '-m', `custom:${FACTORY_MODEL}`, '-o', 'json', prompt], {
+    cwd,
+    timeoutMs: 240_000,
+    env: baseEnv({ HOME: home, FACTORY_HOME_OVERRIDE: home, FACTORY_DROID_AUTO_UPDATE_ENABLED: 'false', ...extraEnv }),
+  });
+}
+
 /** `hookbox <args>` as the user would run it. */
 export function hookbox(args: readonly string[], env: Record<string, string> = {}): Promise<AgentRun> {
   return runAsync(process.execPath, [HOOKBOX_BIN, ...args], { cwd: process.cwd(), env: { ...process.env, ...env } });
