@@ -2,10 +2,12 @@ import { ConfigError } from '../errors.ts';
 import type { AgentBridge } from './agent-bridge.ts';
 import { claudeCodeBridge } from './claude-code/bridge.ts';
 import { codexBridge } from './codex/bridge.ts';
+import { factoryBridge } from './factory/bridge.ts';
 import { geminiBridge } from './gemini/bridge.ts';
+import { qwenBridge } from './qwen/bridge.ts';
 
 /** The name of every agent hookbox serves, as used on the command line and in URLs. */
-export const AGENT_NAMES = ['claude-code', 'codex', 'gemini'] as const;
+export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory'] as const;
 /** An agent hookbox serves. */
 export type AgentName = (typeof AGENT_NAMES)[number];
 
@@ -20,6 +22,8 @@ export const AGENT_BRIDGES = {
   'claude-code': claudeCodeBridge,
   codex: codexBridge,
   gemini: geminiBridge,
+  qwen: qwenBridge,
+  factory: factoryBridge,
 } as const satisfies { readonly [N in AgentName]: AgentBridge<N> };
 
 /** The names of every registered agent, for help texts and errors. */

@@ -20,16 +20,21 @@ const claudeWithheld = (text) => json({ continue: false, stopReason: text, decis
 const geminiDeny = (text) => json({ decision: 'deny', reason: text });
 const LET_THROUGH = 'let-through';
 
+/** The Claude hook format's closed answers (every agent of the format: claude-format/bridge.ts). */
+const CLAUDE_FORMAT = {
+  PreToolUse: preToolDeny,
+  UserPromptSubmit: block,
+  PostToolUse: claudeWithheld,
+  PostToolUseFailure: claudeWithheld,
+  Stop: LET_THROUGH,
+  SessionStart: LET_THROUGH,
+};
+
 /** Agent → its event → the closed answer for a reason text (or let through). */
 const CLOSED = {
-  'claude-code': {
-    PreToolUse: preToolDeny,
-    UserPromptSubmit: block,
-    PostToolUse: claudeWithheld,
-    PostToolUseFailure: claudeWithheld,
-    Stop: LET_THROUGH,
-    SessionStart: LET_THROUGH,
-  },
+  'claude-code': CLAUDE_FORMAT,
+  qwen: CLAUDE_FORMAT,
+  factory: CLAUDE_FORMAT,
   codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
   gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
 };

@@ -6,12 +6,18 @@ import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
 import { CODEX_EVENTS } from '../../host/agents/codex/protocol.ts';
 import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
 import { GEMINI_EVENTS } from '../../host/agents/gemini/protocol.ts';
+import { FACTORY_EVENTS } from '../../host/agents/factory/protocol.ts';
+import { FACTORY_TOOLS } from '../../host/agents/factory/tools.ts';
+import { QWEN_EVENTS } from '../../host/agents/qwen/protocol.ts';
+import { QWEN_TOOLS } from '../../host/agents/qwen/tools.ts';
 
 const README = readFileSync(new URL('../../host/agents/README.md', import.meta.url), 'utf8');
 
 describe.each([
   ['Codex', CODEX_EVENTS],
   ['Gemini CLI', GEMINI_EVENTS],
+  ['Qwen Code', QWEN_EVENTS],
+  ['Factory Droid', FACTORY_EVENTS],
 ])('%s mapping table in host/agents/README.md', (_agent, rows) => {
   it.each(rows.map((row) => [row.event, row]))('has the row for %s as in the code', (_event, row) => {
     expect(README).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
@@ -22,6 +28,8 @@ describe.each([
   ['Claude Code', CLAUDE_CODE_TOOLS],
   ['Codex', CODEX_TOOLS],
   ['Gemini CLI', GEMINI_TOOLS],
+  ['Qwen Code', QWEN_TOOLS],
+  ['Factory Droid', FACTORY_TOOLS],
 ])('%s tool table in host/agents/README.md', (agent, rows) => {
   const section = README.slice(README.indexOf(`### ${agent} (`));
   const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| tool |')));
