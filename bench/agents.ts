@@ -1,15 +1,21 @@
 /**
- * The `agents` rows: one PreToolUse-equivalent decision per agent (Codex's
- * `PreToolUse`, Gemini CLI's `BeforeTool`) on the bench payload, spawned
- * per call the way the agent runs a command hook:
+ * The `agents` rows: one pre-tool decision per agent (Claude Code's and
+ * Codex's `PreToolUse`, Gemini CLI's `BeforeTool`) on the bench payload,
+ * spawned per event the way the agent runs a command hook:
  *
- * - `hookbox hook <agent>` with `hookbox serve` up (guard-bash on its socket),
- * - `hookbox hook <agent>` with no server (decides in-process),
+ * - the sh client (`sh hookbox-hook.sh <agent>`, what `hookbox setup` writes
+ *   by default) with `hookbox serve` up: curl to its socket, no Node start,
+ * - the Node client (`node hookbox-hook.cjs <agent>`, `setup --client node`)
+ *   with `hookbox serve` up,
+ * - the Node client with no server (decides in-process),
  * - the agent's own `sh` hook and `node` hook (bench/shell.ts's crude
- *   guard policy) on the same stdin.
+ *   guard policy) on the same stdin,
+ * - and the floors measured in the same rounds: `sh -c true`, `node -e 0`.
  *
- * Rows are interleaved call by call so load from other processes lands on
- * all of them alike. Run alone: `npx tsx bench/agents.ts [--calls N]`.
+ * Rows are interleaved event by event so load from other processes lands on
+ * all of them alike; p50 and p90 of each, and each as a ratio to both
+ * floors. Target: the sh client's p50 ≤ 0.25× `node -e 0`. Run alone:
+ * `npx tsx bench/agents.ts [--calls N]` (default 30).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,13 +23,26 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLES_DIR } from '../examples-hooks/build.ts';
 import { PAYLOAD, SESSION } from './fixtures.ts';
-import { HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
-import { type Summary, summarize } from './harness.ts';
+import { HOOK_CLIENT, SH_HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
+import { type Summary, percentile, summarize } from './harness.ts';
 import { NODE_POLICY, SH_POLICY } from './shell.ts';
 
+/** The agents measured. */
+const AGENTS = ['claude-code', 'codex', 'gemini'] as const;
+type BenchAgent = (typeof AGENTS)[number];
 
 /** The stdin each agent gives a pre-tool command hook for the bench payload (shapes measured on the real binaries). */
-const INPUTS: Readonly<Record<'codex' | 'gemini', string>> = {
+const INPUTS: Readonly<Record<BenchAgent, string>> = {
+  'claude-code': JSON.stringify({
+    session_id: SESSION.id,
+    transcript_path: '/tmp/transcript.jsonl',
+    cwd: SESSION.cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: PAYLOAD.arguments.command, description: PAYLOAD.arguments.description },
+    tool_use_id: PAYLOAD.toolCallId,
+  }),
   codex: JSON.stringify({
     session_id: SESSION.id,
     turn_id: 'bench-turn',
@@ -47,12 +66,15 @@ const INPUTS: Readonly<Record<'codex' | 'gemini', string>> = {
   }),
 };
 
+type RowId = 'sh-client' | 'node-client' | 'node-client-no-server' | 'sh' | 'node' | 'floor-sh' | 'floor-node';
+
 export interface AgentRow {
-  readonly agent: 'codex' | 'gemini';
-  readonly id: 'hook-server-up' | 'hook-server-down' | 'sh' | 'node';
+  readonly agent: BenchAgent;
+  readonly id: RowId;
   readonly label: string;
   readonly summary: Summary;
-  /** What the row answered on the payload (every row must let it through). */
+  readonly p90Us: number;
+  /** What the row answered on the payload (every hook row must let it through). */
   readonly answer: string;
 }
 
@@ -66,27 +88,34 @@ export async function measureAgentRows(options: { calls: number; slowCalls: numb
   const stop = await startServe(config, ['--socket', socket]);
   const rows: AgentRow[] = [];
   try {
-    for (const agent of ['codex', 'gemini'] as const) {
+    for (const agent of AGENTS) {
       const input = INPUTS[agent];
-      const kinds = [
-        { id: 'hook-server-up', label: `hookbox hook ${agent} (serve up)`, cmd: process.execPath, args: [HOOK_CLIENT, agent, '--socket', socket, '--config', config] },
-        { id: 'hook-server-down', label: `hookbox hook ${agent} (no server, in-process)`, cmd: process.execPath, args: [HOOK_CLIENT, agent, '--socket', downSocket, '--config', config] },
+      const kinds: readonly { id: RowId; label: string; cmd: string; args: readonly string[] }[] = [
+        { id: 'sh-client', label: `sh client ${agent} (serve up)`, cmd: 'sh', args: [SH_HOOK_CLIENT, agent, '--socket', socket] },
+        { id: 'node-client', label: `node client ${agent} (serve up)`, cmd: process.execPath, args: [HOOK_CLIENT, agent, '--socket', socket] },
+        { id: 'node-client-no-server', label: `node client ${agent} (no server, in-process)`, cmd: process.execPath, args: [HOOK_CLIENT, agent, '--socket', downSocket, '--config', config] },
         { id: 'sh', label: `${agent}'s own sh hook`, cmd: 'sh', args: ['-c', SH_POLICY] },
         { id: 'node', label: `${agent}'s own node hook`, cmd: process.execPath, args: ['-e', NODE_POLICY] },
-      ] as const;
-      const samples = new Map<string, number[]>(kinds.map((kind) => [kind.id, []]));
-      const answers = new Map<string, string>();
+        { id: 'floor-sh', label: 'sh -c true (floor)', cmd: 'sh', args: ['-c', 'true'] },
+        { id: 'floor-node', label: 'node -e 0 (floor)', cmd: process.execPath, args: ['-e', '0'] },
+      ];
+      const samples = new Map<RowId, number[]>(kinds.map((kind) => [kind.id, []]));
+      const answers = new Map<RowId, string>();
       for (let i = 0; i < options.calls; i++) {
         for (const kind of kinds) {
-          if (kind.id === 'hook-server-down' && i >= options.slowCalls) continue;
+          if (kind.id === 'node-client-no-server' && i >= options.slowCalls) continue;
           const run = await spawnTimed(kind.cmd, kind.args, input);
-          if (run.code !== 0) throw new Error(`${kind.label} exited ${String(run.code)}`);
+          if (run.code !== 0) throw new Error(`${kind.label} exited ${String(run.code)}: ${run.stdout.slice(0, 200)}`);
           samples.get(kind.id)!.push(run.ms);
           answers.set(kind.id, run.stdout.trim() === '' ? 'no objection' : run.stdout.trim().slice(0, 60));
         }
         options.onProgress?.(`agents: ${agent} round ${i + 1}/${options.calls}`);
       }
-      for (const kind of kinds) rows.push({ agent, id: kind.id, label: kind.label, summary: summarize(samples.get(kind.id)!), answer: answers.get(kind.id) ?? '' });
+      for (const kind of kinds) {
+        const taken = samples.get(kind.id)!;
+        const sorted = [...taken].sort((a, b) => a - b);
+        rows.push({ agent, id: kind.id, label: kind.label, summary: summarize(taken), p90Us: percentile(sorted, 0.9) * 1000, answer: kind.id.startsWith('floor') ? '' : (answers.get(kind.id) ?? '') });
+      }
     }
   } finally {
     await stop();
@@ -95,21 +124,36 @@ export async function measureAgentRows(options: { calls: number; slowCalls: numb
   return rows;
 }
 
-/** The rows as a text table, with each hookbox row's ratio to the agent's own node hook. */
+/** The sh client's p50 as a fraction of `node -e 0`'s, per agent, against the target (≤ 0.25). */
+export function shClientTargets(rows: readonly AgentRow[]): { agent: BenchAgent; ratio: number; met: boolean }[] {
+  return AGENTS.filter((agent) => rows.some((row) => row.agent === agent)).map((agent) => {
+    const p50 = (id: RowId): number => rows.find((row) => row.agent === agent && row.id === id)!.summary.p50Us;
+    const ratio = p50('sh-client') / p50('floor-node');
+    return { agent, ratio, met: ratio <= 0.25 };
+  });
+}
+
+/** The rows as a text table: p50, p90, and each row's ratio to both floors of the same agent's rounds. */
 export function formatAgentRows(rows: readonly AgentRow[]): string {
-  const lines = ['agents: one pre-tool decision per spawned hook process (guard-bash for hookbox rows)', '  row                                              p50 ms   p99 ms   n   × node hook   answer'];
+  const lines = [
+    'agents: one pre-tool decision per spawned hook process (guard-bash for hookbox rows)',
+    '  row                                                p50 ms   p90 ms   n   × sh -c true   × node -e 0   answer',
+  ];
   for (const row of rows) {
-    const node = rows.find((other) => other.agent === row.agent && other.id === 'node')!.summary.p50Us;
+    const floor = (id: RowId): number => rows.find((other) => other.agent === row.agent && other.id === id)!.summary.p50Us;
     lines.push(
-      `  ${row.label.padEnd(48)} ${(row.summary.p50Us / 1000).toFixed(1).padStart(6)}   ${(row.summary.p99Us / 1000).toFixed(1).padStart(6)}  ${String(row.summary.samples).padStart(2)}   ${(row.summary.p50Us / node).toFixed(2).padStart(6)}       ${row.answer}`,
+      `  ${row.label.padEnd(50)} ${(row.summary.p50Us / 1000).toFixed(1).padStart(6)}   ${(row.p90Us / 1000).toFixed(1).padStart(6)}  ${String(row.summary.samples).padStart(2)}   ${(row.summary.p50Us / floor('floor-sh')).toFixed(1).padStart(9)}    ${(row.summary.p50Us / floor('floor-node')).toFixed(2).padStart(8)}     ${row.answer}`,
     );
+  }
+  for (const target of shClientTargets(rows)) {
+    lines.push(`  target ${target.agent}: sh client p50 ≤ 0.25× node -e 0 — ${target.ratio.toFixed(2)}× ${target.met ? 'met' : 'NOT MET'}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--calls');
-  const calls = at > 0 ? Number(process.argv[at + 1]) : 15;
-  const rows = await measureAgentRows({ calls, slowCalls: Math.min(3, calls), onProgress: (message) => process.stderr.write(`${message}\n`) });
+  const calls = at > 0 ? Number(process.argv[at + 1]) : 30;
+  const rows = await measureAgentRows({ calls, slowCalls: Math.min(5, calls), onProgress: (message) => process.stderr.write(`${message}\n`) });
   process.stdout.write(formatAgentRows(rows));
 }

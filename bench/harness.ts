@@ -145,3 +145,19 @@ export async function settledRss(): Promise<number> {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** A bench section's table (label, p50, p99, n) and its targets met / NOT MET, as printed after the main report. */
+export function formatSection(
+  title: string,
+  result: { rows: readonly { label: string; summary: Summary }[]; targets: readonly { label: string; target: string; value: string; met: boolean }[] },
+): string {
+  const lines = ['', `## ${title}`, ''];
+  const width = Math.max(...result.rows.map((row) => row.label.length));
+  lines.push(`${'row'.padEnd(width)}  ${'p50'.padStart(10)}  ${'p99'.padStart(10)}  n`);
+  for (const row of result.rows) {
+    lines.push(`${row.label.padEnd(width)}  ${`${(row.summary.p50Us / 1000).toFixed(3)} ms`.padStart(10)}  ${`${(row.summary.p99Us / 1000).toFixed(3)} ms`.padStart(10)}  ${row.summary.samples}`);
+  }
+  lines.push('');
+  for (const target of result.targets) lines.push(`${target.met ? 'met    ' : 'NOT MET'}  ${target.label}: ${target.value} (target ${target.target})`);
+  return `${lines.join('\n')}\n`;
+}

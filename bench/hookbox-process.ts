@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 export const HOOKBOX = fileURLToPath(new URL('../host/cli/hookbox.mjs', import.meta.url));
 /** What `hookbox setup <agent>` writes into a command hook: node runs the CommonJS client directly. */
 export const HOOK_CLIENT = fileURLToPath(new URL('../host/cli/hookbox-hook.cjs', import.meta.url));
+/** What `hookbox setup <agent>` writes by default: sh runs the client that posts to the server with curl, no Node start. */
+export const SH_HOOK_CLIENT = fileURLToPath(new URL('../host/cli/hookbox-hook.sh', import.meta.url));
 /** A small fixed environment, so the parent's does not change what a child costs. */
 export const CHILD_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C' };
 

@@ -18,7 +18,7 @@ import { EXAMPLES_DIR } from '../examples-hooks/build.ts';
 import { HookRunner } from '../host/runner/index.ts';
 import { PAYLOAD, SESSION } from './fixtures.ts';
 import { HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
-import { type Summary, sleep, summarize } from './harness.ts';
+import { type Summary, formatSection, sleep, summarize } from './harness.ts';
 import { nodeHook, shHook } from './shell.ts';
 
 
@@ -231,13 +231,5 @@ export async function measureServe(options: ServeOptions): Promise<{ rows: Serve
 
 /** The section's table and targets, as printed after the main report. */
 export function formatServe(result: { rows: readonly ServeRow[]; targets: readonly ServeTarget[] }): string {
-  const lines = ['', '## hookbox serve / hook (Claude Code PreToolUse, guard-bash, client-measured)', ''];
-  const width = Math.max(...result.rows.map((row) => row.label.length));
-  lines.push(`${'row'.padEnd(width)}  ${'p50'.padStart(10)}  ${'p99'.padStart(10)}  n`);
-  for (const row of result.rows) {
-    lines.push(`${row.label.padEnd(width)}  ${`${(row.summary.p50Us / 1000).toFixed(3)} ms`.padStart(10)}  ${`${(row.summary.p99Us / 1000).toFixed(3)} ms`.padStart(10)}  ${row.summary.samples}`);
-  }
-  lines.push('');
-  for (const target of result.targets) lines.push(`${target.met ? 'met    ' : 'NOT MET'}  ${target.label}: ${target.value} (target ${target.target})`);
-  return `${lines.join('\n')}\n`;
+  return formatSection('hookbox serve / hook (Claude Code PreToolUse, guard-bash, client-measured)', result);
 }

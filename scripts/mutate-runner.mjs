@@ -34,7 +34,7 @@ export const GROUPS = [
     // Main-thread parts, each with a unit suite that calls it directly.
     name: 'parts',
     mutate:
-      'host/runner/@(wire|channel|quarantine|limits|input-lease|log-sink|memory-budget|inspect|source-map|host-grant|wasm-binary|rc-wrapper|module-prep|grow-probe|http-calls|http-client|spin-backoff).ts',
+      'host/runner/@(wire|channel|quarantine|limits|input-lease|log-sink|memory-budget|inspect|source-map|host-grant|wasm-binary|rc-wrapper|module-prep|grow-probe|wasm-instructions|http-calls|http-client|spin-backoff).ts',
     tests: [
       'tests/unit/runner-memory-budget.spec.ts',
       'tests/unit/runner-quarantine.spec.ts',

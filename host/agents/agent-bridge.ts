@@ -156,8 +156,22 @@ export interface SetupEdit {
   readonly changes: readonly SetupChange[];
 }
 
+/**
+ * How `hookbox setup` and `hookbox doctor` with no agent named tell that a
+ * project (or a user) uses the agent: a folder the agent keeps there, or a
+ * command it installs on `PATH`.
+ */
+export interface AgentDetect {
+  /** Folders relative to the project (the home folder for the user's settings): `.claude`. */
+  readonly folders: readonly string[];
+  /** Command names looked up on `PATH`: `claude`. */
+  readonly commands: readonly string[];
+}
+
 /** An agent's settings: where they are and how hookbox's entries are merged in and taken out. */
 export interface AgentSetup {
+  /** What shows the agent is used, for setup and doctor with no agent named. */
+  readonly detect: AgentDetect;
   /** The settings file for a scope (`<dir>/.claude/settings.json`, `<home>/.claude/settings.json`). */
   settingsPath(scope: SetupScope): string;
   /**

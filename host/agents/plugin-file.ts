@@ -1,4 +1,4 @@
-import type { AgentSetup, SetupEdit, SetupFinish, SetupFinishContext, SetupScope, SetupTransport } from './agent-bridge.ts';
+import type { AgentDetect, AgentSetup, SetupEdit, SetupFinish, SetupFinishContext, SetupScope, SetupTransport } from './agent-bridge.ts';
 
 /**
  * Setup of an agent that loads hookbox as a plugin file in its own process
@@ -21,6 +21,8 @@ export interface PluginFileSpec {
   readonly exportAs: string;
   /** What the user should know (printed by setup). */
   readonly tradeOff: string;
+  /** What shows the agent is used (its folder in the project, its command on PATH). */
+  readonly detect: AgentDetect;
 }
 
 /** The options the plugin module gets: paths relative to the project (two folders above the file) or absolute. */
@@ -81,6 +83,7 @@ function describe(settings: PluginSettings): string {
 /** The `AgentSetup` of a plugin-file agent. */
 export function pluginFileSetup(spec: PluginFileSpec): AgentSetup {
   return {
+    detect: spec.detect,
     settingsPath: spec.file,
     unsupported: (transport) => (transport === 'plugin' ? undefined : `${spec.label} has no ${transport} hooks (it loads hookbox as a plugin in its own process); use --transport plugin`),
     apply(settings: Record<string, unknown>, transport: SetupTransport): SetupEdit {

@@ -2,12 +2,14 @@ import { ConfigError } from '../errors.ts';
 import type { AgentBridge } from './agent-bridge.ts';
 import { claudeCodeBridge } from './claude-code/bridge.ts';
 import { codexBridge } from './codex/bridge.ts';
+import { factoryBridge } from './factory/bridge.ts';
 import { geminiBridge } from './gemini/bridge.ts';
 import { openCodeBridge } from './opencode/bridge.ts';
 import { piBridge } from './pi/bridge.ts';
+import { qwenBridge } from './qwen/bridge.ts';
 
 /** The name of every agent hookbox serves, as used on the command line and in URLs. */
-export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'pi', 'opencode'] as const;
+export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory', 'pi', 'opencode'] as const;
 /** An agent hookbox serves. */
 export type AgentName = (typeof AGENT_NAMES)[number];
 
@@ -22,6 +24,8 @@ export const AGENT_BRIDGES = {
   'claude-code': claudeCodeBridge,
   codex: codexBridge,
   gemini: geminiBridge,
+  qwen: qwenBridge,
+  factory: factoryBridge,
   pi: piBridge,
   opencode: openCodeBridge,
 } as const satisfies { readonly [N in AgentName]: AgentBridge<N> };

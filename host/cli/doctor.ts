@@ -71,9 +71,19 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
   return report();
 }
 
+/** Whether the agent's settings for the scope (committed or local) hold any hookbox entry. */
+export function agentHasEntries(bridge: AgentBridge, scope: SetupScope): boolean {
+  const local = bridge.setup.localSettingsPath?.(scope);
+  return hasHookboxEntries(bridge, bridge.setup.settingsPath(scope)) || (local !== undefined && hasHookboxEntries(bridge, local));
+}
+
 function hasHookboxEntries(bridge: AgentBridge, file: string): boolean {
   try {
-    return existsSync(file) && bridge.setup.remove(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>).changes.length > 0;
+    if (!existsSync(file)) return false;
+    const text = readFileSync(file, 'utf8');
+    // A plugin agent's file (pi, OpenCode) is in its own format: hookbox's when it parses as hookbox's.
+    const settings = bridge.setup.fileFormat !== undefined ? bridge.setup.fileFormat.parse(text) : (JSON.parse(text) as Record<string, unknown>);
+    return bridge.setup.remove(settings).changes.length > 0;
   } catch {
     return false;
   }

@@ -24,16 +24,21 @@ const pluginDeny = (text) => json({ deny: text });
 const pluginWithheld = (text) => json({ content: `(output withheld by a hookbox hook): ${text}`, isError: true });
 const pluginBlock = (text) => json({ block: text });
 
+/** The Claude hook format's closed answers (every agent of the format: claude-format/bridge.ts). */
+const CLAUDE_FORMAT = {
+  PreToolUse: preToolDeny,
+  UserPromptSubmit: block,
+  PostToolUse: claudeWithheld,
+  PostToolUseFailure: claudeWithheld,
+  Stop: LET_THROUGH,
+  SessionStart: LET_THROUGH,
+};
+
 /** Agent → its event → the closed answer for a reason text (or let through). */
 const CLOSED = {
-  'claude-code': {
-    PreToolUse: preToolDeny,
-    UserPromptSubmit: block,
-    PostToolUse: claudeWithheld,
-    PostToolUseFailure: claudeWithheld,
-    Stop: LET_THROUGH,
-    SessionStart: LET_THROUGH,
-  },
+  'claude-code': CLAUDE_FORMAT,
+  qwen: CLAUDE_FORMAT,
+  factory: CLAUDE_FORMAT,
   codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
   gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
   pi: { tool_call: pluginDeny, tool_result: pluginWithheld, input: pluginBlock, agent_end: LET_THROUGH, session_start: LET_THROUGH },

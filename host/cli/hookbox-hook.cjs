@@ -32,7 +32,7 @@ const DEFAULT_MAX_CONTINUATIONS = 3;
 const MAX_SOCKET_PATH = 107;
 
 /** The variable each agent names its project folder by in a hook's environment (Codex names none). */
-const PROJECT_DIR_VARIABLE = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR' };
+const PROJECT_DIR_VARIABLE = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR', qwen: 'QWEN_PROJECT_DIR', factory: 'FACTORY_PROJECT_DIR' };
 
 /**
  * Where relative `--socket` and `--config` paths start: the project the agent

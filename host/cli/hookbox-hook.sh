@@ -66,6 +66,8 @@ case $base in
     case $agent in
       claude-code) base=${CLAUDE_PROJECT_DIR-} ;;
       gemini) base=${GEMINI_PROJECT_DIR-} ;;
+      qwen) base=${QWEN_PROJECT_DIR-} ;;
+      factory) base=${FACTORY_PROJECT_DIR-} ;;
       *) base= ;;
     esac
     case $base in /*) ;; *) base=$PWD ;; esac

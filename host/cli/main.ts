@@ -127,7 +127,7 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
   },
   {
     name: 'setup',
-    term: 'setup [options] <agent>',
+    term: 'setup [options] [agent]',
     description: "merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out",
     register: async () => (await import('./commands/setup.ts')).registerSetupCommand,
   },

@@ -78,6 +78,9 @@ type Attempt =
   | { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> }
   | { readonly fault: HookFault; readonly budget?: true };
 
+/** A call that ran (its reply), or the fault outcome it ended in. */
+type Called = { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> } | { readonly fault: { readonly type: 'fault'; readonly fault: HookFault } };
+
 /**
  * A sandboxed wasm hook as a seam listener. One plugin instance per session
  * (sessions never share Var state), pinned to a worker whose serial queue
@@ -136,45 +139,54 @@ export class WasmHookImpl implements WasmHook {
   }
 
   async invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>> {
-    if (this.#closed) return { type: 'fault', fault: hookFault('load', `hook "${this.name}" is closed`) };
-    const quarantined = this.#quarantine.faultFor(call.session.id);
-    if (quarantined !== undefined) return { type: 'fault', fault: quarantined };
     const session = call.session.id;
+    const refused = this.#refusedBeforeCall(session);
+    if (refused !== undefined) return { type: 'fault', fault: refused };
     if (!this.exports.includes(call.seam)) {
       return this.#record(session, { type: 'fault', fault: hookFault('missing-export', `the module does not export "${exportForSeam(call.seam)}" for ${call.seam}`) });
     }
-    const exportIndex = EXPORT_NAMES.indexOf(exportForSeam(call.seam));
     const input = this.#wire.encode(call);
-    let attempt: Attempt | { retry: true };
+    let called: Called;
     try {
-      attempt = await this.#attempt(call.session.id, exportIndex, input);
-      // The worker died under a queued call (another hook's runaway): retry once on a fresh instance.
-      if ('retry' in attempt) attempt = await this.#attempt(call.session.id, exportIndex, input);
+      called = await this.#call(session, EXPORT_NAMES.indexOf(exportForSeam(call.seam)), input);
     } finally {
       // In the worker's channel (or posted) by now, or never sent: a big input's buffer serves the next call.
       releaseInput(input);
     }
-    if ('retry' in attempt) return this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
-    // The runner being full is not this hook's fault in this session: it does not count towards quarantine.
-    if ('budget' in attempt) return { type: 'fault', fault: attempt.fault };
-    if ('fault' in attempt) return this.#record(session, { type: 'fault', fault: attempt.fault });
-    return this.#record(session, this.#wire.decode(call.seam, attempt.reply));
+    if ('fault' in called) return called.fault;
+    return this.#record(session, this.#wire.decode(call.seam, called.reply));
   }
 
   async callExport(name: string, input: Uint8Array, session: string): Promise<ExportCallOutcome> {
-    if (this.#closed) return { type: 'fault', fault: hookFault('load', `hook "${this.name}" is closed`) };
-    const quarantined = this.#quarantine.faultFor(session);
-    if (quarantined !== undefined) return { type: 'fault', fault: quarantined };
+    const refused = this.#refusedBeforeCall(session);
+    if (refused !== undefined) return { type: 'fault', fault: refused };
     const plain = this.#init.instanceOptions.plainExports ?? [];
     if (!plain.includes(name)) return { type: 'fault', fault: hookFault('missing-export', `export "${name}" is not among the hook's plainExports`) };
-    const exportIndex = EXPORT_NAMES.length + plain.indexOf(name);
+    const called = await this.#call(session, EXPORT_NAMES.length + plain.indexOf(name), input);
+    if ('fault' in called) return called.fault;
+    const { reply } = called;
+    return this.#record(session, reply.fault !== undefined ? { type: 'fault', fault: reply.fault } : { type: 'output', output: reply.output });
+  }
+
+  /** Why no call runs at all: the hook is closed, or quarantined for this session. */
+  #refusedBeforeCall(session: string): HookFault | undefined {
+    if (this.#closed) return hookFault('load', `hook "${this.name}" is closed`);
+    return this.#quarantine.faultFor(session);
+  }
+
+  /**
+   * Both call paths' one call: retried once on a fresh instance when the
+   * worker died under it while it was queued (another hook's runaway). A
+   * fault is recorded against the session, except a full memory budget,
+   * which is the runner's state, not this hook's fault in this session.
+   */
+  async #call(session: string, exportIndex: number, input: Uint8Array): Promise<Called> {
     let attempt = await this.#attempt(session, exportIndex, input);
     if ('retry' in attempt) attempt = await this.#attempt(session, exportIndex, input);
-    if ('retry' in attempt) return this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') });
-    if ('budget' in attempt) return { type: 'fault', fault: attempt.fault };
-    if ('fault' in attempt) return this.#record(session, { type: 'fault', fault: attempt.fault });
-    const { reply } = attempt;
-    return this.#record(session, reply.fault !== undefined ? { type: 'fault', fault: reply.fault } : { type: 'output', output: reply.output });
+    if ('retry' in attempt) return { fault: this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') }) };
+    if ('budget' in attempt) return { fault: { type: 'fault', fault: attempt.fault } };
+    if ('fault' in attempt) return { fault: this.#record(session, { type: 'fault', fault: attempt.fault }) };
+    return attempt;
   }
 
   /** Creates the session's instance now (in parallel with the session's first model call), not at its first hook call. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentAnswer, AgentSeamEvent } from '../agents/index.ts';
 import type { PostToolDecision, PreToolDecision, PromptDecision } from '../seams/index.ts';
-import { type DecidingBridge, decideAgentEvent } from '../serve/decide.ts';
+import { type DeciderOptions, type DecidingBridge, decideAgentEvent } from '../serve/decide.ts';
 import { type ServedHooks, loadServedHooks } from '../serve/served-hooks.ts';
 import { SessionTable } from '../serve/session-table.ts';
 
@@ -52,6 +52,14 @@ export class SdkDecider {
    * `OTEL_*` variables ask for it.
    */
   static async open(sdk: { readonly name: string; readonly label: string; readonly canReplace: DecidingBridge['canReplace'] }, options: SdkHookboxOptions): Promise<SdkDecider> {
+    return SdkDecider.openBridge(directBridge(sdk), options);
+  }
+
+  /**
+   * Like {@link SdkDecider.open}, for an SDK whose callbacks speak an agent's
+   * own hook protocol: its events are read, and answered, by `bridge`.
+   */
+  static async openBridge(bridge: DecidingBridge, options: SdkHookboxOptions): Promise<SdkDecider> {
     const stopTelemetry = await startTelemetry();
     try {
       const hooks = await loadServedHooks(options.config);
@@ -61,7 +69,7 @@ export class SdkDecider {
         ...(options.logDir !== undefined && { logDir: options.logDir }),
         onClose: (key) => hooks.forgetSession(key),
       });
-      return new SdkDecider(hooks, sessions, directBridge(sdk), stopTelemetry);
+      return new SdkDecider(hooks, sessions, bridge, stopTelemetry);
     } catch (error) {
       await stopTelemetry();
       throw error;
@@ -86,6 +94,19 @@ export class SdkDecider {
     return decision ?? { action: 'block', reason: 'hookbox could not check this prompt, so it was not sent' };
   }
 
+  /**
+   * Decides one event in the bridge's own protocol, answered in it (a fault
+   * already as the bridge's closed answer); `undefined` only when hookbox
+   * could not even produce that. Never throws.
+   */
+  async agentEvent(input: unknown): Promise<AgentAnswer | undefined> {
+    try {
+      return (await decideAgentEvent(this.#bridge, input, this.#options())).answer;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Closes the sessions (their logs stay), the hooks' runner and telemetry (flushing spans). */
   async close(): Promise<void> {
     this.#sessions.closeAll();
@@ -93,10 +114,15 @@ export class SdkDecider {
     await this.#stopTelemetry();
   }
 
+  #options(): DeciderOptions {
+    const keep = this.#hooks.keepReplacedOriginals;
+    return { bus: this.#hooks.bus, sessions: this.#sessions, maxContinuations: 3, ...(keep !== undefined && { keepReplacedOriginals: keep }) };
+  }
+
   async #decide<D>(session: SdkSession, event: string, seam: AgentSeamEvent['seam'], payload: unknown): Promise<D | undefined> {
     try {
       const input: AgentSeamEvent = { event, sessionId: session.id, cwd: session.cwd, seam, payload } as AgentSeamEvent;
-      const decided = await decideAgentEvent(this.#bridge, input, { bus: this.#hooks.bus, sessions: this.#sessions, maxContinuations: 3, ...(this.#hooks.keepReplacedOriginals !== undefined && { keepReplacedOriginals: this.#hooks.keepReplacedOriginals }) });
+      const decided = await decideAgentEvent(this.#bridge, input, this.#options());
       if (decided.answer.exitCode !== 0) return undefined;
       return JSON.parse(decided.answer.stdout) as D;
     } catch {

@@ -38,7 +38,10 @@ function npmCommand(): { command: string; prefix: string[] } {
 
 /**
  * `spec` (an exact `name@version`) installed from the registry into the agent
- * cache, and the path of its bin `binName`. Installs on first use; later calls
+ * cache, and the path of its bin `binName` — or, for a package that declares
+ * no bin (Factory's binary package names its binary only as `main`), a path
+ * inside `node_modules` (`@factory/cli-linux-x64/bin/droid`, any name with a
+ * `/`). Installs on first use; later calls
  * (in this run or the next) find it in the cache. Synchronous, so a suite can
  * decide at collection time whether it runs.
  */
@@ -47,7 +50,7 @@ export function installedAgent(spec: string, binName: string): AgentInstall {
     return { kind: 'unavailable', reason: `agent package "${spec}" is not an exact name@version` };
   }
   const root = join(agentCacheDir(), spec.replace(/[/@]/g, '+'));
-  const bin = join(root, 'node_modules', '.bin', binName);
+  const bin = binName.includes('/') ? join(root, 'node_modules', ...binName.split('/')) : join(root, 'node_modules', '.bin', binName);
   const installed = (): AgentInstall | undefined => {
     const marker = join(root, MARKER);
     if (!existsSync(marker) || readFileSync(marker, 'utf8') !== spec) return undefined;

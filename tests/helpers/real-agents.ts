@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
@@ -7,6 +8,7 @@ const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
 export const CODEX_BIN = join(BIN, 'codex');
 export const GEMINI_BIN = join(BIN, 'gemini');
 export const PI_BIN = join(BIN, 'pi');
+export const COPILOT_BIN = join(BIN, 'copilot');
 /** The hookbox bin of this checkout. */
 export const HOOKBOX_BIN = resolve(import.meta.dirname, '..', '..', 'host', 'cli', 'hookbox.mjs');
 
@@ -194,6 +196,81 @@ export function runOpenCode(bin: string, home: string, cwd: string, prompt: stri
       OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
       ...extraEnv,
     }),
+  });
+}
+
+/**
+ * Where Copilot CLI unpacks itself on first run (~235 MB): one folder under
+ * the temp dir shared by every run, so only the first run pays for it.
+ */
+export const COPILOT_CACHE_DIR = join(tmpdir(), 'hookbox-copilot-cache');
+
+/**
+ * `copilot -p` headless in `cwd` against a mock chat-completions model
+ * (`<mockUrl>/v1`), offline, no auto-update, no telemetry; the folder
+ * trusted (repository hooks run only in a trusted folder) and every tool
+ * allowed, so only hooks decide.
+ */
+export function runCopilot(home: string, cwd: string, mockUrl: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(COPILOT_BIN, ['-p', prompt, '--allow-all-tools', '--trust-folder', '--output-format', 'json', '--disable-client-telemetry'], {
+    cwd,
+    timeoutMs: 240_000,
+    env: baseEnv({
+      HOME: home,
+      XDG_CACHE_HOME: COPILOT_CACHE_DIR,
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+      COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
+      COPILOT_PROVIDER_TYPE: 'openai',
+      COPILOT_PROVIDER_WIRE_API: 'completions',
+      COPILOT_PROVIDER_API_KEY: 'any',
+      COPILOT_MODEL: 'claude-sonnet-4.5',
+      ...extraEnv,
+    }),
+  });
+}
+
+/**
+ * `qwen -p` (the `bin` a test installed) headless in `cwd` against a mock
+ * chat-completions model (`<mockUrl>/v1`): every tool allowed (`--yolo`),
+ * the workspace trusted, its home under `<home>/.qwen` (`QWEN_HOME`).
+ */
+export function runQwen(bin: string, home: string, cwd: string, mockUrl: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(bin, ['-p', prompt, '--yolo', '--auth-type', 'openai', '--output-format', 'json'], {
+    cwd,
+    timeoutMs: 240_000,
+    env: baseEnv({
+      HOME: home,
+      QWEN_HOME: join(home, '.qwen'),
+      OPENAI_API_KEY: 'any',
+      OPENAI_BASE_URL: `${mockUrl}/v1`,
+      OPENAI_MODEL: CHAT_MODEL_ID,
+      QWEN_CODE_TRUST_WORKSPACE: 'true',
+      QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+      ...extraEnv,
+    }),
+  });
+}
+
+/** The model id Factory Droid is pointed at: a custom Anthropic model at the mock. */
+export const FACTORY_MODEL = 'claude-sonnet-4-5';
+
+/**
+ * A Factory home (`$FACTORY_HOME_OVERRIDE/.factory/settings.json`) whose one
+ * custom model is an Anthropic API at the mock, no cloud session sync.
+ */
+export function writeFactoryHome(home: string, mockUrl: string): void {
+  mkdirSync(join(home, '.factory'), { recursive: true });
+  const model = { model: FACTORY_MODEL, baseUrl: mockUrl, apiKey: 'any', provider: 'anthropic', maxOutputTokens: 4000 };
+  writeFileSync(join(home, '.factory', 'settings.json'), `${JSON.stringify({ customModels: [model], cloudSessionSync: false }, null, 2)}\n`);
+}
+
+/** `droid exec` (the `bin` a test installed) headless in `cwd` with the custom model, every tool allowed, no auto-update. */
+export function runFactory(bin: string, home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(bin, ['exec', '--skip-permissions-unsafe', '-m', `custom:${FACTORY_MODEL}`, '-o', 'json', prompt], {
+    cwd,
+    timeoutMs: 240_000,
+    env: baseEnv({ HOME: home, FACTORY_HOME_OVERRIDE: home, FACTORY_DROID_AUTO_UPDATE_ENABLED: 'false', ...extraEnv }),
   });
 }
 

@@ -1,43 +1,25 @@
 /**
  * The AI SDK adapter with the real `ai` package and its OpenAI-compatible
- * provider, against a chat-completions mock on loopback: real wasm hooks gate
+ * provider, against the chat-completions mock on loopback (one completion per
+ * turn for `generateText`, SSE chunks for `streamText`): real wasm hooks gate
  * the wrapped tools, and what the model receives next is read off the wire.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withHookbox } from '../../host/sdk/ai-sdk.ts';
 import { writeTrapConfig } from '../helpers/agent-project.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
-import { type MockDialect, type MockModel, type ScriptedStep, startMockModel } from '../helpers/mock-model/script.ts';
+import { startChatMock } from '../helpers/mock-model/openai-chat.ts';
+import type { MockModel, ScriptedStep } from '../helpers/mock-model/script.ts';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
 
 const TIMEOUT = 180_000;
 const TOKEN = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
-
-/** Chat completions, non-streaming: one `chat.completion` per turn. */
-const chatDialect: MockDialect = {
-  isTurn: (request) => request.method === 'POST' && request.url.split('?')[0]!.endsWith('/chat/completions'),
-  writeStep: (res: ServerResponse, step: ScriptedStep, turn: number) => {
-    const toolCalls = (step.toolCalls ?? []).map((call, n) => ({ id: `call_${turn}_${n}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        id: `chatcmpl_${turn}`,
-        object: 'chat.completion',
-        created: 0,
-        model: 'mock',
-        choices: [{ index: 0, message: { role: 'assistant', content: step.text ?? null, ...(toolCalls.length > 0 && { tool_calls: toolCalls }) }, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-      }),
-    );
-  },
-};
 
 let dir: string;
 let mock: MockModel | undefined;
@@ -63,10 +45,20 @@ function bashTool(ran: string[], output = (command: string) => `ran ${command}`)
 }
 
 async function run(script: ScriptedStep[], tools: Parameters<typeof generateText>[0]['tools'], prompt = 'go'): Promise<MockModel> {
-  mock = await startMockModel(chatDialect, [...script, { text: 'done' }]);
+  mock = await startChatMock([...script, { text: 'done' }]);
   const provider = createOpenAICompatible({ name: 'mock', baseURL: `${mock.url}/v1`, apiKey: 'test' });
   await generateText({ model: provider('mock'), tools, prompt, stopWhen: stepCountIs(4) });
   return mock;
+}
+
+/** The same through `streamText`, read to the end (the mock streams chat-completion chunks when asked). */
+async function runStreamed(script: ScriptedStep[], tools: Parameters<typeof streamText>[0]['tools'], prompt = 'go'): Promise<{ model: MockModel; text: string }> {
+  mock = await startChatMock([...script, { text: 'done' }]);
+  const provider = createOpenAICompatible({ name: 'mock', baseURL: `${mock.url}/v1`, apiKey: 'test' });
+  const result = streamText({ model: provider('mock'), tools, prompt, stopWhen: stepCountIs(4), onError: () => {} });
+  let text = '';
+  for await (const part of result.textStream) text += part;
+  return { model: mock, text };
 }
 
 const secondTurn = (model: MockModel): string => model.turns[1]?.text ?? '';
@@ -104,6 +96,24 @@ describe('withHookbox (AI SDK)', () => {
       expect(ran).toEqual(['cat .env']);
       expect(secondTurn(model)).toContain('GITHUB_TOKEN');
       expect(secondTurn(model)).not.toContain(TOKEN);
+    } finally {
+      await hookbox.close();
+    }
+  }, TIMEOUT);
+
+  it('streamText: guard-bash denies in a streamed run, a harmless call runs, and both turns were streamed', async () => {
+    const ran: string[] = [];
+    const hookbox = await withHookbox({ bash: bashTool(ran) }, { config: writeExampleConfig(dir, [{ name: 'guard-bash' }], 'stream.json'), cwd: dir, logDir: join(dir, 'logs') });
+    try {
+      const { model, text } = await runStreamed(
+        [{ toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf /' } }] }, { toolCalls: [{ name: 'bash', arguments: { command: 'ls' } }] }],
+        hookbox.tools,
+      );
+      expect(ran).toEqual(['ls']);
+      expect(model.turns.every((turn) => (turn.body as { stream?: unknown }).stream === true)).toBe(true);
+      expect(secondTurn(model)).toContain('Tool call denied by a hook');
+      expect(model.turns[2]?.text ?? '').toContain('ran ls');
+      expect(text).toContain('done');
     } finally {
       await hookbox.close();
     }

@@ -134,7 +134,7 @@ describe('the plugin file setup writes', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).toContain(exported);
     expect(text).toContain('"socket":".hookbox/run/serve.sock","config":"hookbox.config.json","deadlineMs":');
-    expect(parsePluginFile({ label: agent, name: agent, file: () => file, factory: exported.split(' ').at(-1)!.replace('(', ''), exportAs: exported.split(' ').slice(0, -1).join(' '), tradeOff: '' }, text)).toMatchObject({
+    expect(parsePluginFile({ label: agent, name: agent, detect: { folders: [], commands: [] }, file: () => file, factory: exported.split(' ').at(-1)!.replace('(', ''), exportAs: exported.split(' ').slice(0, -1).join(' '), tradeOff: '' }, text)).toMatchObject({
       hookbox: { options: { socket: '.hookbox/run/serve.sock' } },
     });
     expect(out.join('')).toMatch(/added plugin/);

@@ -6,6 +6,10 @@ import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
 import { CODEX_EVENTS } from '../../host/agents/codex/protocol.ts';
 import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
 import { GEMINI_EVENTS } from '../../host/agents/gemini/protocol.ts';
+import { FACTORY_EVENTS } from '../../host/agents/factory/protocol.ts';
+import { FACTORY_TOOLS } from '../../host/agents/factory/tools.ts';
+import { QWEN_EVENTS } from '../../host/agents/qwen/protocol.ts';
+import { QWEN_TOOLS } from '../../host/agents/qwen/tools.ts';
 import { OPENCODE_EVENTS } from '../../host/agents/opencode/protocol.ts';
 import { OPENCODE_TOOLS } from '../../host/agents/opencode/tools.ts';
 import { PI_EVENTS } from '../../host/agents/pi/protocol.ts';
@@ -16,6 +20,8 @@ const README = readFileSync(new URL('../../host/agents/README.md', import.meta.u
 describe.each([
   ['Codex', CODEX_EVENTS],
   ['Gemini CLI', GEMINI_EVENTS],
+  ['Qwen Code', QWEN_EVENTS],
+  ['Factory Droid', FACTORY_EVENTS],
   ['pi', PI_EVENTS],
   ['OpenCode', OPENCODE_EVENTS],
 ])('%s mapping table in host/agents/README.md', (_agent, rows) => {
@@ -28,6 +34,8 @@ describe.each([
   ['Claude Code', CLAUDE_CODE_TOOLS],
   ['Codex', CODEX_TOOLS],
   ['Gemini CLI', GEMINI_TOOLS],
+  ['Qwen Code', QWEN_TOOLS],
+  ['Factory Droid', FACTORY_TOOLS],
   ['pi', PI_TOOLS],
   ['OpenCode', OPENCODE_TOOLS],
 ])('%s tool table in host/agents/README.md', (agent, rows) => {

@@ -44,6 +44,40 @@ describe('Claude Code bridge: events → seams, tools → hookbox tools', () => 
     expect(id(other.event)).not.toBe(id(pre.event));
   });
 
+  it('reads Copilot CLI\'s Claude-format events (1.0.102, as logged from the real binary): its file tools\' arguments, tool_result, SessionStart source "new"', () => {
+    const bare = { session_id: 'edcb6963-c88c-49a1-babb-57b1d012ad47', cwd: '/work/app', timestamp: '2026-12-02T17:08:31.330Z' };
+    const seam = (input: Record<string, unknown>) => {
+      const parsed = cc.toSeam({ ...bare, ...input });
+      if (parsed.kind !== 'seam') throw new Error(`expected a seam event, got ${JSON.stringify(parsed)}`);
+      return parsed.event;
+    };
+    expect(seam({ hook_event_name: 'SessionStart', source: 'new', initial_prompt: 'do it' })).toMatchObject({ seam: 'agent/session-start', payload: { source: 'startup' } });
+    expect(seam({ hook_event_name: 'SessionStart' })).toMatchObject({ payload: { source: 'startup' } });
+    const pre = (tool_name: string, tool_input: Record<string, unknown>) => seam({ hook_event_name: 'PreToolUse', tool_name, tool_input }).payload;
+    expect(pre('Read', { path: 'a.txt' })).toMatchObject({ toolName: 'read_file', arguments: { path: 'a.txt' } });
+    expect(pre('Read', { path: '/work/app/src/a.ts' })).toMatchObject({ toolName: 'read_file', arguments: { path: 'src/a.ts' } });
+    expect(pre('Write', { path: 'prod.env', file_text: 'TOKEN=1\n' })).toMatchObject({ toolName: 'write_file', arguments: { path: 'prod.env', content: 'TOKEN=1\n' } });
+    expect(pre('Edit', { path: 'a.txt', old_str: 'hi', new_str: 'bye' })).toMatchObject({ toolName: 'write_file', arguments: { path: 'a.txt', content: 'bye' } });
+    // A Claude key is never overwritten by a Copilot one.
+    expect(pre('Write', { file_path: '/work/app/x', content: 'c', path: '/etc/passwd' })).toMatchObject({ toolName: 'write_file', arguments: { path: 'x', content: 'c' } });
+    // Copilot's own tools keep their names, flagged: no guard was written with them in mind.
+    expect(pre('read_bash', { shellId: '0' })).toMatchObject({ toolName: 'read_bash', arguments: { shellId: '0', _hookbox: { unmappedTool: true } } });
+
+    const post = (tool_name: string, tool_input: Record<string, unknown>, tool_result: unknown) => seam({ hook_event_name: 'PostToolUse', tool_name, tool_input, tool_result }).payload;
+    expect(post('Bash', { command: 'ls' }, { result_type: 'success', text_result_for_llm: 'a.txt\n<shellId: 0 completed with exit code 0>' })).toMatchObject({
+      toolName: 'bash',
+      result: { content: 'a.txt\nexit code: 0', isError: false },
+    });
+    expect(post('Bash', { command: 'sh test.sh' }, { result_type: 'success', text_result_for_llm: '1 failed\n<shellId: 3 completed with exit code 1>' })).toMatchObject({
+      result: { content: '1 failed\nexit code: 1' },
+    });
+    expect(post('Read', { path: 'a.txt' }, { result_type: 'success', text_result_for_llm: 'hi\n' })).toMatchObject({ result: { content: 'hi\n', isError: false } });
+    expect(post('Bash', { command: 'x' }, { result_type: 'failure', text_result_for_llm: 'boom' })).toMatchObject({ result: { content: 'boom', isError: true } });
+    // Neither result field, or a tool_result of the wrong shape: not an event to decide on (it fails closed).
+    expect(cc.toSeam({ ...bare, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'x' } })).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/tool_response/) });
+    expect(cc.toSeam({ ...bare, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'x' }, tool_result: { text: 1 } })).toMatchObject({ kind: 'invalid' });
+  });
+
   it('turns tool_response and PostToolUseFailure into hookbox tool results', () => {
     const post = seamOf({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 't', tool_response: { stdout: 'ok', stderr: 'warn', interrupted: false, isImage: false } });
     expect(post.payload).toMatchObject({ toolName: 'bash', result: { content: 'ok\nwarn', isError: false } });
@@ -100,10 +134,12 @@ describe('Claude Code bridge: decisions → answers', () => {
     const bash = { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat .env' }, tool_use_id: 't', tool_response: { stdout: 'K=ghp_x' } };
     expect(answer(bash, { action: 'accept', content: 'K=[REDACTED]', additionalContext: 'redacted 1' })).toEqual({
       hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'K=[REDACTED]', stderr: '', interrupted: false, isImage: false }, additionalContext: 'redacted 1' },
+      modifiedResult: { textResultForLlm: 'K=[REDACTED]', resultType: 'success' },
     });
     const read = { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/work/app/.env' }, tool_use_id: 't', tool_response: { type: 'text', file: { filePath: '/work/app/.env', content: 'K=ghp_x' } } };
     expect(answer(read, { action: 'accept', content: 'K=[REDACTED]\nL=2' })).toEqual({
       hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { type: 'text', file: { filePath: '/work/app/.env', content: 'K=[REDACTED]\nL=2', numLines: 2, startLine: 1, totalLines: 2 } } },
+      modifiedResult: { textResultForLlm: 'K=[REDACTED]\nL=2', resultType: 'success' },
     });
     const replaceable = cc.canReplace.toolResult as (toolName: string) => boolean;
     expect(['bash', 'read_file', 'write_file', 'Agent'].map(replaceable)).toEqual([true, true, false, false]);

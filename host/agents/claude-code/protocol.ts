@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { SessionStartSourceSchema } from '../../seams/index.ts';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
 
@@ -43,21 +41,3 @@ export const CLAUDE_CODE_SEAM_EVENTS = {
 
 /** CLAUDE_CODE_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const CLAUDE_CODE_EVENTS: readonly AgentEventMapping[] = eventRows(CLAUDE_CODE_SEAM_EVENTS);
-
-const ToolFields = {
-  tool_name: z.string().min(1),
-  tool_input: z.record(z.string(), z.unknown()),
-  // Claude Code sends it; Copilot CLI and Factory Droid, which read a Claude Code setup, do not.
-  tool_use_id: z.string().optional(),
-};
-/** The JSON of each event hookbox reads from Claude Code, beyond the fields every event carries. */
-export const CLAUDE_CODE_EVENT_SCHEMAS = {
-  SessionStart: z.looseObject({ source: SessionStartSourceSchema }),
-  UserPromptSubmit: z.looseObject({ prompt: z.string() }),
-  PreToolUse: z.looseObject(ToolFields),
-  PostToolUse: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
-  PostToolUseFailure: z.looseObject({ ...ToolFields, error: z.string() }),
-  Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().optional() }),
-} as const;
-/** A Claude Code event hookbox reads. */
-export type ClaudeCodeEvent = keyof typeof CLAUDE_CODE_EVENT_SCHEMAS;

@@ -1,5 +1,6 @@
 import { type OurToolCall, fromProtocolToolInput, relativeInside } from '../tool-names.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
+import { claudeShapedInput } from '../claude-format/copilot-shapes.ts';
 
 /**
  * Every tool Claude Code 2.1.328 can run, and how it reaches hookbox's hooks
@@ -13,9 +14,9 @@ import { type AgentToolRow, passedCall } from '../tool-table.ts';
  */
 export const CLAUDE_CODE_TOOLS: readonly AgentToolRow[] = [
   { tool: 'Bash', as: 'bash', how: '`{command, timeout}` → `{command, timeoutMs}` (`description` dropped)' },
-  { tool: 'Read', as: 'read_file', how: '`{file_path}` → `{path}` (`offset`, `limit`, `pages` dropped)' },
-  { tool: 'Write', as: 'write_file', how: '`{file_path, content}` → `{path, content}`' },
-  { tool: 'Edit', as: 'write_file', how: '`{file_path, new_string}` → `{path, content: new_string}` (the text written, not the resulting file)' },
+  { tool: 'Read', as: 'read_file', how: '`{file_path}` → `{path}` (`offset`, `limit`, `pages` dropped); Copilot CLI\'s `{path}` alike' },
+  { tool: 'Write', as: 'write_file', how: '`{file_path, content}` → `{path, content}`; Copilot CLI\'s `{path, file_text}` alike' },
+  { tool: 'Edit', as: 'write_file', how: '`{file_path, new_string}` → `{path, content: new_string}` (the text written, not the resulting file); Copilot CLI\'s `{path, new_str}` alike' },
   { tool: 'MultiEdit', as: 'write_file', how: '`{file_path, edits[]}` → `{path, content}`: every edit\'s `new_string`, joined by newlines' },
   { tool: 'NotebookEdit', as: 'write_file', how: '`{notebook_path, new_source}` → `{path, content: new_source}` (empty for a cell delete)' },
   { tool: 'Monitor', as: 'bash', how: '`{command}` → `{command}` (a background script; a `ws` monitor opens a WebSocket and passes as `Monitor`)' },
@@ -64,7 +65,8 @@ const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit']);
  * A known tool of an unexpected shape is passed on as it came (flagged
  * unmapped when it was meant to map: no guard should take it for mapped).
  */
-export function fromClaudeCodeTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall {
+export function fromClaudeCodeTool(toolName: string, sent: Readonly<Record<string, unknown>>, cwd: string): OurToolCall {
+  const input = claudeShapedInput(toolName, sent);
   if (EDIT_TOOLS.has(toolName)) return editCall(toolName, input, cwd) ?? unmapped(toolName, input);
   if (toolName === 'Monitor') {
     if (typeof input.command === 'string') return { toolName: 'bash', arguments: { command: input.command } };

@@ -183,6 +183,7 @@ function tradeOff(): string {
 
 /** Codex's hooks: `.codex/hooks.json` of a project, or `$CODEX_HOME/hooks.json`; trust in `$CODEX_HOME/config.toml`. */
 export const codexSetup: AgentSetup = {
+  detect: { folders: ['.codex'], commands: ['codex'] },
   settingsPath,
   unsupported: (transport) => (transport === 'command' ? undefined : `Codex has no ${transport} hooks (command, mcp_tool, prompt and agent only); use --transport command`),
   apply,

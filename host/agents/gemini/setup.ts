@@ -93,6 +93,7 @@ function tradeOff(): string {
 
 /** Gemini CLI's hooks: `.gemini/settings.json` of a project, or the user's (`$GEMINI_CLI_HOME/.gemini/settings.json`). */
 export const geminiSetup: AgentSetup = {
+  detect: { folders: ['.gemini'], commands: ['gemini'] },
   settingsPath,
   unsupported: (transport) => (transport === 'command' ? undefined : `Gemini CLI has no ${transport} hooks (command only); use --transport command`),
   apply,

@@ -18,6 +18,7 @@ export const openCodeSetup: AgentSetup = {
   ...pluginFileSetup({
     label: 'OpenCode',
     name: 'opencode',
+    detect: { folders: ['.opencode'], commands: ['opencode'] },
     file,
     factory: 'hookboxOpenCodePlugin',
     exportAs: 'export const HookboxPlugin =',

@@ -18,6 +18,7 @@ export const piSetup: AgentSetup = {
   ...pluginFileSetup({
     label: 'pi',
     name: 'pi',
+    detect: { folders: ['.pi'], commands: ['pi'] },
     file,
     factory: 'hookboxPiExtension',
     exportAs: 'export default',

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type SetupScope, agentBridge, agentNames } from '../../agents/index.ts';
+import { AGENT_BRIDGES, AGENT_NAMES, type SetupScope, agentBridge, agentNames, detectAgents, detectionLooksFor } from '../../agents/index.ts';
 import { ConfigError } from '../../errors.ts';
-import { type DoctorReport, doctorAgent } from '../doctor.ts';
+import { type DoctorReport, agentHasEntries, doctorAgent } from '../doctor.ts';
 
 interface DoctorFlags {
   readonly project?: string;
@@ -20,11 +20,26 @@ export function renderDoctorReport(report: DoctorReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `hookbox doctor [agent]`: exit 1 when any check fails. */
+/**
+ * The agents doctor checks when none is named: every agent whose settings
+ * hold hookbox entries, and every agent the project (or user) uses without
+ * them — an agent in use that runs no hookbox hooks is a finding too.
+ */
+function agentsToCheck(scope: SetupScope): string[] {
+  const detected = new Set(detectAgents(scope).map(({ name }) => name));
+  return AGENT_NAMES.filter((name) => detected.has(name) || agentHasEntries(AGENT_BRIDGES[name], scope));
+}
+
+/** `hookbox doctor [agent]`: exit 1 when any check fails, or (no agent named) when there is no agent to check. */
 export async function doctorCommand(agent: string | undefined, flags: DoctorFlags, write: (text: string) => void): Promise<boolean> {
   if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
   const scope: SetupScope = flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
-  const agents = agent === undefined ? agentNames() : [agentBridge(agent).name];
+  const agents = agent === undefined ? agentsToCheck(scope) : [agentBridge(agent).name];
+  if (agents.length === 0) {
+    const where = scope.kind === 'project' ? scope.dir : scope.home;
+    write(`no agent to check for ${where}: no agent's settings hold hookbox entries, and none was detected (${detectionLooksFor()})\n  fix: hookbox setup <agent> (one of: ${agentNames().join(', ')})\n`);
+    return false;
+  }
   let ok = true;
   for (const name of agents) {
     const report = await doctorAgent(agentBridge(name), scope);
@@ -38,7 +53,7 @@ export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description("check that an agent will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not")
-    .argument('[agent]', 'the agent (default: every agent)')
+    .argument('[agent]', 'the agent (default: every agent set up or detected — its folder in the project, else its command on PATH)')
     .option('--project <dir>', "the project's settings (default: the current folder)")
     .option('--user', "the user's settings")
     .action(async (agent: string | undefined, flags: DoctorFlags) => {

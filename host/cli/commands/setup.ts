@@ -11,12 +11,15 @@ import {
   agentAnswerTimeoutMs,
   agentBridge,
   agentNames,
+  detectAgents,
+  detectionLooksFor,
   hookClientDeadlineMs,
 } from '../../agents/index.ts';
 import { effectiveLimits, loadLayeredConfig } from '../../config/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
+import { agentHasEntries } from '../doctor.ts';
 import { PROJECT_SOCKET, clientCommand, ensureGitignored, hookClientKind, installedIn, projectRelative, shellQuote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
 
@@ -138,11 +141,53 @@ function effectiveHooks(config: string): { limits: { timeoutMs?: number }; comma
   return loaded.hooks.map((entry) => ({ limits: effectiveLimits(entry), ...(entry.command !== undefined && { command: entry.command }) }));
 }
 
+function scopeOf(flags: SetupFlags): SetupScope {
+  if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
+  return flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
+}
+
+/**
+ * `hookbox setup` with no agent named: every agent the project (or, with
+ * `--user`, the user) uses — its folder there, else its command on PATH —
+ * is set up in turn; with `--remove`, every agent whose settings hold
+ * hookbox entries loses them. One agent's error does not stop the others;
+ * the errors are raised together at the end. Returns the agents set up.
+ */
+export function setupDetected(flags: SetupFlags, write: (text: string) => void): string[] {
+  const scope = scopeOf(flags);
+  const where = scope.kind === 'project' ? scope.dir : `${scope.home} (the user's settings)`;
+  const chosen =
+    flags.remove === true
+      ? agentNames()
+          .filter((name) => agentHasEntries(agentBridge(name), scope))
+          .map((name) => ({ name, why: 'its settings hold hookbox entries' }))
+      : detectAgents(scope);
+  if (chosen.length === 0) {
+    if (flags.remove === true) {
+      write(`no agent's settings for ${where} hold hookbox entries\n`);
+      return [];
+    }
+    throw new ConfigError(`no agent detected for ${where}: ${detectionLooksFor()}; name the agent: hookbox setup <agent> (one of: ${agentNames().join(', ')})`);
+  }
+  const failed: string[] = [];
+  for (const { name, why } of chosen) {
+    write(`${agentBridge(name).label} (${name}): ${why}\n`);
+    try {
+      setupCommand(name, flags, write);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      write(`  not set up: ${printable(error.message)}\n`);
+      failed.push(`${name}: ${error.message}`);
+    }
+  }
+  if (failed.length > 0) throw new ConfigError(`setup failed for ${failed.length} of ${chosen.length} agents — ${failed.join('; ')}`);
+  return chosen.map(({ name }) => name);
+}
+
 /** `hookbox setup <agent>`: merges hookbox's hook entries into the agent's settings (or takes them out). */
 export function setupCommand(agent: string, flags: SetupFlags, write: (text: string) => void): SetupEdit {
   const bridge = agentBridge(agent);
-  if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
-  const scope: SetupScope = flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
+  const scope = scopeOf(flags);
   const transport = flags.transport ?? (bridge.setup.plugin !== undefined ? 'plugin' : 'command');
   const kind = transport === 'http' ? 'http' : transport === 'plugin' ? 'plugin' : 'command';
   const format = bridge.setup.fileFormat;
@@ -215,7 +260,7 @@ export function registerSetupCommand(program: Command): void {
   program
     .command('setup')
     .description("merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out")
-    .argument('<agent>', `the agent: ${agentNames().join(', ')}`)
+    .argument('[agent]', `the agent: ${agentNames().join(', ')} (default: every agent the project uses — its folder there, else its command on PATH; with --remove, every agent whose settings hold hookbox entries)`)
     .option('--project <dir>', "the project's settings (default: the current folder)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
@@ -228,7 +273,9 @@ export function registerSetupCommand(program: Command): void {
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')
     .option('--remove', "take hookbox's entries out")
-    .action((agent: string, flags: SetupFlags) => {
-      setupCommand(agent, flags, (text) => process.stdout.write(text));
+    .action((agent: string | undefined, flags: SetupFlags) => {
+      const write = (text: string) => process.stdout.write(text);
+      if (agent === undefined) setupDetected(flags, write);
+      else setupCommand(agent, flags, write);
     });
 }

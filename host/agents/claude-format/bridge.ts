@@ -1,0 +1,180 @@
+import type { ToolResult } from '../../seams/index.ts';
+import { fromProtocolToolResponse } from '../tool-names.ts';
+import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentProbe, AgentSeamEvent, AgentSetup, ParsedAgentEvent } from '../agent-bridge.ts';
+import type { OurToolCall } from '../tool-names.ts';
+import {
+  CONTINUE_REASON,
+  NO_OPINION,
+  answerBySeam,
+  contextAnswer,
+  continuationPayload,
+  failClosedBy,
+  jsonAnswer,
+  oneSeam,
+  readAgentEvent,
+  sessionSource,
+  toolCallIdFromCall,
+} from '../bridge-parts.ts';
+import { fromCopilotToolResult } from './copilot-shapes.ts';
+import { CLAUDE_FORMAT_EVENT_SCHEMAS, type ClaudeFormatEvent, CopilotToolResultSchema } from './protocol.ts';
+import { safeContext, safeText } from '../event-input.ts';
+
+/**
+ * What sets one agent of the Claude hook format apart (Claude Code, Qwen
+ * Code, Factory Droid): its tools, how it reports a result, which results
+ * it takes back replaced, its settings. Events, their schemas, answers and
+ * fail-closed forms are the format's, shared.
+ */
+export interface ClaudeFormatDialect<N extends string> {
+  readonly name: N;
+  readonly label: string;
+  /** The agent's rows of the format's event table (the README's, `setup`'s output). */
+  readonly events: readonly AgentEventMapping[];
+  /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
+  fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
+  /** A PostToolUse `tool_response` → hookbox's result. */
+  fromToolResponse(toolName: string, response: unknown): ToolResult;
+  /**
+   * Replaced tool output as the agent takes it (`updatedToolOutput`), for a
+   * hookbox tool and the replacing content; undefined where it cannot (then
+   * the replacement is a block). Absent: the agent takes none.
+   */
+  replacedOutput?(event: AgentSeamEvent<'tools/post-execute'>, content: string): Record<string, unknown> | undefined;
+  /** The hookbox tools `replacedOutput` answers for (what the server may leave a replacement to). */
+  readonly replaceable: ReadonlySet<string>;
+  /**
+   * A UserPromptSubmit that is no prompt of the user's: the agent's own
+   * follow-up before a model call that continues a turn (Qwen sends one with
+   * an empty prompt after every tool result). Passed with no opinion — it
+   * carries nothing to decide — and never starts a turn. Absent: none is.
+   */
+  isFollowUpPrompt?(prompt: string): boolean;
+  readonly projectDirVariable?: string;
+  readonly setup: AgentSetup;
+  readonly probe: AgentProbe;
+}
+
+/** The event's `tool_use_id`, else one derived from the call (an agent of the Claude format that sends none). */
+function toolCallId(agent: string, data: Record<string, unknown>): string {
+  return typeof data.tool_use_id === 'string' && data.tool_use_id !== '' ? data.tool_use_id : toolCallIdFromCall(agent, data.tool_name as string, data.tool_input);
+}
+
+/** A PostToolUse result: the agent's `tool_response`, else Copilot CLI's `tool_result` (the schema holds one of them). */
+function postResult(dialect: ClaudeFormatDialect<string>, toolName: string, data: Record<string, unknown>): ToolResult {
+  if (data.tool_response !== undefined) return dialect.fromToolResponse(toolName, data.tool_response);
+  return fromCopilotToolResult(CopilotToolResultSchema.parse(data.tool_result));
+}
+
+/** Claude Code's own reading of a `tool_response` (Bash's `{stdout, stderr}`, Read's `{file}`). */
+export function claudeCodeToolResponse(toolName: string, response: unknown): ToolResult {
+  return fromProtocolToolResponse('claude-code', toolName, response);
+}
+
+function toSeamFor(dialect: ClaudeFormatDialect<string>, input: unknown): ParsedAgentEvent {
+  const read = readAgentEvent(input, CLAUDE_FORMAT_EVENT_SCHEMAS);
+  if (read.kind !== 'read') return read;
+  const { event, sessionId, cwd, data } = read;
+  const fromClaudeCodeTool = dialect.fromTool;
+  switch (event as ClaudeFormatEvent) {
+    case 'SessionStart':
+      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
+    case 'UserPromptSubmit':
+      if (dialect.isFollowUpPrompt?.(data.prompt as string) === true) return { kind: 'pass', event, sessionId, answer: NO_OPINION };
+      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
+    case 'PreToolUse': {
+      const call = fromClaudeCodeTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
+      return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallId(dialect.name, data), ...call });
+    }
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
+      const theirs = data.tool_name as string;
+      const call = fromClaudeCodeTool(theirs, data.tool_input as Record<string, unknown>, cwd);
+      const result = event === 'PostToolUse' ? postResult(dialect, theirs, data) : { content: data.error as string, isError: true };
+      return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallId(dialect.name, data), ...call, result });
+    }
+    case 'Stop':
+      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });
+  }
+  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
+}
+
+/**
+ * A blocked tool result. Measured with Claude Code 2.1.328: `decision:
+ * "block"` on PostToolUse does not withhold anything — the model still gets
+ * the tool's full output, with the reason appended as a system reminder. Only
+ * `continue: false` keeps the output from the model (the turn ends before the
+ * next model call), so a block ends the turn, with the reason as `stopReason`.
+ * Measured in the other agents of the format: Copilot CLI 1.0.102 honours
+ * `decision: "block"` (the model reads "Tool result blocked: <reason>" in
+ * place of the output) and not `continue: false`; Qwen Code 0.24.4 the other
+ * way round (the model reads `stopReason` in place of the output, the turn
+ * goes on). The answer carries both, so each withholds.
+ */
+function withheld(reason: string): AgentAnswer {
+  const text = safeText(reason);
+  return jsonAnswer({ continue: false, stopReason: text, decision: 'block', reason: text });
+}
+
+function permission(decision: 'deny' | 'ask', reason: string): AgentAnswer {
+  return jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: safeText(reason) } });
+}
+
+function answerFor(dialect: ClaudeFormatDialect<string>): AgentBridge['answer'] {
+  return answerBySeam({
+  'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
+  'agent/prompt-submit': (prompt) =>
+    prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),
+  'tools/pre-execute': (pre) => {
+    // hookbox's allow is "no objection": answering "allow" would skip Claude Code's own permission prompt.
+    if (pre.action === 'allow') return NO_OPINION;
+    return permission(pre.action, pre.reason ?? (pre.action === 'ask' ? 'a hookbox hook asks for confirmation' : 'denied by a hookbox hook'));
+  },
+  'tools/post-execute': (post, event) => {
+    if (post.action === 'block') return withheld(post.reason);
+    if (post.content !== undefined) {
+      const output = dialect.replacedOutput?.(event as AgentSeamEvent<'tools/post-execute'>, safeContext(post.content));
+      // decide.ts degrades a replacement of any other tool to a block first; this is the backstop.
+      if (output === undefined) return withheld(`a hookbox hook replaced this tool output and ${dialect.label} cannot take it for this tool`);
+      const context = post.additionalContext === undefined ? {} : { additionalContext: safeContext(post.additionalContext) };
+      return jsonAnswer({
+        hookSpecificOutput: { hookEventName: event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', updatedToolOutput: output, ...context },
+        // Copilot CLI running this setup ignores updatedToolOutput and takes this; Claude Code ignores it (both measured).
+        modifiedResult: { textResultForLlm: safeContext(post.content), resultType: (event as AgentSeamEvent<'tools/post-execute'>).payload.result.isError ? 'failure' : 'success' },
+      });
+    }
+    return contextAnswer(event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', post.additionalContext);
+  },
+  'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
+  });
+}
+
+/**
+ * Fail closed in Claude Code's terms, always as JSON on exit 0 (an HTTP hook
+ * reads only that): deny a tool call, block a prompt or a result. A Stop or
+ * SessionStart that cannot be decided is let through (forcing a turn on, or
+ * blocking start-up, is not a safe default). An unreadable event gets exit 2.
+ */
+const failClosed = failClosedBy({
+  PreToolUse: (text) => jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } }),
+  UserPromptSubmit: (text) => jsonAnswer({ decision: 'block', reason: text }),
+  PostToolUse: withheld,
+  PostToolUseFailure: withheld,
+  Stop: 'let-through',
+  SessionStart: 'let-through',
+});
+
+/** One agent of the Claude hook format as an `AgentBridge`: the format's events and answers, the dialect's tools and settings. */
+export function claudeFormatBridge<N extends string>(dialect: ClaudeFormatDialect<N>): AgentBridge<N> {
+  return {
+    name: dialect.name,
+    label: dialect.label,
+    events: dialect.events,
+    canReplace: { prompt: false, toolResult: (toolName) => dialect.replaceable.has(toolName) },
+    toSeam: (input) => toSeamFor(dialect, input),
+    answer: answerFor(dialect),
+    failClosed,
+    ...(dialect.projectDirVariable !== undefined && { projectDirVariable: dialect.projectDirVariable }),
+    setup: dialect.setup,
+    probe: dialect.probe,
+  };
+}

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import type { AgentSetup, SetupOptions, SetupScope, SetupTransport } from '../agent-bridge.ts';
+import { type HookGroupsLayout, applyHookGroups, removeHookGroups } from '../hook-groups.ts';
+
+/**
+ * Claude Code's own fail-closed switch: a handler that times out, cannot
+ * start or exits with an error other than 2 counts as a block (measured with
+ * 2.1.328: a PreToolUse command hook past its timeout blocked the call with
+ * it, and let it run without). Written on the events whose closed form is a
+ * block; Claude Code ignores it on Stop, and blocking SessionStart is no
+ * safe default. Agents of the format that have no such switch are not sent it.
+ */
+const BLOCK_ON_FAILURE = { onFailure: 'block' } as const;
+
+/** One event setup registers, with a tool matcher where the event has one. */
+interface RegisteredEvent {
+  readonly event: string;
+  readonly matcher?: string;
+  /** Run by the agent for command hooks only: an http setup leaves it out (the server fires session-start itself). */
+  readonly commandOnly?: boolean;
+  /** Whether the agent's fail-closed switch (`onFailure: "block"`) goes on it. */
+  readonly blockOnFailure?: boolean;
+}
+
+/**
+ * The events hookbox registers in an agent of the Claude format. Claude Code
+ * 2.1.328 runs SessionStart hooks of type `command` only (measured: an http
+ * SessionStart hook is never called). Never an empty matcher: Copilot CLI,
+ * which reads `.claude/settings.json`, refuses the whole file for one.
+ */
+const REGISTERED: readonly RegisteredEvent[] = [
+  { event: 'SessionStart', commandOnly: true },
+  { event: 'UserPromptSubmit', blockOnFailure: true },
+  { event: 'PreToolUse', matcher: '*', blockOnFailure: true },
+  { event: 'PostToolUse', matcher: '*', blockOnFailure: true },
+  { event: 'PostToolUseFailure', matcher: '*', blockOnFailure: true },
+  { event: 'Stop' },
+];
+
+/** Seconds the agent waits for hookbox's answer when the operator config gives no figure. */
+const DEFAULT_TIMEOUT_S = 30;
+
+/** What sets one agent's settings apart within the format. */
+export interface ClaudeFormatSettings {
+  /** The registered agent name (`hookbox hook <agent>`). */
+  readonly agent: string;
+  /** How the agent is named in messages. */
+  readonly label: string;
+  /** The settings folder, in a project and in the home folder (`.claude`). */
+  readonly folder: string;
+  /** The commands on PATH that show the agent is installed (`claude`), for setup and doctor with no agent named. */
+  readonly commands: readonly string[];
+  /** The agent honours `onFailure: "block"` (Claude Code). */
+  readonly blockOnFailure: boolean;
+  /** The agent runs http hooks; else the reason it does not (for `setup --transport http`). */
+  readonly http: true | string;
+  /** A project's uncommitted settings file in `folder` (Claude Code's `settings.local.json`), where the http token goes. */
+  readonly localFile?: string;
+  /** What setup prints about each transport. */
+  tradeOff(transport: SetupTransport['kind']): string;
+}
+
+type Handler = Record<string, unknown>;
+
+/**
+ * hookbox's own handlers: a command running `hookbox hook claude-code` (or
+ * `node …/hookbox-hook.cjs claude-code`, what setup writes), or an
+ * http hook on a loopback `/hooks/claude-code` URL. Only these are replaced
+ * or removed; everything else in the settings is the user's.
+ */
+export function isHookboxHandler(handler: unknown): boolean {
+  return isHookboxHandlerOf('claude-code', handler);
+}
+
+/** `isHookboxHandler` for one agent of the format (`hookbox hook <agent>`, `/hooks/<agent>`); `agent` is a registered name (`[a-z0-9-]`). */
+export function isHookboxHandlerOf(agent: string, handler: unknown): boolean {
+  if (typeof handler !== 'object' || handler === null) return false;
+  const { type, command, url } = handler as Handler;
+  if (type === 'command' && typeof command === 'string') {
+    const words = command.replace(/['"]/g, '');
+    return new RegExp(`hookbox\\S*\\s+hook\\s+${agent}(\\s|$)`).test(words) || new RegExp(`/hookbox-hook\\.(cjs|sh)\\s+${agent}(\\s|$)`).test(words);
+  }
+  if (type === 'http' && typeof url === 'string') return new RegExp(`^http://(127\\.0\\.0\\.1|localhost|\\[::1\\]):\\d+/hooks/${agent}$`).test(url);
+  return false;
+}
+
+function handlerFor(transport: SetupTransport, options?: SetupOptions): Handler {
+  // Above the client's own deadline (answer-deadline.ts), so the client answers closed first.
+  const timeout = options?.answerTimeoutMs === undefined ? DEFAULT_TIMEOUT_S : Math.ceil(options.answerTimeoutMs / 1000);
+  if (transport.kind === 'plugin') throw new TypeError('a Claude-format agent runs command or http hooks only');
+  return transport.kind === 'command'
+    ? { type: 'command', command: transport.command, timeout }
+    : { type: 'http', url: transport.url, headers: { ...transport.headers }, timeout };
+}
+
+function describe(handler: Handler): string {
+  return handler.type === 'command' ? `command ${String(handler.command)}` : `http ${String(handler.url)}`;
+}
+
+/** The layout for one transport: an http setup registers no command-only event (and takes hookbox's out of it). */
+function layoutFor(spec: ClaudeFormatSettings, transport: SetupTransport['kind']): HookGroupsLayout {
+  return {
+    events: REGISTERED.map(({ event, matcher, commandOnly, blockOnFailure }) => ({
+      event,
+      ...(matcher !== undefined && { matcher }),
+      ...(blockOnFailure === true && spec.blockOnFailure && { extra: BLOCK_ON_FAILURE }),
+      stripOnly: commandOnly === true && transport !== 'command',
+    })),
+    isOurs: (handler) => isHookboxHandlerOf(spec.agent, handler),
+    describe,
+    hooksPath: 'settings.hooks',
+  };
+}
+
+/** An agent's settings of the Claude format: `<folder>/settings.json` of a project, or of the home folder. */
+export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
+  const { localFile } = spec;
+  return {
+    detect: { folders: [spec.folder], commands: spec.commands },
+    settingsPath: (scope: SetupScope) => path.join(scope.kind === 'project' ? scope.dir : scope.home, spec.folder, 'settings.json'),
+    ...(localFile !== undefined && {
+      localSettingsPath: (scope: SetupScope) => (scope.kind === 'project' ? path.join(scope.dir, spec.folder, localFile) : undefined),
+    }),
+    unsupported: (transport) =>
+      transport === 'plugin' ? `${spec.label} has no plugin hooks (it runs command hooks); use --transport command` : transport === 'http' && spec.http !== true ? spec.http : undefined,
+    apply: (settings, transport, options) => {
+      if (transport.kind === 'plugin' || (transport.kind === 'http' && spec.http !== true)) throw new TypeError(`${spec.label} runs command hooks only`);
+      return applyHookGroups(layoutFor(spec, transport.kind), settings, handlerFor(transport, options));
+    },
+    remove: (settings) => removeHookGroups(layoutFor(spec, 'command'), settings),
+    tradeOff: (transport) => spec.tradeOff(transport),
+  };
+}
+

@@ -1,0 +1,24 @@
+import type { AgentBridge } from '../agent-bridge.ts';
+import { claudeFormatBridge } from '../claude-format/bridge.ts';
+import { FACTORY_EVENTS } from './protocol.ts';
+import { factoryProbe } from './probe.ts';
+import { factorySetup } from './setup.ts';
+import { fromFactoryTool, fromFactoryToolResponse } from './tools.ts';
+
+/**
+ * Factory Droid (`droid`, 0.225.x): Claude-format command hooks in
+ * `.factory/settings.json`, events without `tool_use_id`. It takes no
+ * replaced tool output (measured: `updatedToolOutput` was ignored), so a
+ * replacement is a block.
+ */
+export const factoryBridge: AgentBridge<'factory'> = claudeFormatBridge({
+  name: 'factory',
+  label: 'Factory Droid',
+  events: FACTORY_EVENTS,
+  fromTool: fromFactoryTool,
+  fromToolResponse: fromFactoryToolResponse,
+  replaceable: new Set(),
+  projectDirVariable: 'FACTORY_PROJECT_DIR',
+  setup: factorySetup,
+  probe: factoryProbe,
+});

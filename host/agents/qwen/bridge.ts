@@ -1,0 +1,25 @@
+import type { AgentBridge } from '../agent-bridge.ts';
+import { claudeFormatBridge } from '../claude-format/bridge.ts';
+import { QWEN_EVENTS } from './protocol.ts';
+import { qwenProbe } from './probe.ts';
+import { qwenSetup } from './setup.ts';
+import { fromQwenTool, fromQwenToolResponse } from './tools.ts';
+
+/**
+ * Qwen Code (`qwen`, 0.24.x): Claude-format command hooks in
+ * `.qwen/settings.json`. It takes no replaced tool output (measured:
+ * `updatedToolOutput` was ignored), so a replacement is a block.
+ */
+export const qwenBridge: AgentBridge<'qwen'> = claudeFormatBridge({
+  name: 'qwen',
+  label: 'Qwen Code',
+  events: QWEN_EVENTS,
+  fromTool: fromQwenTool,
+  fromToolResponse: fromQwenToolResponse,
+  replaceable: new Set(),
+  // Measured: Qwen sends UserPromptSubmit with an empty prompt before each model call after a tool result.
+  isFollowUpPrompt: (prompt) => prompt === '',
+  projectDirVariable: 'QWEN_PROJECT_DIR',
+  setup: qwenSetup,
+  probe: qwenProbe,
+});

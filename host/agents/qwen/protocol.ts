@@ -1,0 +1,35 @@
+import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
+import { eventRows } from '../bridge-parts.ts';
+
+/**
+ * Qwen Code's hook events hookbox answers (the Claude format, read by
+ * `claude-format/`), and what each decision becomes — measured with Qwen Code
+ * 0.24.4 against the mock chat model (`tests/integration/agent-qwen.spec.ts`).
+ * The README's copy is checked against it by a test.
+ */
+export const QWEN_SEAM_EVENTS = {
+  'agent/session-start': [{ event: 'SessionStart', answers: 'context → `hookSpecificOutput.additionalContext`' }],
+  'agent/prompt-submit': [
+    {
+      event: 'UserPromptSubmit',
+      answers: 'block → `decision: "block"` + reason; context → `additionalContext`; a rewrite → block with the reason; the empty one Qwen sends before each model call that follows a tool result → passed (no prompt of the user\'s)',
+    },
+  ],
+  'tools/pre-execute': [
+    { event: 'PreToolUse', answers: 'deny / ask → `permissionDecision` + reason (the model reads the reason); allow → no answer' },
+  ],
+  'tools/post-execute': [
+    {
+      event: 'PostToolUse',
+      answers:
+        'block → `continue: false` + `stopReason` (the model reads the reason in place of the output; `decision: "block"` alone lets the output through); context → `additionalContext`; replaced content → block (Qwen ignores `updatedToolOutput`)',
+    },
+    { event: 'PostToolUseFailure', answers: 'as PostToolUse; the result is the error text, `isError: true`' },
+  ],
+  'agent/turn-continuation': [
+    { event: 'Stop', answers: 'continue {reason} → `decision: "block"` + reason (the next user message; `stop_hook_active` + hookbox\'s cap end it); stop → no answer' },
+  ],
+} as const satisfies SeamEventTable;
+
+/** QWEN_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
+export const QWEN_EVENTS: readonly AgentEventMapping[] = eventRows(QWEN_SEAM_EVENTS);
