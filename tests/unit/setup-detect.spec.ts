@@ -81,7 +81,7 @@ describe('setup and doctor with no agent named', () => {
   it('setup with nothing detected refuses and names what it looked for and the agents there are', () => {
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(ConfigError);
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(
-      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/ and for the commands claude, copilot, codex, gemini, qwen, droid on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory\)/,
+      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/, \.pi\/, \.opencode\/ and for the commands claude, copilot, codex, gemini, qwen, droid, pi, opencode on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory, pi, opencode\)/,
     );
   });
 
