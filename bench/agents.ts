@@ -1,6 +1,7 @@
 /**
- * The `agents` rows: one pre-tool decision per agent (Claude Code's and
- * Codex's `PreToolUse`, Gemini CLI's `BeforeTool`) on the bench payload,
+ * The `agents` rows: one pre-tool decision per agent (the `PreToolUse` of
+ * Claude Code, Copilot CLI in a Claude Code setup, Codex, Qwen Code and
+ * Factory Droid; Gemini CLI's `BeforeTool`) on the bench payload,
  * spawned per event the way the agent runs a command hook:
  *
  * - the sh client (`sh hookbox-hook.sh <agent>`, what `hookbox setup` writes
@@ -15,7 +16,8 @@
  * Rows are interleaved event by event so load from other processes lands on
  * all of them alike; p50 and p90 of each, and each as a ratio to both
  * floors. Target: the sh client's p50 ≤ 0.25× `node -e 0`. Run alone:
- * `npx tsx bench/agents.ts [--calls N]` (default 30).
+ * `npx tsx bench/agents.ts [--calls N] [--agents a,b]` (default 30 calls,
+ * every agent).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,9 +29,11 @@ import { HOOK_CLIENT, SH_HOOK_CLIENT, spawnTimed, startServe } from './hookbox-p
 import { type Summary, percentile, summarize } from './harness.ts';
 import { NODE_POLICY, SH_POLICY } from './shell.ts';
 
-/** The agents measured. */
-const AGENTS = ['claude-code', 'codex', 'gemini'] as const;
+/** The agents measured: `copilot` is Copilot CLI reading a Claude Code setup (its events go to `hookbox hook claude-code`). */
+const AGENTS = ['claude-code', 'copilot', 'codex', 'gemini', 'qwen', 'factory'] as const;
 type BenchAgent = (typeof AGENTS)[number];
+/** The hookbox agent name each one's command hook runs. */
+const CLIENT_AGENT: Readonly<Record<BenchAgent, string>> = { 'claude-code': 'claude-code', copilot: 'claude-code', codex: 'codex', gemini: 'gemini', qwen: 'qwen', factory: 'factory' };
 
 /** The stdin each agent gives a pre-tool command hook for the bench payload (shapes measured on the real binaries). */
 const INPUTS: Readonly<Record<BenchAgent, string>> = {
@@ -42,6 +46,32 @@ const INPUTS: Readonly<Record<BenchAgent, string>> = {
     tool_name: 'Bash',
     tool_input: { command: PAYLOAD.arguments.command, description: PAYLOAD.arguments.description },
     tool_use_id: PAYLOAD.toolCallId,
+  }),
+  // As Copilot CLI 1.0.102 sends it to a Claude Code setup: no tool_use_id, transcript_path or permission_mode; its own tool name.
+  copilot: JSON.stringify({
+    session_id: SESSION.id,
+    cwd: SESSION.cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'bash',
+    tool_input: { command: PAYLOAD.arguments.command, description: PAYLOAD.arguments.description },
+  }),
+  qwen: JSON.stringify({
+    session_id: SESSION.id,
+    transcript_path: '/tmp/qwen.jsonl',
+    cwd: SESSION.cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'run_shell_command',
+    tool_input: { command: PAYLOAD.arguments.command, is_background: false },
+    tool_use_id: PAYLOAD.toolCallId,
+  }),
+  // Factory Droid sends no tool_use_id; its shell tool is Execute.
+  factory: JSON.stringify({
+    session_id: SESSION.id,
+    transcript_path: '/tmp/factory.jsonl',
+    cwd: SESSION.cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Execute',
+    tool_input: { command: PAYLOAD.arguments.command, summary: 'bench' },
   }),
   codex: JSON.stringify({
     session_id: SESSION.id,
@@ -79,7 +109,7 @@ export interface AgentRow {
 }
 
 /** Measures the rows: `calls` spawns per fast row, `slowCalls` for the in-process (no server) row. */
-export async function measureAgentRows(options: { calls: number; slowCalls: number; onProgress?: (message: string) => void }): Promise<AgentRow[]> {
+export async function measureAgentRows(options: { calls: number; slowCalls: number; agents?: readonly BenchAgent[]; onProgress?: (message: string) => void }): Promise<AgentRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'hookbox-bench-agents-'));
   const config = join(dir, 'hookbox.config.json');
   await writeFile(config, JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: join(EXAMPLES_DIR, 'guard-bash', 'dist', 'hook.json'), tools: ['bash'] }] }));
@@ -88,12 +118,13 @@ export async function measureAgentRows(options: { calls: number; slowCalls: numb
   const stop = await startServe(config, ['--socket', socket]);
   const rows: AgentRow[] = [];
   try {
-    for (const agent of AGENTS) {
+    for (const agent of options.agents ?? AGENTS) {
       const input = INPUTS[agent];
+      const client = CLIENT_AGENT[agent];
       const kinds: readonly { id: RowId; label: string; cmd: string; args: readonly string[] }[] = [
-        { id: 'sh-client', label: `sh client ${agent} (serve up)`, cmd: 'sh', args: [SH_HOOK_CLIENT, agent, '--socket', socket] },
-        { id: 'node-client', label: `node client ${agent} (serve up)`, cmd: process.execPath, args: [HOOK_CLIENT, agent, '--socket', socket] },
-        { id: 'node-client-no-server', label: `node client ${agent} (no server, in-process)`, cmd: process.execPath, args: [HOOK_CLIENT, agent, '--socket', downSocket, '--config', config] },
+        { id: 'sh-client', label: `sh client ${agent} (serve up)`, cmd: 'sh', args: [SH_HOOK_CLIENT, client, '--socket', socket] },
+        { id: 'node-client', label: `node client ${agent} (serve up)`, cmd: process.execPath, args: [HOOK_CLIENT, client, '--socket', socket] },
+        { id: 'node-client-no-server', label: `node client ${agent} (no server, in-process)`, cmd: process.execPath, args: [HOOK_CLIENT, client, '--socket', downSocket, '--config', config] },
         { id: 'sh', label: `${agent}'s own sh hook`, cmd: 'sh', args: ['-c', SH_POLICY] },
         { id: 'node', label: `${agent}'s own node hook`, cmd: process.execPath, args: ['-e', NODE_POLICY] },
         { id: 'floor-sh', label: 'sh -c true (floor)', cmd: 'sh', args: ['-c', 'true'] },
@@ -154,6 +185,10 @@ export function formatAgentRows(rows: readonly AgentRow[]): string {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--calls');
   const calls = at > 0 ? Number(process.argv[at + 1]) : 30;
-  const rows = await measureAgentRows({ calls, slowCalls: Math.min(5, calls), onProgress: (message) => process.stderr.write(`${message}\n`) });
+  const agentsAt = process.argv.indexOf('--agents');
+  const named = agentsAt > 0 ? (process.argv[agentsAt + 1] ?? '').split(',') : [...AGENTS];
+  const unknown = named.filter((name) => !(AGENTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`--agents: unknown ${unknown.join(', ')} (expected some of ${AGENTS.join(', ')})`);
+  const rows = await measureAgentRows({ calls, slowCalls: Math.min(5, calls), agents: named as BenchAgent[], onProgress: (message) => process.stderr.write(`${message}\n`) });
   process.stdout.write(formatAgentRows(rows));
 }
