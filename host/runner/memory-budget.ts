@@ -153,6 +153,14 @@ export class MemoryBudget {
   }
 }
 
+/** Why the budget refused a call or a new instance, as the fault's message. */
+export function budgetRefusalMessage(what: 'call' | 'instance', refusal: BudgetRefusal): string {
+  return (
+    `the runner's memory budget (${mib(refusal.budgetBytes)} MiB) cannot fit this ${what === 'call' ? 'call' : 'new instance'}: ` +
+    `it needs ${mib(refusal.neededBytes)} MiB more and ${mib(refusal.pinnedBytes)} MiB are held by instances with calls queued or running`
+  );
+}
+
 export function mib(bytes: number): string {
   return (bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 1);
 }

@@ -11,7 +11,7 @@ import {
 import { type CallReply, EXPORT_NAMES } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
-import { type BudgetEntry, type BudgetRefusal, type MemoryBudget, mib } from './memory-budget.ts';
+import { type BudgetEntry, type BudgetRefusal, type MemoryBudget, budgetRefusalMessage } from './memory-budget.ts';
 import type { WorkerPool } from './pool.ts';
 import { Quarantine } from './quarantine.ts';
 import type { ExportCallOutcome, HookLogEntry, WasmHook } from './types.ts';
@@ -174,12 +174,7 @@ export class WasmHookImpl implements WasmHook {
     return this.#quarantine.faultFor(session);
   }
 
-  /**
-   * Both call paths' one call: retried once on a fresh instance when the
-   * worker died under it while it was queued (another hook's runaway). A
-   * fault is recorded against the session, except a full memory budget,
-   * which is the runner's state, not this hook's fault in this session.
-   */
+  /** Both paths' call: retried once when its worker died under it queued; faults count towards quarantine, a full budget (the runner's state) does not. */
   async #call(session: string, exportIndex: number, input: Uint8Array): Promise<Called> {
     let attempt = await this.#attempt(session, exportIndex, input);
     if ('retry' in attempt) attempt = await this.#attempt(session, exportIndex, input);
@@ -238,7 +233,7 @@ export class WasmHookImpl implements WasmHook {
       const gate = () => (refusal = budget.run(record.budget)) === undefined;
       const result = await record.handle.call(record.id, exportIndex, input, this.#init.timeoutMs, gate);
       if ('refused' in result) {
-        return { fault: hookFault('memory', this.#refusalMessage('call', refusal as BudgetRefusal)), budget: true };
+        return { fault: hookFault('memory', budgetRefusalMessage('call', refusal as BudgetRefusal)), budget: true };
       }
       if ('timedOut' in result) {
         this.#forget(session, record);
@@ -262,13 +257,6 @@ export class WasmHookImpl implements WasmHook {
       // Back to its reported size, unpinned (a no-op when the instance was dropped above).
       budget.settle(record.budget, memoryBytes);
     }
-  }
-
-  #refusalMessage(what: 'call' | 'instance', refusal: BudgetRefusal): string {
-    return (
-      `the runner's memory budget (${mib(refusal.budgetBytes)} MiB) cannot fit this ${what === 'call' ? 'call' : 'new instance'}: ` +
-      `it needs ${mib(refusal.neededBytes)} MiB more and ${mib(refusal.pinnedBytes)} MiB are held by instances with calls queued or running`
-    );
   }
 
   #instanceFor(session: string): InstanceRecord {
@@ -334,7 +322,7 @@ export class WasmHookImpl implements WasmHook {
         (result): HookFault | undefined => {
           if ('refused' in result) {
             record.refused = true;
-            return hookFault('memory', this.#refusalMessage('instance', refusal as BudgetRefusal));
+            return hookFault('memory', budgetRefusalMessage('instance', refusal as BudgetRefusal));
           }
           if ('timedOut' in result) return hookFault('load', `instantiation did not finish within ${loadTimeoutMs} ms (a start function that never returns?)`);
           this.#log(record.session, result.logs);
