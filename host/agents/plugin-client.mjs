@@ -45,12 +45,14 @@ const AnswerSchema = z.union([
 ]);
 
 /**
- * Text from hookbox or a hook on its way into the agent: C0 and C1 controls,
- * DEL, and bidi and invisible format characters shown as `\u{…}` (a newline
- * and a tab kept where `multiLine`), capped.
+ * Text from hookbox or a hook on its way into the agent: the classes
+ * host/text/untrusted-text.ts escapes — controls (C0, DEL, C1), format
+ * characters (bidi, zero-width, soft hyphen, tags), line and paragraph
+ * separators, lone surrogates — shown as `\u{…}` (a newline and a tab kept
+ * where `multiLine`), capped.
  */
 export function printable(text, multiLine = false) {
-  const shown = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu, (char) =>
+  const shown = String(text).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (char) =>
     multiLine && (char === '\n' || char === '\t') ? char : `\\u{${char.codePointAt(0).toString(16)}}`,
   );
   return shown.length > MAX_TEXT ? `${shown.slice(0, MAX_TEXT)}…` : shown;

@@ -110,6 +110,8 @@ describe('the plugin answer vocabulary (both bridges)', () => {
     expect(piBridge.answer(pre, { action: 'deny', reason: evil }).stdout).not.toMatch(/[\u001b\u0007\u202e]/);
     expect(printable(evil)).not.toMatch(/[\u001b\u0007\u202e]/);
     expect(printable('a\nb', true)).toBe('a\nb');
+    // The classes host/text escapes, not a hand list: a tag character, a soft hyphen, a line separator, a lone surrogate.
+    expect(printable('a\u{e0041}b\u00adc\u2028d\ud800e')).toBe('a\\u{e0041}b\\u{ad}c\\u{2028}d\\u{d800}e');
     expect(printable('a\nb')).toBe('a\\u{a}b');
   });
 });
