@@ -1,7 +1,7 @@
 /**
  * Back-off for a bounded spin: a thread polling the shared channel for the
  * other side's next move before it sleeps. Main spins for a reply
- * (worker-handle.ts), a worker spins for the next request (worker.ts). On 2
+ * (reply-wait.ts), a worker spins for the next request (worker.ts). On 2
  * cores a spin that keeps missing means the other side is slow or shares this
  * core, and spinning only takes the core from it: after repeated misses the
  * spinner sits out 2, 4, 8… spins, at most 64, and one hit resets it.

@@ -2,21 +2,13 @@ import nodeModule from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { HookFault } from '../seams/fault.ts';
-import {
-  type CallReply,
-  type FromWorker,
-  HEADER_BYTES,
-  RespStatus,
-  type ResponseExtras,
-  Slot,
-  type ToWorker,
-  channelBuffer,
-  ensureDataBytes,
-} from './channel.ts';
-import { waitAsync } from './wasm-api.ts';
+import { type CallReply, type FromWorker, HEADER_BYTES, Slot, type ToWorker, channelBuffer, ensureDataBytes } from './channel.ts';
 import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
-import { SpinBackoff } from './spin-backoff.ts';
+import { type ChannelReply, ReplyWait, SPILLED } from './reply-wait.ts';
+import { type Priority, TaskQueue } from './task-queue.ts';
+
+export type { Priority } from './task-queue.ts';
 
 /** The worker died or was terminated before (or while) serving the request; the caller may retry elsewhere. */
 export class WorkerGoneError extends Error {
@@ -51,16 +43,6 @@ export interface WorkerTuning {
 
 /** Calls posted to any worker of this process and not answered yet: the main thread likely has other work when > 1. */
 let callsInFlight = 0;
-/** Weight of the newest sample in an instance's serve-time average. */
-const SERVE_EWMA_WEIGHT = 0.25;
-
-/**
- * `background` work (the warm-up's throwaway instances and synthetic calls) waits while any
- * `normal` task is queued, so a session's call is delayed by at most the one warm-up step
- * already running, however much warm-up is left.
- */
-export type Priority = 'normal' | 'background';
-
 /** A call's result, or the deadline passed (the worker is then being terminated). */
 export type CallResult = CallReply | { readonly timedOut: true };
 
@@ -71,7 +53,6 @@ export type CallResult = CallReply | { readonly timedOut: true };
 export type StartGate = () => boolean;
 
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
-const decoder = new TextDecoder();
 
 /** The main thread's compile cache folder (Node 22+, when the bin enabled one): the worker enables the same. */
 function compileCacheDir(): string | undefined {
@@ -79,9 +60,10 @@ function compileCacheDir(): string | undefined {
 }
 
 /**
- * The main-thread side of one worker: a serial queue (one request in flight,
- * so no plugin instance is ever re-entered), the shared-memory channel, and
- * the deadline that terminates the worker when a guest does not return.
+ * The main-thread side of one worker: its lifecycle (start, messages, death),
+ * the shared-memory channel, and the deadline that terminates the worker when
+ * a guest does not return. Tasks run one at a time (`task-queue.ts`); a call's
+ * reply is waited for by `reply-wait.ts`.
  */
 export class WorkerHandle {
   readonly ready: Promise<void>;
@@ -97,27 +79,23 @@ export class WorkerHandle {
   readonly #ctrl: Int32Array;
   /** Length-tracking: follows the buffer when either side grows it. */
   readonly #data: Uint8Array;
-  readonly #tuning: WorkerTuning;
   #isReady = false;
   #dead = false;
   #deathReason: WorkerGoneError['reason'] = 'terminated';
   #seq = 0;
-  #busy = false;
-  readonly #queue: (() => void)[] = [];
-  /** Warm-up work: runs only when no real call or instantiation is waiting (see {@link Priority}). */
-  readonly #background: (() => void)[] = [];
+  readonly #tasks = new TaskQueue();
+  readonly #replies: ReplyWait;
   readonly #waiters = new Map<string, { resolve: (message: FromWorker) => void; reject: (error: Error) => void }>();
   readonly #early = new Map<string, FromWorker>();
   readonly #modules = new Set<string>();
-  /** Recent serve time per instance (µs, as the worker measured it): a hook slower than the spin is not spun for. */
-  readonly #serveUs = new Map<number, number>();
-  readonly #backoff = new SpinBackoff();
 
   constructor(tuning: WorkerTuning) {
-    this.#tuning = tuning;
     const sab = (this.#sab = channelBuffer(tuning.dataBytes, tuning.maxDataBytes));
     this.#ctrl = new Int32Array(sab, 0, HEADER_BYTES / 4);
     this.#data = new Uint8Array(sab, HEADER_BYTES);
+    this.#replies = new ReplyWait(this.#ctrl, this.#data, tuning.mainSpinUs, () =>
+      this.#dead ? new WorkerGoneError(this.#deathMessage, true, this.#deathReason) : undefined,
+    );
     this.#worker = new Worker(BOOTSTRAP, {
       workerData: { sab, spinUs: tuning.workerSpinUs, queuedSpinUs: tuning.workerQueuedSpinUs, compileCacheDir: compileCacheDir() },
       execArgv: ['--disable-warning=ExperimentalWarning'],
@@ -190,7 +168,7 @@ export class WorkerHandle {
   }
 
   dispose(id: number): void {
-    this.#serveUs.delete(id);
+    this.#replies.forget(id);
     if (!this.#dead) this.#post({ op: 'dispose', id });
   }
 
@@ -223,87 +201,24 @@ export class WorkerHandle {
     ctrl[Slot.reqLen] = input.byteLength;
     ctrl[Slot.instanceId] = id;
     ctrl[Slot.exportIndex] = exportIndex;
-    ctrl[Slot.queued] = this.#queue.length;
+    ctrl[Slot.queued] = this.#tasks.waiting;
     Atomics.store(ctrl, Slot.reqSeq, seq);
     this.#ring();
-    const spinUs = this.#spinBudget(id);
-    if (spinUs > 0 && (this.#queue.length > 0 || callsInFlight > 1)) {
-      // Other calls are in flight or queued, so main likely has other work (a reply to decode and
-      // validate, the next hook to encode): do that first, then spin when the event loop is idle.
-      return this.#deadline(this.#deferredSpin(seq, id, spinUs), started, timeoutMs);
-    }
-    if (spinUs > 0 && this.#spin(seq, performance.now() + spinUs / 1000)) return this.#readReply(seq, id);
-    return this.#deadline(this.#awaitResponse(seq, id), started, timeoutMs);
+    const waited = this.#replies.reply(seq, id, this.#tasks.waiting > 0 || callsInFlight > 1);
+    if (waited instanceof Promise) return this.#deadline(waited.then((reply) => this.#unspill(reply, seq)), started, timeoutMs);
+    return this.#unspill(waited, seq);
   }
 
-  async #deferredSpin(seq: number, id: number, spinUs: number): Promise<CallReply> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (!this.#dead && this.#spin(seq, performance.now() + spinUs / 1000)) return this.#readReply(seq, id);
-    return this.#awaitResponse(seq, id);
-  }
-
-  /** Bounded spin for the reply (the main thread never spins longer); backs off after repeated misses. */
-  #spin(seq: number, until: number): boolean {
-    const ctrl = this.#ctrl;
-    while (Atomics.load(ctrl, Slot.respSeq) !== seq && performance.now() < until);
-    const hit = Atomics.load(ctrl, Slot.respSeq) === seq;
-    this.#backoff.record(hit);
-    return hit;
-  }
-
-  /**
-   * How long to spin for this call. Spinning only pays when the reply lands within it; otherwise
-   * it holds the core the worker (on 2 cores) or the other sessions' work needs.
-   */
-  #spinBudget(id: number): number {
-    const max = this.#tuning.mainSpinUs;
-    if (max <= 0 || !this.#backoff.shouldSpin()) return 0;
-    const recent = this.#serveUs.get(id);
-    return recent !== undefined && recent > max ? 0 : max;
+  /** A reply too big for the channel follows by postMessage. */
+  #unspill(reply: ChannelReply, seq: number): CallReply | Promise<CallReply> {
+    if (reply !== SPILLED) return reply;
+    return this.#expect(`reply:${seq}`).then((m) => (m as Extract<FromWorker, { op: 'reply' }>).reply);
   }
 
   /** Wakes the worker if it sleeps (it waits on the bell for requests and messages alike). */
   #ring(): void {
     Atomics.add(this.#ctrl, Slot.bell, 1);
     Atomics.notify(this.#ctrl, Slot.bell);
-  }
-
-  async #awaitResponse(seq: number, id: number): Promise<CallReply> {
-    for (;;) {
-      const current = Atomics.load(this.#ctrl, Slot.respSeq);
-      if (current === seq) return this.#readReply(seq, id);
-      if (this.#dead) throw new WorkerGoneError(this.#deathMessage, true, this.#deathReason);
-      const wait = waitAsync(this.#ctrl, Slot.respSeq, current);
-      if (wait.async) await wait.value;
-    }
-  }
-
-  #readReply(seq: number, id: number): CallReply | Promise<CallReply> {
-    const ctrl = this.#ctrl;
-    const served = ctrl[Slot.respServeUs] as number;
-    const recent = this.#serveUs.get(id);
-    this.#serveUs.set(id, recent === undefined ? served : recent + (served - recent) * SERVE_EWMA_WEIGHT);
-    const status = ctrl[Slot.respStatus];
-    if (status === RespStatus.spilled) {
-      return this.#expect(`reply:${seq}`).then((m) => (m as Extract<FromWorker, { op: 'reply' }>).reply);
-    }
-    const outLen = ctrl[Slot.respOutLen] as number;
-    const extraLen = ctrl[Slot.respExtraLen] as number;
-    const output = outLen < 0 ? null : this.#data.slice(0, outLen);
-    const pages = ctrl[Slot.respMemPages] as number;
-    const memory = pages < 0 ? {} : { memoryBytes: pages * 65_536 };
-    if (extraLen === 0) return { output, logs: [], ...memory };
-    const start = Math.max(outLen, 0);
-    const extras = JSON.parse(decoder.decode(this.#data.subarray(start, start + extraLen))) as ResponseExtras;
-    return {
-      output,
-      ...(extras.fault !== undefined && { fault: extras.fault }),
-      ...(extras.exit !== undefined && { exit: extras.exit }),
-      ...(extras.discard !== undefined && { discard: extras.discard }),
-      logs: extras.logs ?? [],
-      ...(extras.vars !== undefined && { vars: extras.vars }),
-      ...memory,
-    };
   }
 
   /** Resolves with the work, or with `timedOut` at the deadline, after which this worker is terminated. */
@@ -327,23 +242,14 @@ export class WorkerHandle {
     });
   }
 
-  /** Runs tasks one at a time, `normal` ones before `background` ones; the fast path skips the queues when idle. */
+  /** Runs a task in its turn (`task-queue.ts`), once the worker is ready; refused once it is gone. */
   #serial<T>(priority: Priority, task: () => Promise<T>): Promise<T> {
     if (this.#dead) return Promise.reject(new WorkerGoneError('worker terminated'));
-    const run = async (): Promise<T> => {
-      this.#busy = true;
-      try {
-        if (!this.#isReady) await this.ready;
-        if (this.#dead) throw new WorkerGoneError('worker terminated');
-        return await task();
-      } finally {
-        this.#busy = false;
-        (this.#queue.shift() ?? this.#background.shift())?.();
-      }
-    };
-    if (!this.#busy) return run();
-    const queue = priority === 'normal' ? this.#queue : this.#background;
-    return new Promise<T>((resolve, reject) => queue.push(() => void run().then(resolve, reject)));
+    return this.#tasks.run(priority, async () => {
+      if (!this.#isReady) await this.ready;
+      if (this.#dead) throw new WorkerGoneError('worker terminated');
+      return task();
+    });
   }
 
   #post(message: ToWorker): void {
@@ -388,7 +294,7 @@ export class WorkerHandle {
     const gone = new WorkerGoneError(message, true, reason);
     for (const waiter of this.#waiters.values()) waiter.reject(gone);
     this.#waiters.clear();
-    for (const next of [...this.#queue.splice(0), ...this.#background.splice(0)]) next();
+    this.#tasks.flush();
     this.onDeath?.(this);
   }
 }
