@@ -105,6 +105,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 9;
   const binAt = argv.indexOf('--bin');
   const bin = binAt >= 0 ? argv[binAt + 1] : undefined;
+  if (binAt >= 0 && (bin === undefined || bin.startsWith('--'))) {
+    process.stderr.write('bench/cli: --bin needs the path of a hookbox.mjs (e.g. <project>/node_modules/hookbox/host/cli/hookbox.mjs)\n');
+    process.exit(2);
+  }
   const hook = await loadGuardBash((message) => process.stderr.write(`${message}\n`));
   const lines = [`CLI start per Node (${bin ?? 'the checkout\'s bin'}; fresh process each, compile cache warm where the Node has one; × = p50 / that Node's node -e 0)`];
   for (const node of nodes.length > 0 ? nodes : [process.execPath]) {
