@@ -4,9 +4,12 @@
  * covers of a manifest's request).
  */
 
-/** Whether the allowed-host entry `grant` (exact, or `*.suffix`) covers `host` (itself possibly a wildcard). */
+/**
+ * Whether the allowed-host entry `grant` (exact, `*.suffix`, or `*` for every host, as in an
+ * Extism manifest's `allowed_hosts`) covers `host` (itself possibly a wildcard).
+ */
 export function hostCovers(grant: string, host: string): boolean {
-  if (grant === host) return true;
+  if (grant === host || grant === '*') return true;
   if (!grant.startsWith('*.')) return false;
   const suffix = grant.slice(1); // ".example.com"
   const bare = host.startsWith('*.') ? host.slice(1) : `.${host}`;

@@ -28,6 +28,14 @@ describe('hostCovers', () => {
     expect(hostCovers('api.example.com', '*.example.com')).toBe(false);
     expect(hostCovers('*.com', '*.example.com')).toBe(true);
   });
+
+  it('`*` alone covers every host and every wildcard, as in an Extism manifest; nothing narrower covers `*`', () => {
+    expect(hostCovers('*', 'postman-echo.com')).toBe(true);
+    expect(hostCovers('*', '127.0.0.1')).toBe(true);
+    expect(hostCovers('*', '*.example.com')).toBe(true);
+    expect(hostCovers('*.com', '*')).toBe(false);
+    expect(hostCovers('example.com', '*')).toBe(false);
+  });
 });
 
 describe('limits and path grants', () => {
