@@ -10,6 +10,28 @@ import { PACKAGE_ROOT } from '../../host/package.ts';
 import { BuildError } from '../../host/errors.ts';
 
 const COLLECT_EXPORTS = join(PACKAGE_ROOT, 'pdk', 'runtime', 'collect-exports.ts');
+const BUFFER_GLOBAL = join(PACKAGE_ROOT, 'pdk', 'runtime', 'buffer-global.ts');
+
+/**
+ * `buffer`, `buffer/` and `node:buffer` are hookbox's Buffer module (pdk/runtime/buffer.ts, the npm
+ * `buffer` package with `base64url`), the same one behind the injected `Buffer` global
+ * (buffer-global.ts): a dependency's `require('buffer')` gets the class the hook sees. Marked free
+ * of side effects, so the global costs a hook nothing unless something in it uses `Buffer`.
+ */
+const BUFFER_MODULE = join(PACKAGE_ROOT, 'pdk', 'runtime', 'buffer.ts');
+function bufferPlugin(): esbuild.Plugin {
+  return {
+    name: 'hookbox-buffer',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?buffer\/?$/ }, () => ({ path: BUFFER_MODULE, sideEffects: false }));
+      build.onResolve({ filter: /^buffer\/index\.js$/ }, async (args) => {
+        if (args.importer !== BUFFER_MODULE) return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'hookbox-buffer' });
+        return { ...found, sideEffects: false };
+      });
+    },
+  };
+}
 
 /** The bundle and its source map (sources relative to `mapDir`). */
 export interface HookBundle {
@@ -74,30 +96,42 @@ export async function bundleHook(entry: string, prologue = ''): Promise<HookBund
   return commonJs.size === 0 ? first.bundle : (await bundleOnce(entry, commonJs, prologue)).bundle;
 }
 
-/** `prologue`: script run before the entry is evaluated (host-functions.ts's table). */
+/**
+ * `prologue`: script run before the entry is evaluated (host-functions.ts's table). It is the
+ * bundle's banner, not a statement of the wrapper: imports are hoisted, so a statement before
+ * `import * as entry` would run after the entry's top level (where js-pdk's own examples call
+ * `Host.getFunctions()`).
+ */
 async function bundleOnce(entry: string, commonJs: ReadonlySet<string>, prologue: string): Promise<{ bundle: HookBundle; warnings: esbuild.Message[] }> {
   const workDir = dirname(entry);
   const importPath = (path: string) => JSON.stringify(`./${relative(workDir, path).split('\\').join('/')}`);
   const wrapper =
-    prologue +
     `import * as entry from ${importPath(entry)};\n` +
     `import { collectExports } from ${importPath(COLLECT_EXPORTS)};\n` +
     `globalThis.__hookbox_exports = collectExports(entry);\n`;
   try {
     const result = await esbuild.build({
-      plugins: commonJs.size === 0 ? [] : [commonJsPlugin(commonJs, workDir)],
+      plugins: [bufferPlugin(), ...(commonJs.size === 0 ? [] : [commonJsPlugin(commonJs, workDir)])],
+      inject: [BUFFER_GLOBAL],
       stdin: { contents: wrapper, resolveDir: workDir, sourcefile: '<hookbox-entry>', loader: 'js' },
       // Relative paths in comments and the map: the bundle must not depend on where it was built from.
       absWorkingDir: workDir,
       bundle: true,
+      ...(prologue !== '' && { banner: { js: prologue } }),
       // `hookbox/…` is the PDK of the hookbox that builds (the same files through a project's node_modules/hookbox,
       // and found when the hook project does not install hookbox itself, e.g. under a global install).
       alias: { hookbox: PACKAGE_ROOT },
       format: 'iife',
       target: 'es2020',
       platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['import', 'default'],
+      // A package's browser build before its Node one: the engine is a web-like sandbox with no Node
+      // built-ins (react-dom/server's Node build needs `stream` and `util`, its browser build nothing).
+      // esbuild adds `import` or `require` by how each module is imported: `require('buffer-crc32')`
+      // must get the package's CommonJS build, not its ESM one (whose default export it would miss).
+      mainFields: ['browser', 'module', 'main'],
+      conditions: ['browser'],
+      // Libraries branch on it (React picks its production build); the engine has no `process`.
+      define: { 'process.env.NODE_ENV': '"production"' },
       outfile: join(workDir, 'hook.js'),
       sourcemap: 'external',
       sourcesContent: false,

@@ -3,7 +3,8 @@
 // every hook against this file instead of @extism/js-pdk's declarations, which
 // also declare APIs the engine lacks (URLPattern); so a hook that calls a
 // global the engine does not have fails at build time, naming it.
-// Shapes follow js-pdk's documented API.
+// Shapes follow js-pdk's documented API. One global is the build's, not the
+// engine's: `Buffer`, injected only into hooks that use it (pdk/runtime/buffer-global.ts).
 
 /** WebAssembly value types of host-function signatures (js-pdk's names). */
 declare type I32 = number;
@@ -376,5 +377,13 @@ declare var URL: {
 declare function btoa(data: string): string;
 /** A Latin-1 string from base64. */
 declare function atob(data: string): string;
+/**
+ * Node's Buffer API, from the npm `buffer` package (what js-pdk provides): `from`/`alloc`/`concat`,
+ * hex/base64/base64url/latin1/utf8, reads and writes of integers and floats. `require('buffer')`
+ * and `node:buffer` give the same class.
+ */
+declare var Buffer: typeof import('buffer').Buffer;
+type Buffer = import('buffer').Buffer;
+
 /** A deep copy of plain data, Date, RegExp, Map, Set, ArrayBuffer and typed arrays (cycles kept). */
 declare function structuredClone<T = any>(value: T): T;

@@ -130,6 +130,21 @@ static JSValue hb_http_request(JSContext *ctx, JSValueConst this_val, int argc, 
  */
 static volatile int32_t no_host_functions = -1;
 static volatile uintptr_t keep_args;
+/*
+ * An i64 argument from a JS number, as js-pdk converts it (Rust's `f64 as i64`): truncated,
+ * saturating at the ends, NaN as 0. QuickJS's JS_ToInt64 wraps instead, so the literal
+ * 9223372036854775807 (which is 2^63 as a double) would arrive as INT64_MIN.
+ */
+static int number_to_i64(JSContext *ctx, int64_t *out, JSValueConst v) {
+  double d;
+  if (JS_ToFloat64(ctx, &d, v)) return -1;
+  if (d != d) *out = 0;
+  else if (d >= 9223372036854775808.0) *out = INT64_MAX;
+  else if (d <= -9223372036854775808.0) *out = INT64_MIN;
+  else *out = (int64_t)d;
+  return 0;
+}
+
 __attribute__((noinline, export_name("__hookbox_host_dispatch"))) int32_t hookbox_host_dispatch(int32_t index, uint64_t *args, uint64_t *ret) {
   keep_args = (uintptr_t)index;
   keep_args = (uintptr_t)args;
@@ -165,7 +180,7 @@ static JSValue hb_host_call(JSContext *ctx, JSValueConst this_val, int argc, JSV
       memcpy(&args[n], &x, 4);
     } else if (*p == 'I') {
       int64_t x;
-      failed = JS_IsBigInt(ctx, v) ? JS_ToBigInt64(ctx, &x, v) : JS_ToInt64(ctx, &x, v);
+      failed = JS_IsBigInt(ctx, v) ? JS_ToBigInt64(ctx, &x, v) : number_to_i64(ctx, &x, v);
       memcpy(&args[n], &x, 8);
     } else {
       double d;
