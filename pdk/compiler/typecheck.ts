@@ -91,7 +91,7 @@ function format(d: TS.Diagnostic): string {
  * Diagnostics that mean "this global (or this member of one) does not exist
  * in the engine": cannot find name, and property-does-not-exist on one of the
  * engine's global objects (TypeScript words some names as "install type
- * definitions for node": `Buffer`, `process`). In plain JavaScript these are the only ones
+ * definitions for node": `process`, `__dirname`). In plain JavaScript these are the only ones
  * reported: the rest of a JS file's inferred types are not the author's promise.
  */
 const MISSING_NAME_CODES = new Set([2304, 2552, 2580, 2582, 2583, 2584, 2591, 2592, 2593]);
@@ -191,7 +191,7 @@ function checkedProgram(roots: readonly string[], options: TS.CompilerOptions, t
 /**
  * Throws a BuildError listing every error as `file:line:col: error TSnnnn: message`.
  * TypeScript gets a full type-check; JavaScript (and `// @ts-nocheck` files) is checked for
- * globals the engine does not have, so `Buffer` or `console.profile` fail here, not at run time.
+ * globals the engine does not have, so `setImmediate` or `console.profile` fail here, not at run time.
  * `interfaces` are `.d.ts` files declaring the plugin's exports and host functions.
  * `buildInfoFile` ({@link buildInfoPath}): check incrementally, keeping what was checked there.
  */

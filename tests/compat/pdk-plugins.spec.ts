@@ -55,12 +55,14 @@ exports.code = function () {
 const HOSTFN_DTS = `declare module 'main' {
   export function sum(): I32;
   export function shout(): I32;
+  export function early(): I32;
 }
 
 declare module 'extism:host' {
   interface user {
     add3(a: I32, b: I32, c: I32): I32;
     upper(ptr: PTR): PTR;
+    wide(a: I64, b: I64, c: I64, d: I64): PTR;
   }
 }
 `;
@@ -115,7 +117,10 @@ export async function later(): Promise<number> {
 }
 `;
 
-const HOSTFN_PLUGIN = `export function sum(): number {
+const HOSTFN_PLUGIN = `// At the top level, as js-pdk's own host_funcs example takes them.
+const { wide } = Host.getFunctions();
+
+export function sum(): number {
   const { add3 } = Host.getFunctions();
   Host.outputString(String(add3(1, 2, 3)));
   return 0;
@@ -130,6 +135,13 @@ export function shout(): number {
   answer.free();
   return 0;
 }
+
+export function early(): number {
+  // 2^63 as a double (the literal 9223372036854775807 rounds to it), below -2^63, NaN, a BigInt.
+  const answer = Memory.find(wide(9_223_372_036_854_775_807, -1e30, NaN, -42n));
+  Host.outputString(answer.readString());
+  return 0;
+}
 `;
 
 const HOST_FUNCTIONS = `// The host side of the ESM plugin's imports (Extism host functions).
@@ -138,6 +150,9 @@ export function add3(_context, a, b, c) {
 }
 export function upper(context, offset) {
   return context.store(context.read(offset).text().toUpperCase());
+}
+export function wide(context, ...values) {
+  return context.store(values.map(String).join(','));
 }
 `;
 
@@ -260,7 +275,7 @@ describe.skipIf(skipUnless('host functions declared in a .d.ts', BINARYEN ? unde
     if (result instanceof Error || result === undefined) throw result;
     const module = new wasmApi.Module(new Uint8Array(readFileSync(result.wasmPath)));
     const user = wasmApi.Module.imports(module).filter((i) => i.module === 'extism:host/user').map((i) => i.name);
-    expect(user).toEqual(['add3', 'upper']);
+    expect(user).toEqual(['add3', 'upper', 'wide']);
     const modules = new Set(wasmApi.Module.imports(module).map((i) => i.module));
     expect([...modules].sort()).toEqual(['extism:host/env', 'extism:host/user', 'wasi_snapshot_preview1']);
     expect(wasmApi.Module.exports(module).map((e) => e.name)).not.toContain('__hookbox_host_dispatch');
@@ -270,6 +285,11 @@ describe.skipIf(skipUnless('host functions declared in a .d.ts', BINARYEN ? unde
     const plugin = await load('hostfn/index.ts', { exports: ['sum', 'shout'], hostFunctions: pathToFileURL(join(dir, 'host-functions.mjs')).href });
     expect(await plugin.text('sum')).toBe('6');
     expect(await plugin.text('shout', 'quiet please')).toBe('QUIET PLEASE');
+  });
+
+  it('taken at the top level; an i64 argument from a number saturates as in js-pdk (NaN is 0), a BigInt passes exactly', async () => {
+    const plugin = await load('hostfn/index.ts', { exports: ['early'], hostFunctions: pathToFileURL(join(dir, 'host-functions.mjs')).href });
+    expect(await plugin.text('early')).toBe('9223372036854775807,-9223372036854775808,0,-42');
   });
 
   it('a declared host function the runner does not provide refuses to load, naming it', async () => {

@@ -1,0 +1,174 @@
+// What plugins written for extism-js take from npm, built by `hookbox build` and
+// served by the real runner: the `Buffer` global and `require('buffer')` (the npm
+// `buffer` package plus base64url, answers checked against Node's own Buffer);
+// packages resolved as a bundler for the web resolves them (browser builds,
+// CommonJS for `require`, ESM for `import`, `process.env.NODE_ENV` set); and a
+// hook that never names Buffer carries none of it.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HookRunner } from '../../host/runner/index.ts';
+import type { HookLogEntry } from '../../host/runner/types.ts';
+import type { BuildHookResult } from '../../pdk/compiler/index.ts';
+import { bundleHook } from '../../pdk/compiler/bundle.ts';
+import { tempDir } from '../pdk/support.ts';
+import { type LoadedPlugin, loadPlugin, tryBuild, writeProject } from './pdk-support.ts';
+
+/** The same operations run in the plugin and, in the test, on Node's Buffer. */
+const BUFFER_OPERATIONS = `(B) => {
+  const text = 'héllo, wörld ✓';
+  const b = B.from(text);
+  const ints = B.alloc(12);
+  ints.writeUInt32BE(0xdeadbeef, 0);
+  ints.writeInt16LE(-1234, 4);
+  ints.writeDoubleLE(Math.PI, 4);
+  return {
+    utf8: b.toString(),
+    hex: b.toString('hex'),
+    base64: b.toString('base64'),
+    base64url: b.toString('base64url'),
+    fromBase64url: B.from(b.toString('base64url'), 'base64url').toString(),
+    fromUnpadded: B.from('aGk', 'base64').toString(),
+    latin1: B.from('caf\\u00e9', 'latin1').toString('hex'),
+    slice: b.toString('utf8', 0, 5),
+    byteLength: [B.byteLength(text), B.byteLength('aGVsbG8', 'base64url')],
+    isEncoding: ['utf8', 'base64url', 'latin1', 'nope'].map((e) => B.isEncoding(e)),
+    concat: B.concat([B.from('ab'), B.from('cd')], 3).toString(),
+    compare: [B.compare(B.from('a'), B.from('b')), B.from('abc').equals(B.from('abc'))],
+    ints: ints.toString('hex'),
+    reads: [ints.readUInt32BE(0), ints.readDoubleLE(4)],
+    filled: B.alloc(5, 'ab').toString(),
+    written: (() => { const w = B.alloc(6, 0x2e); w.write('aGk', 1, 'base64url'); return w.toString(); })(),
+    json: B.from([1, 2, 3]).toJSON(),
+    typed: B.from('x') instanceof Uint8Array,
+  };
+}`;
+
+const BUFFER_PLUGIN = `const { Buffer: Required } = require('buffer');
+const { Buffer: Prefixed } = require('node:buffer');
+const operations = ${BUFFER_OPERATIONS};
+
+function buffers() {
+  Host.outputString(JSON.stringify(operations(Buffer)));
+}
+
+function same() {
+  Host.outputString(JSON.stringify([Required === Buffer, Prefixed === Buffer, globalThis.Buffer === Buffer, Buffer.isBuffer(Required.from('x'))]));
+}
+
+module.exports = { buffers, same };
+`;
+
+/** A CommonJS dependency of the hook that requires `buffer` itself, as many npm packages do. */
+const CHECKSUM_PACKAGE = {
+  'node_modules/checksum/package.json': JSON.stringify({ name: 'checksum', version: '1.0.0', main: 'index.js' }),
+  'node_modules/checksum/index.js': "const { Buffer } = require('buffer');\nexports.sum = (s) => Buffer.from(s).reduce((a, b) => a + b, 0);\nexports.isBuffer = (b) => Buffer.isBuffer(b);\n",
+};
+
+/** A package with a CommonJS build for `require`, an ESM one for `import`, and a browser build. */
+const DUAL_PACKAGE = {
+  'node_modules/dual/package.json': JSON.stringify({
+    name: 'dual',
+    version: '1.0.0',
+    main: './node.cjs',
+    exports: { '.': { browser: { import: './browser.mjs', require: './browser.cjs' }, import: './node.mjs', require: './node.cjs' } },
+  }),
+  'node_modules/dual/node.cjs': "module.exports = { build: 'node-cjs' };\n",
+  'node_modules/dual/node.mjs': "export default { build: 'node-esm' };\n",
+  'node_modules/dual/browser.cjs': "module.exports = { build: 'browser-cjs', mode: process.env.NODE_ENV };\n",
+  'node_modules/dual/browser.mjs': "export default { build: 'browser-esm', mode: process.env.NODE_ENV };\n",
+};
+
+const PACKAGES_CJS_PLUGIN = `const checksum = require('checksum');
+const dual = require('dual');
+function packages() {
+  Host.outputString(JSON.stringify({ sum: checksum.sum('abc'), isBuffer: checksum.isBuffer(Buffer.from('x')), dual }));
+}
+module.exports = { packages };
+`;
+
+const PACKAGES_ESM_PLUGIN = `import dual from 'dual';
+export function packages() {
+  Host.outputString(JSON.stringify({ dual }));
+}
+`;
+
+const PLAIN_PLUGIN = `export function greet() {
+  Host.outputString('hello ' + Host.inputString());
+}
+`;
+
+let dir: string;
+let cleanup: () => Promise<void>;
+const built: Record<string, BuildHookResult | Error> = {};
+let runner: HookRunner;
+const logs: HookLogEntry[] = [];
+const plugins: LoadedPlugin[] = [];
+
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir());
+  await writeProject(dir, {
+    'buffer/index.js': BUFFER_PLUGIN,
+    'cjs/index.js': PACKAGES_CJS_PLUGIN,
+    'esm/package.json': JSON.stringify({ name: 'esm', type: 'module' }),
+    'esm/index.js': PACKAGES_ESM_PLUGIN,
+    'plain/index.js': PLAIN_PLUGIN,
+    ...Object.fromEntries(Object.entries({ ...CHECKSUM_PACKAGE, ...DUAL_PACKAGE }).flatMap(([path, text]) => [[`cjs/${path}`, text], [`esm/${path}`, text]])),
+  });
+  for (const name of ['buffer', 'cjs', 'esm']) built[name] = await tryBuild(join(dir, name, 'index.js'), join(dir, 'out', name, 'plugin.wasm'));
+  runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
+}, 900_000);
+
+afterAll(async () => {
+  for (const plugin of plugins) await plugin.hook.close();
+  await runner?.close();
+  await cleanup?.();
+});
+
+async function load(name: string, exports: string[]): Promise<LoadedPlugin> {
+  const plugin = await loadPlugin(runner, logs, built[name], { exports });
+  plugins.push(plugin);
+  return plugin;
+}
+
+describe('Buffer', () => {
+  it('answers as Node\'s Buffer does: encodings (base64url too), slices, concat, compare, integer and float reads and writes, JSON', async () => {
+    const plugin = await load('buffer', ['buffers', 'same']);
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the same source the plugin runs, applied to Node's Buffer
+    const operations = new Function(`return ${BUFFER_OPERATIONS}`)() as (b: typeof Buffer) => unknown;
+    expect(JSON.parse((await plugin.text('buffers'))!)).toEqual(JSON.parse(JSON.stringify(operations(Buffer))));
+  });
+
+  it('require("buffer"), require("node:buffer") and globalThis.Buffer are the global\'s class', async () => {
+    const plugin = await load('buffer', ['buffers', 'same']);
+    expect(await plugin.text('same')).toBe('[true,true,true,true]');
+  });
+
+  it('a dependency\'s own require("buffer") gets the same class as the hook', async () => {
+    const plugin = await load('cjs', ['packages']);
+    expect(JSON.parse((await plugin.text('packages'))!)).toMatchObject({ sum: 294, isBuffer: true });
+  });
+
+  it('a hook that never names Buffer or requires buffer carries none of it', async () => {
+    const plain = await bundleHook(join(dir, 'plain', 'index.js'));
+    const withBuffer = await bundleHook(join(dir, 'buffer', 'index.js'));
+    expect(withBuffer.code).toContain('base64url');
+    expect(plain.code).not.toContain('base64url');
+    expect(plain.code).not.toContain('INSPECT_MAX_BYTES');
+    expect(plain.code.length).toBeLessThan(withBuffer.code.length / 5);
+  });
+});
+
+describe('npm packages', () => {
+  it('require() gets a package\'s CommonJS build, import its ESM one, both the browser builds, with NODE_ENV production', async () => {
+    const cjs = await load('cjs', ['packages']);
+    expect(JSON.parse((await cjs.text('packages'))!).dual).toEqual({ build: 'browser-cjs', mode: 'production' });
+    const esm = await load('esm', ['packages']);
+    expect(JSON.parse((await esm.text('packages'))!).dual).toEqual({ build: 'browser-esm', mode: 'production' });
+  });
+});
+
+describe('every plugin', () => {
+  it('builds unchanged', () => {
+    for (const [name, result] of Object.entries(built)) expect(result instanceof Error ? `${name}: ${result.message}` : name).toBe(name);
+  });
+});
