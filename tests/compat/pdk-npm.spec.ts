@@ -133,7 +133,7 @@ async function load(name: string, exports: string[]): Promise<LoadedPlugin> {
 describe('Buffer', () => {
   it('answers as Node\'s Buffer does: encodings (base64url too), slices, concat, compare, integer and float reads and writes, JSON', async () => {
     const plugin = await load('buffer', ['buffers', 'same']);
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the same source the plugin runs, applied to Node's Buffer
+    // The same source the plugin runs, applied to Node's Buffer.
     const operations = new Function(`return ${BUFFER_OPERATIONS}`)() as (b: typeof Buffer) => unknown;
     expect(JSON.parse((await plugin.text('buffers'))!)).toEqual(JSON.parse(JSON.stringify(operations(Buffer))));
   });
