@@ -214,6 +214,6 @@ export function typecheckHook(entry: string, interfaces: readonly string[] = [],
     .flatMap((f) => jsProgram.getSemanticDiagnostics(f))
     .filter(missingGlobal);
   if (missing.length > 0) {
-    throw new BuildError(`uses what the hookbox engine does not have (see the README's "Existing extism-js plugins"):\n${missing.map(format).join('\n')}`);
+    throw new BuildError(`uses what the hookbox engine does not have (see "Existing extism-js plugins" in hookbox's docs/guides/writing-hooks.md):\n${missing.map(format).join('\n')}`);
   }
 }
