@@ -88,13 +88,19 @@ function commonJsPlugin(files: ReadonlySet<string>, workDir: string): esbuild.Pl
 /** Bundles `entry` (absolute path); esbuild errors become one BuildError naming file:line:col. */
 export async function bundleHook(entry: string, prologue = ''): Promise<HookBundle> {
   const workDir = dirname(entry);
-  const first = await bundleOnce(entry, new Set(), prologue);
+  const first = await bundleOnce(entry, { commonJs: new Set(), prologue, buffer: false });
   // Files that use `module`/`exports` although their package says ESM: bundle again, loading them as CommonJS.
   const commonJs = new Set(
     first.warnings.filter((w) => w.id === 'commonjs-variable-in-esm' && w.location).map((w) => resolve(workDir, (w.location as esbuild.Location).file)),
   );
-  return commonJs.size === 0 ? first.bundle : (await bundleOnce(entry, commonJs, prologue)).bundle;
+  // The Buffer global only for a bundle that names it: esbuild's inject adds an init call to every
+  // module, which costs a hook that never uses Buffer ~1 KB of bundle and ~10 KB of snapshot. A free
+  // `Buffer` reference is always the word in the code (a mention in a string only costs the size).
+  const buffer = USES_BUFFER.test(first.bundle.code);
+  return commonJs.size === 0 && !buffer ? first.bundle : (await bundleOnce(entry, { commonJs, prologue, buffer })).bundle;
 }
+
+const USES_BUFFER = /\bBuffer\b/;
 
 /**
  * `prologue`: script run before the entry is evaluated (host-functions.ts's table). It is the
@@ -102,7 +108,10 @@ export async function bundleHook(entry: string, prologue = ''): Promise<HookBund
  * `import * as entry` would run after the entry's top level (where js-pdk's own examples call
  * `Host.getFunctions()`).
  */
-async function bundleOnce(entry: string, commonJs: ReadonlySet<string>, prologue: string): Promise<{ bundle: HookBundle; warnings: esbuild.Message[] }> {
+async function bundleOnce(
+  entry: string,
+  { commonJs, prologue, buffer }: { commonJs: ReadonlySet<string>; prologue: string; buffer: boolean },
+): Promise<{ bundle: HookBundle; warnings: esbuild.Message[] }> {
   const workDir = dirname(entry);
   const importPath = (path: string) => JSON.stringify(`./${relative(workDir, path).split('\\').join('/')}`);
   const wrapper =
@@ -112,7 +121,7 @@ async function bundleOnce(entry: string, commonJs: ReadonlySet<string>, prologue
   try {
     const result = await esbuild.build({
       plugins: [bufferPlugin(), ...(commonJs.size === 0 ? [] : [commonJsPlugin(commonJs, workDir)])],
-      inject: [BUFFER_GLOBAL],
+      ...(buffer && { inject: [BUFFER_GLOBAL] }),
       stdin: { contents: wrapper, resolveDir: workDir, sourcefile: '<hookbox-entry>', loader: 'js' },
       // Relative paths in comments and the map: the bundle must not depend on where it was built from.
       absWorkingDir: workDir,
