@@ -10,13 +10,24 @@ import { PACKAGE_ROOT } from '../../host/package.ts';
 import { BuildError } from '../../host/errors.ts';
 
 const COLLECT_EXPORTS = join(PACKAGE_ROOT, 'pdk', 'runtime', 'collect-exports.ts');
-const BUFFER_GLOBAL = join(PACKAGE_ROOT, 'pdk', 'runtime', 'buffer-global.ts');
+
+/**
+ * Globals js-pdk provides that come from npm packages, not from the engine: each is injected
+ * (esbuild's `inject`) only into a bundle that names it. Injecting adds an init call to every
+ * module, which would cost a hook that never uses them ~1 KB of bundle and ~10 KB of snapshot.
+ * A free reference to a global is always its name as a word in the code; a mention in a string
+ * only costs the size.
+ */
+const BUILD_GLOBALS = [
+  { name: /\bBuffer\b/, module: join(PACKAGE_ROOT, 'pdk', 'runtime', 'buffer-global.ts') },
+  { name: /\bURLPattern\b/, module: join(PACKAGE_ROOT, 'pdk', 'runtime', 'urlpattern-global.ts') },
+];
 
 /**
  * `buffer`, `buffer/` and `node:buffer` are hookbox's Buffer module (pdk/runtime/buffer.ts, the npm
  * `buffer` package with `base64url`), the same one behind the injected `Buffer` global
  * (buffer-global.ts): a dependency's `require('buffer')` gets the class the hook sees. Marked free
- * of side effects, so the global costs a hook nothing unless something in it uses `Buffer`.
+ * of side effects, so that only what uses it keeps it.
  */
 const BUFFER_MODULE = join(PACKAGE_ROOT, 'pdk', 'runtime', 'buffer.ts');
 function bufferPlugin(): esbuild.Plugin {
@@ -88,19 +99,14 @@ function commonJsPlugin(files: ReadonlySet<string>, workDir: string): esbuild.Pl
 /** Bundles `entry` (absolute path); esbuild errors become one BuildError naming file:line:col. */
 export async function bundleHook(entry: string, prologue = ''): Promise<HookBundle> {
   const workDir = dirname(entry);
-  const first = await bundleOnce(entry, { commonJs: new Set(), prologue, buffer: false });
+  const first = await bundleOnce(entry, { commonJs: new Set(), prologue, inject: [] });
   // Files that use `module`/`exports` although their package says ESM: bundle again, loading them as CommonJS.
   const commonJs = new Set(
     first.warnings.filter((w) => w.id === 'commonjs-variable-in-esm' && w.location).map((w) => resolve(workDir, (w.location as esbuild.Location).file)),
   );
-  // The Buffer global only for a bundle that names it: esbuild's inject adds an init call to every
-  // module, which costs a hook that never uses Buffer ~1 KB of bundle and ~10 KB of snapshot. A free
-  // `Buffer` reference is always the word in the code (a mention in a string only costs the size).
-  const buffer = USES_BUFFER.test(first.bundle.code);
-  return commonJs.size === 0 && !buffer ? first.bundle : (await bundleOnce(entry, { commonJs, prologue, buffer })).bundle;
+  const inject = BUILD_GLOBALS.filter(({ name }) => name.test(first.bundle.code)).map(({ module }) => module);
+  return commonJs.size === 0 && inject.length === 0 ? first.bundle : (await bundleOnce(entry, { commonJs, prologue, inject })).bundle;
 }
-
-const USES_BUFFER = /\bBuffer\b/;
 
 /**
  * `prologue`: script run before the entry is evaluated (host-functions.ts's table). It is the
@@ -110,7 +116,7 @@ const USES_BUFFER = /\bBuffer\b/;
  */
 async function bundleOnce(
   entry: string,
-  { commonJs, prologue, buffer }: { commonJs: ReadonlySet<string>; prologue: string; buffer: boolean },
+  { commonJs, prologue, inject }: { commonJs: ReadonlySet<string>; prologue: string; inject: readonly string[] },
 ): Promise<{ bundle: HookBundle; warnings: esbuild.Message[] }> {
   const workDir = dirname(entry);
   const importPath = (path: string) => JSON.stringify(`./${relative(workDir, path).split('\\').join('/')}`);
@@ -121,7 +127,7 @@ async function bundleOnce(
   try {
     const result = await esbuild.build({
       plugins: [bufferPlugin(), ...(commonJs.size === 0 ? [] : [commonJsPlugin(commonJs, workDir)])],
-      ...(buffer && { inject: [BUFFER_GLOBAL] }),
+      ...(inject.length > 0 && { inject: [...inject] }),
       stdin: { contents: wrapper, resolveDir: workDir, sourcefile: '<hookbox-entry>', loader: 'js' },
       // Relative paths in comments and the map: the bundle must not depend on where it was built from.
       absWorkingDir: workDir,

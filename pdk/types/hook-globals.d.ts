@@ -1,10 +1,11 @@
 // The globals a hook sees: exactly what the hookbox JS engine installs
 // (pdk/engine/src/prelude*.js) on top of ES2020. `hookbox build` type-checks
 // every hook against this file instead of @extism/js-pdk's declarations, which
-// also declare APIs the engine lacks (URLPattern); so a hook that calls a
+// may declare APIs hookbox lacks; so a hook that calls a
 // global the engine does not have fails at build time, naming it.
-// Shapes follow js-pdk's documented API. One global is the build's, not the
-// engine's: `Buffer`, injected only into hooks that use it (pdk/runtime/buffer-global.ts).
+// Shapes follow js-pdk's documented API. Two globals are the build's, not the
+// engine's: `Buffer` and `URLPattern`, each injected only into hooks that use it
+// (pdk/runtime/*-global.ts).
 
 /** WebAssembly value types of host-function signatures (js-pdk's names). */
 declare type I32 = number;
@@ -384,6 +385,10 @@ declare function atob(data: string): string;
  */
 declare var Buffer: typeof import('buffer').Buffer;
 type Buffer = import('buffer').Buffer;
+
+/** URL matching as the WHATWG URLPattern standard says, from the npm `urlpattern-polyfill` package. */
+declare var URLPattern: typeof import('urlpattern-polyfill/urlpattern').URLPattern;
+type URLPattern = import('urlpattern-polyfill/urlpattern').URLPattern;
 
 /** A deep copy of plain data, Date, RegExp, Map, Set, ArrayBuffer and typed arrays (cycles kept). */
 declare function structuredClone<T = any>(value: T): T;

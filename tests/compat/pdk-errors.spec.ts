@@ -125,11 +125,11 @@ describe('build-time refusals', () => {
       'refuse/table/index.js': 'function show() { console.profile(); }\nmodule.exports = { show };\n',
       'refuse/timer/index.js': "export function later() { setImmediate(() => {}); return 0; }\n",
       'refuse/digest/index.js': "export function hash() { crypto.subtle.sign('HMAC', null, new ArrayBuffer(0)); return 0; }\n",
-      'refuse/pattern/index.ts': "export function match(): number { return new URLPattern({ pathname: '/x' }) ? 0 : 1; }\n",
+      'refuse/pattern/index.ts': "export function match(): number { return new WebSocket('ws://x') ? 0 : 1; }\n",
     });
     expect(await buildError(join(dir, 'refuse/table/index.js'), join(dir, 'out/t.wasm'))).toMatch(/index\.js:1:\d+: .*Property 'profile' does not exist on type 'Console'/);
     expect(await buildError(join(dir, 'refuse/timer/index.js'), join(dir, 'out/s.wasm'))).toMatch(/index\.js:1:\d+: .*Cannot find name 'setImmediate'/);
     expect(await buildError(join(dir, 'refuse/digest/index.js'), join(dir, 'out/d.wasm'))).toMatch(/index\.js:1:\d+: .*Property 'sign' does not exist on type 'SubtleCrypto'/);
-    expect(await buildError(join(dir, 'refuse/pattern/index.ts'), join(dir, 'out/p.wasm'))).toMatch(/index\.ts:1:\d+: .*Cannot find name 'URLPattern'/);
+    expect(await buildError(join(dir, 'refuse/pattern/index.ts'), join(dir, 'out/p.wasm'))).toMatch(/index\.ts:1:\d+: .*Cannot find name 'WebSocket'/);
   });
 });

@@ -2,8 +2,8 @@
 // served by the real runner: the `Buffer` global and `require('buffer')` (the npm
 // `buffer` package plus base64url, answers checked against Node's own Buffer);
 // packages resolved as a bundler for the web resolves them (browser builds,
-// CommonJS for `require`, ESM for `import`, `process.env.NODE_ENV` set); and a
-// hook that never names Buffer carries none of it.
+// CommonJS for `require`, ESM for `import`, `process.env.NODE_ENV` set); the
+// URLPattern global; and a hook that never names them carries none of it.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HookRunner } from '../../host/runner/index.ts';
@@ -92,6 +92,40 @@ export function packages() {
 }
 `;
 
+/** URL's setters, which the URLPattern polyfill builds on: run in the plugin and on Node's URL. */
+const URL_SETTERS = `(U) => {
+  const seen = [];
+  const u = new U('https://example.com/a?b#c');
+  const steps = [
+    ['hostname', 'Example.ORG'], ['hostname', 'x.com:80'], ['hostname', ''], ['hostname', 'a b'], ['hostname', 'h.test/rest'],
+    ['port', '8080abc'], ['port', '443'], ['port', '99999'], ['port', ''], ['host', 'api.test:81/zz'], ['host', '[::1]:90'],
+    ['protocol', 'http'], ['protocol', 'mailto'], ['protocol', 'wss:'],
+  ];
+  for (const [name, value] of steps) {
+    u[name] = value;
+    seen.push(u.href);
+  }
+  const other = new U('foo://h/p');
+  other.hostname = 'q';
+  other.protocol = 'https';
+  other.port = '1';
+  seen.push(other.href);
+  return seen;
+}`;
+
+const URLPATTERN_PLUGIN = `const setters = ${URL_SETTERS};
+export function urls() {
+  Host.outputString(JSON.stringify(setters(URL)));
+}
+
+export function route() {
+  const books = new URLPattern({ pathname: '/books/:id(\\\\d+)' });
+  const hit = books.exec('https://example.com/books/123?x=1');
+  const any = new URLPattern('https://*.example.com/*');
+  Host.outputString(JSON.stringify([hit && hit.pathname.groups.id, books.test('https://example.com/books/abc'), any.test('https://api.example.com/v1'), any.test('https://example.org/')]));
+}
+`;
+
 const PLAIN_PLUGIN = `export function greet() {
   Host.outputString('hello ' + Host.inputString());
 }
@@ -112,9 +146,10 @@ beforeAll(async () => {
     'esm/package.json': JSON.stringify({ name: 'esm', type: 'module' }),
     'esm/index.js': PACKAGES_ESM_PLUGIN,
     'plain/index.js': PLAIN_PLUGIN,
+    'urlpattern/index.js': URLPATTERN_PLUGIN,
     ...Object.fromEntries(Object.entries({ ...CHECKSUM_PACKAGE, ...DUAL_PACKAGE }).flatMap(([path, text]) => [[`cjs/${path}`, text], [`esm/${path}`, text]])),
   });
-  for (const name of ['buffer', 'cjs', 'esm']) built[name] = await tryBuild(join(dir, name, 'index.js'), join(dir, 'out', name, 'plugin.wasm'));
+  for (const name of ['buffer', 'cjs', 'esm', 'urlpattern']) built[name] = await tryBuild(join(dir, name, 'index.js'), join(dir, 'out', name, 'plugin.wasm'));
   runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
 }, 900_000);
 
@@ -155,6 +190,20 @@ describe('Buffer', () => {
     expect(plain.code).not.toContain('base64url');
     expect(plain.code).not.toContain('INSPECT_MAX_BYTES');
     expect(plain.code.length).toBeLessThan(withBuffer.code.length / 5);
+  });
+});
+
+describe('URLPattern', () => {
+  it('URL\'s setters, which it builds on, answer as Node\'s URL does (a refused value leaves the URL as it was)', async () => {
+    const plugin = await load('urlpattern', ['route', 'urls']);
+    const setters = new Function(`return ${URL_SETTERS}`)() as (u: typeof URL) => unknown;
+    expect(JSON.parse((await plugin.text('urls'))!)).toEqual(setters(URL));
+  });
+
+  it('matches and captures as the URLPattern standard says; a hook that never names it carries none of it', async () => {
+    const plugin = await load('urlpattern', ['route', 'urls']);
+    expect(await plugin.text('route')).toBe('["123",false,true,false]');
+    expect((await bundleHook(join(dir, 'plain', 'index.js'))).code).not.toContain('URLPattern');
   });
 });
 

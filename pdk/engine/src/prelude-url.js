@@ -255,6 +255,36 @@
     }
   }
 
+  const isSpecial = (protocol) => Object.prototype.hasOwnProperty.call(SPECIAL, protocol);
+
+  // The host a `hostname`/`host` setter gives `u`, up to the first `/`, `?` or `#` (and `\` for
+  // special schemes), with the text after a `:` outside brackets as `port`; undefined when refused.
+  function setterHost(u, value) {
+    if (u.opaque !== null) return undefined;
+    const special = isSpecial(u.protocol);
+    const text = value.split(special ? /[/?#\\]/ : /[/?#]/)[0];
+    const close = text.startsWith('[') ? text.indexOf(']') : -1;
+    const colon = text.indexOf(':', close < 0 ? 0 : close);
+    const hostText = colon < 0 ? text : text.slice(0, colon);
+    if (hostText === '' ? special && u.protocol !== 'file:' : false) return undefined;
+    if (hostText === '' && (u.username !== '' || u.password !== '' || u.port !== '')) return undefined;
+    try {
+      return { hostname: hostText === '' ? '' : parseHost(hostText, special, hostText), port: colon < 0 ? undefined : text.slice(colon + 1) };
+    } catch (e) {
+      return undefined;
+    }
+  }
+
+  // The port a `port` setter gives `u` (its leading digits; '' clears it); undefined when refused.
+  function setterPort(u, value) {
+    if (u.opaque !== null || u.hostname === '' || u.protocol === 'file:') return undefined;
+    if (value === '') return '';
+    const digits = /^\d*/.exec(value)[0];
+    if (digits === '' || Number(digits) > 65535) return undefined;
+    const port = String(Number(digits));
+    return port === SPECIAL[u.protocol] ? '' : port;
+  }
+
   class URL {
     constructor(input, base) {
       const baseRecord = base === undefined ? undefined : parse(base instanceof URL ? base.href : base);
@@ -286,6 +316,18 @@
     get protocol() {
       return records.get(this).protocol;
     }
+    // The setters below leave the URL as it was for a value the standard's setter would refuse.
+    set protocol(v) {
+      const u = records.get(this);
+      const scheme = String(v).split(':')[0].toLowerCase() + ':';
+      if (!/^[a-z][a-z0-9+.-]*:$/.test(scheme) || isSpecial(scheme) !== isSpecial(u.protocol)) return;
+      if (scheme === 'file:' && (u.username !== '' || u.password !== '' || u.port !== '')) return;
+      if (u.protocol === 'file:' && u.hostname === '') return;
+      this._set((r) => {
+        r.protocol = scheme;
+        if (r.port === SPECIAL[scheme]) r.port = '';
+      });
+    }
     get username() {
       return records.get(this).username;
     }
@@ -301,12 +343,31 @@
     get hostname() {
       return records.get(this).hostname;
     }
+    set hostname(v) {
+      const host = setterHost(records.get(this), String(v));
+      if (host !== undefined && !host.port) this._set((r) => (r.hostname = host.hostname));
+    }
     get port() {
       return records.get(this).port;
+    }
+    set port(v) {
+      const u = records.get(this);
+      const port = setterPort(u, String(v));
+      if (port !== undefined) this._set((r) => (r.port = port));
     }
     get host() {
       const u = records.get(this);
       return u.hostname + (u.port !== '' ? ':' + u.port : '');
+    }
+    set host(v) {
+      const u = records.get(this);
+      const host = setterHost(u, String(v));
+      if (host === undefined) return;
+      const port = host.port === undefined ? u.port : setterPort(u, host.port);
+      this._set((r) => {
+        r.hostname = host.hostname;
+        if (port !== undefined) r.port = port;
+      });
     }
     get origin() {
       const u = records.get(this);
