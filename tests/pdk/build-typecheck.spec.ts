@@ -17,6 +17,8 @@ import { tempDir, writeHookSource } from './support.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(REPO, 'host', 'cli', 'hookbox.mjs');
+/** Two or three `hookbox build` processes in one test: each starts Node and TypeScript, ~40 s apiece at load 18. */
+const CLI_BUILDS_TIMEOUT = 300_000;
 let dir: string;
 let cleanup: () => Promise<void>;
 
@@ -113,7 +115,7 @@ describe('`hookbox build` and the TypeScript code cache', () => {
     expect(existsSync(join(dir, 'out-cli-2', 'hook.wasm'))).toBe(true);
     expect(readFileSync(cacheFile).equals(garbage)).toBe(false);
     expect(readdirSync(join(cache, 'typescript'))).toEqual(files);
-  });
+  }, CLI_BUILDS_TIMEOUT);
 
   it('keeps one cache per set of Node options, so that a build under other V8 flags does not spoil the usual one', async () => {
     const cache = await cacheRootWithEngine('cache-root-flags');
@@ -131,5 +133,5 @@ describe('`hookbox build` and the TypeScript code cache', () => {
     // Neither the flagged build nor the next usual one (served from it) rewrote the usual cache.
     const after = statSync(usualFile);
     expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
-  });
+  }, CLI_BUILDS_TIMEOUT);
 });
