@@ -4,13 +4,8 @@
 // performance under the clock rule; timers and microtasks inside the call on
 // a virtual clock; events; console's extras in the hook log; self, DOMException.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HookRunner } from '../../host/runner/index.ts';
-import type { HookLogEntry } from '../../host/runner/types.ts';
-import type { BuildHookResult } from '../../pdk/compiler/index.ts';
-import { tempDir } from '../pdk/support.ts';
-import { type LoadedPlugin, loadPlugin, tryBuild, writeProject } from './pdk-support.ts';
+import { describe, expect, it } from 'vitest';
+import { compatSuite, everyPluginBuilds, type LoadedPlugin } from './pdk-support.ts';
 
 const CRYPTO_PLUGIN = `function random() {
   const bytes = new Uint8Array(32);
@@ -191,33 +186,15 @@ function misc() {
 module.exports = { events, logs, misc };
 `;
 
-let dir: string;
-let cleanup: () => Promise<void>;
-const built: Record<string, BuildHookResult | Error> = {};
-let runner: HookRunner;
-const logs: HookLogEntry[] = [];
-const plugins: LoadedPlugin[] = [];
+const SOURCES = { crypto: CRYPTO_PLUGIN, timers: TIMERS_PLUGIN, misc: MISC_PLUGIN };
+const suite = compatSuite(
+  Object.fromEntries(Object.entries(SOURCES).flatMap(([name, source]) => [[`${name}/package.json`, JSON.stringify({ name, type: 'module' })], [`${name}/index.js`, source]])),
+  Object.keys(SOURCES).map((name) => `${name}/index.js`),
+);
+const { logs } = suite;
 
-beforeAll(async () => {
-  ({ dir, cleanup } = await tempDir());
-  const sources = { crypto: CRYPTO_PLUGIN, timers: TIMERS_PLUGIN, misc: MISC_PLUGIN };
-  for (const [name, source] of Object.entries(sources)) {
-    await writeProject(dir, { [`${name}/package.json`]: JSON.stringify({ name, type: 'module' }), [`${name}/index.js`]: source });
-    built[name] = await tryBuild(join(dir, name, 'index.js'), join(dir, 'out', name, 'plugin.wasm'));
-  }
-  runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
-}, 900_000);
-
-afterAll(async () => {
-  for (const plugin of plugins) await plugin.hook.close();
-  await runner?.close();
-  await cleanup?.();
-});
-
-async function load(name: string, exports: string[], options: { clock?: boolean; instructionBudget?: number; timeoutMs?: number } = {}): Promise<LoadedPlugin> {
-  const plugin = await loadPlugin(runner, logs, built[name], { exports, ...options });
-  plugins.push(plugin);
-  return plugin;
+function load(name: keyof typeof SOURCES, exports: string[], options: { clock?: boolean; instructionBudget?: number; timeoutMs?: number } = {}): Promise<LoadedPlugin> {
+  return suite.load(`${name}/index.js`, { exports, ...options });
 }
 
 /** What `session`'s calls logged since `from`, as "level message". */
@@ -369,8 +346,4 @@ describe('events, console, self, DOMException', () => {
   });
 });
 
-describe('every plugin', () => {
-  it('builds unchanged', () => {
-    for (const [name, result] of Object.entries(built)) expect(result instanceof Error ? `${name}: ${result.message}` : name).toBe(name);
-  });
-});
+everyPluginBuilds(suite);

@@ -5,13 +5,9 @@
 // CommonJS for `require`, ESM for `import`, `process.env.NODE_ENV` set); the
 // URLPattern global; and a hook that never names them carries none of it.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HookRunner } from '../../host/runner/index.ts';
-import type { HookLogEntry } from '../../host/runner/types.ts';
-import type { BuildHookResult } from '../../pdk/compiler/index.ts';
+import { describe, expect, it } from 'vitest';
 import { bundleHook } from '../../pdk/compiler/bundle.ts';
-import { tempDir } from '../pdk/support.ts';
-import { type LoadedPlugin, loadPlugin, tryBuild, writeProject } from './pdk-support.ts';
+import { compatSuite, everyPluginBuilds, type LoadedPlugin } from './pdk-support.ts';
 
 /** The same operations run in the plugin and, in the test, on Node's Buffer. */
 const BUFFER_OPERATIONS = `(B) => {
@@ -131,16 +127,8 @@ const PLAIN_PLUGIN = `export function greet() {
 }
 `;
 
-let dir: string;
-let cleanup: () => Promise<void>;
-const built: Record<string, BuildHookResult | Error> = {};
-let runner: HookRunner;
-const logs: HookLogEntry[] = [];
-const plugins: LoadedPlugin[] = [];
-
-beforeAll(async () => {
-  ({ dir, cleanup } = await tempDir());
-  await writeProject(dir, {
+const suite = compatSuite(
+  {
     'buffer/index.js': BUFFER_PLUGIN,
     'cjs/index.js': PACKAGES_CJS_PLUGIN,
     'esm/package.json': JSON.stringify({ name: 'esm', type: 'module' }),
@@ -148,22 +136,11 @@ beforeAll(async () => {
     'plain/index.js': PLAIN_PLUGIN,
     'urlpattern/index.js': URLPATTERN_PLUGIN,
     ...Object.fromEntries(Object.entries({ ...CHECKSUM_PACKAGE, ...DUAL_PACKAGE }).flatMap(([path, text]) => [[`cjs/${path}`, text], [`esm/${path}`, text]])),
-  });
-  for (const name of ['buffer', 'cjs', 'esm', 'urlpattern']) built[name] = await tryBuild(join(dir, name, 'index.js'), join(dir, 'out', name, 'plugin.wasm'));
-  runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
-}, 900_000);
+  },
+  ['buffer/index.js', 'cjs/index.js', 'esm/index.js', 'urlpattern/index.js'],
+);
 
-afterAll(async () => {
-  for (const plugin of plugins) await plugin.hook.close();
-  await runner?.close();
-  await cleanup?.();
-});
-
-async function load(name: string, exports: string[]): Promise<LoadedPlugin> {
-  const plugin = await loadPlugin(runner, logs, built[name], { exports });
-  plugins.push(plugin);
-  return plugin;
-}
+const load = (name: string, exports: string[]): Promise<LoadedPlugin> => suite.load(`${name}/index.js`, { exports });
 
 describe('Buffer', () => {
   it('answers as Node\'s Buffer does: encodings (base64url too), slices, concat, compare, integer and float reads and writes, JSON', async () => {
@@ -184,8 +161,8 @@ describe('Buffer', () => {
   });
 
   it('a hook that never names Buffer or requires buffer carries none of it', async () => {
-    const plain = await bundleHook(join(dir, 'plain', 'index.js'));
-    const withBuffer = await bundleHook(join(dir, 'buffer', 'index.js'));
+    const plain = await bundleHook(join(suite.dir, 'plain', 'index.js'));
+    const withBuffer = await bundleHook(join(suite.dir, 'buffer', 'index.js'));
     expect(withBuffer.code).toContain('base64url');
     expect(plain.code).not.toContain('base64url');
     expect(plain.code).not.toContain('INSPECT_MAX_BYTES');
@@ -203,7 +180,7 @@ describe('URLPattern', () => {
   it('matches and captures as the URLPattern standard says; a hook that never names it carries none of it', async () => {
     const plugin = await load('urlpattern', ['route', 'urls']);
     expect(await plugin.text('route')).toBe('["123",false,true,false]');
-    expect((await bundleHook(join(dir, 'plain', 'index.js'))).code).not.toContain('URLPattern');
+    expect((await bundleHook(join(suite.dir, 'plain', 'index.js'))).code).not.toContain('URLPattern');
   });
 });
 
@@ -216,8 +193,4 @@ describe('npm packages', () => {
   });
 });
 
-describe('every plugin', () => {
-  it('builds unchanged', () => {
-    for (const [name, result] of Object.entries(built)) expect(result instanceof Error ? `${name}: ${result.message}` : name).toBe(name);
-  });
-});
+everyPluginBuilds(suite);

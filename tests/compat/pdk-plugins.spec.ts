@@ -7,12 +7,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HookRunner } from '../../host/runner/index.ts';
-import type { HookLogEntry } from '../../host/runner/types.ts';
-import type { BuildHookResult } from '../../pdk/compiler/index.ts';
-import { tempDir, wasmApi } from '../pdk/support.ts';
-import { type LoadedPlugin, loadPlugin, tryBuild, writeProject } from './pdk-support.ts';
+import { describe, expect, it } from 'vitest';
+import { wasmApi } from '../pdk/support.ts';
+import { compatSuite } from './pdk-support.ts';
 import { skipUnless } from '../helpers/skips.ts';
 
 const CJS_PLUGIN = `// js-pdk's documented shape: functions over the globals, module.exports at the end.
@@ -166,16 +163,8 @@ const BINARYEN = (() => {
   }
 })();
 
-let dir: string;
-let cleanup: () => Promise<void>;
-const built: Record<string, BuildHookResult | Error> = {};
-let runner: HookRunner;
-const logs: HookLogEntry[] = [];
-const plugins: LoadedPlugin[] = [];
-
-beforeAll(async () => {
-  ({ dir, cleanup } = await tempDir());
-  await writeProject(dir, {
+const suite = compatSuite(
+  {
     'cjs/package.json': JSON.stringify({ name: 'cjs-plugin', type: 'module' }),
     'cjs/index.js': CJS_PLUGIN,
     'exports-style/index.js': EXPORTS_STYLE_PLUGIN,
@@ -183,22 +172,10 @@ beforeAll(async () => {
     'hostfn/index.ts': HOSTFN_PLUGIN,
     'hostfn/index.d.ts': HOSTFN_DTS,
     'host-functions.mjs': HOST_FUNCTIONS,
-  });
-  for (const name of ['cjs/index.js', 'exports-style/index.js', 'esm/index.ts', ...(BINARYEN ? ['hostfn/index.ts'] : [])]) built[name] = await tryBuild(join(dir, name), join(dir, 'out', name.replace(/\W/g, '-'), 'plugin.wasm'));
-  runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => logs.push(entry) });
-}, 900_000);
-
-afterAll(async () => {
-  for (const plugin of plugins) await plugin.hook.close();
-  await runner?.close();
-  await cleanup?.();
-});
-
-async function load(name: string, options: Parameters<typeof loadPlugin>[3]): Promise<LoadedPlugin> {
-  const plugin = await loadPlugin(runner, logs, built[name], options);
-  plugins.push(plugin);
-  return plugin;
-}
+  },
+  ['cjs/index.js', 'exports-style/index.js', 'esm/index.ts', ...(BINARYEN ? ['hostfn/index.ts'] : [])],
+);
+const { built, load } = suite;
 
 describe('a CommonJS plugin in a "type": "module" package (module.exports = {…})', () => {
   it('builds unchanged, every function of module.exports a wasm export', () => {
@@ -282,13 +259,13 @@ describe.skipIf(skipUnless('host functions declared in a .d.ts', BINARYEN ? unde
   });
 
   it('calls host functions: numbers both ways, and memory offsets', async () => {
-    const plugin = await load('hostfn/index.ts', { exports: ['sum', 'shout'], hostFunctions: pathToFileURL(join(dir, 'host-functions.mjs')).href });
+    const plugin = await load('hostfn/index.ts', { exports: ['sum', 'shout'], hostFunctions: pathToFileURL(join(suite.dir, 'host-functions.mjs')).href });
     expect(await plugin.text('sum')).toBe('6');
     expect(await plugin.text('shout', 'quiet please')).toBe('QUIET PLEASE');
   });
 
   it('taken at the top level; an i64 argument from a number saturates as in js-pdk (NaN is 0), a BigInt passes exactly', async () => {
-    const plugin = await load('hostfn/index.ts', { exports: ['early'], hostFunctions: pathToFileURL(join(dir, 'host-functions.mjs')).href });
+    const plugin = await load('hostfn/index.ts', { exports: ['early'], hostFunctions: pathToFileURL(join(suite.dir, 'host-functions.mjs')).href });
     expect(await plugin.text('early')).toBe('9223372036854775807,-9223372036854775808,0,-42');
   });
 

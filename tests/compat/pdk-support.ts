@@ -5,9 +5,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHook, type BuildHookResult } from '../../pdk/compiler/index.ts';
 import { HookRunner, type WasmHook } from '../../host/runner/index.ts';
 import type { ExportCallOutcome, HookLogEntry } from '../../host/runner/types.ts';
+import { tempDir } from '../pdk/support.ts';
 
 /** Writes `files` (relative path → text) under `dir`. */
 export async function writeProject(dir: string, files: Record<string, string>): Promise<void> {
@@ -67,4 +69,58 @@ export async function loadPlugin(
       return outcome.output === null ? null : new TextDecoder().decode(outcome.output);
     },
   };
+}
+
+/** What {@link compatSuite} gives a spec once its `beforeAll` ran. */
+export interface CompatSuite {
+  /** The temporary project the sources were written to. */
+  readonly dir: string;
+  /** Each entry's build (or its error: the tests that need it fail, not the file). */
+  readonly built: Record<string, BuildHookResult | Error>;
+  /** Every log line of every loaded plugin, in order. */
+  readonly logs: HookLogEntry[];
+  /** Loads `entry`'s build into the suite's runner; closed after the suite. */
+  load(entry: string, options: Parameters<typeof loadPlugin>[3]): Promise<LoadedPlugin>;
+}
+
+/**
+ * A compatibility suite's fixture: `files` written to a temporary project, each of `entries`
+ * (relative paths) built once, one runner for every plugin, all closed and removed afterwards.
+ */
+export function compatSuite(files: Record<string, string>, entries: readonly string[]): CompatSuite {
+  let cleanup: (() => Promise<void>) | undefined;
+  let runner: HookRunner | undefined;
+  const plugins: LoadedPlugin[] = [];
+  const suite = {
+    dir: '',
+    built: {} as Record<string, BuildHookResult | Error>,
+    logs: [] as HookLogEntry[],
+    async load(entry: string, options: Parameters<typeof loadPlugin>[3]): Promise<LoadedPlugin> {
+      if (runner === undefined) throw new Error('the suite has not started');
+      const plugin = await loadPlugin(runner, suite.logs, suite.built[entry], options);
+      plugins.push(plugin);
+      return plugin;
+    },
+  };
+  beforeAll(async () => {
+    ({ dir: suite.dir, cleanup } = await tempDir());
+    await writeProject(suite.dir, files);
+    for (const entry of entries) suite.built[entry] = await tryBuild(join(suite.dir, entry), join(suite.dir, 'out', entry.replace(/\W/g, '-'), 'plugin.wasm'));
+    runner = await HookRunner.start({ workers: 1, spareWorker: false, onLog: (entry) => suite.logs.push(entry) });
+  }, 900_000);
+  afterAll(async () => {
+    for (const plugin of plugins) await plugin.hook.close();
+    await runner?.close();
+    await cleanup?.();
+  });
+  return suite;
+}
+
+/** Every build of the suite succeeded (a spec's last test: names each that did not). */
+export function everyPluginBuilds(suite: CompatSuite): void {
+  describe('every plugin', () => {
+    it('builds unchanged', () => {
+      for (const [name, result] of Object.entries(suite.built)) expect(result instanceof Error ? `${name}: ${result.message}` : name).toBe(name);
+    });
+  });
 }
