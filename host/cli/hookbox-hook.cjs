@@ -32,7 +32,13 @@ const DEFAULT_MAX_CONTINUATIONS = 3;
 const MAX_SOCKET_PATH = 107;
 
 /** The variable each agent names its project folder by in a hook's environment (Codex names none). */
-const PROJECT_DIR_VARIABLE = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR', qwen: 'QWEN_PROJECT_DIR', factory: 'FACTORY_PROJECT_DIR' };
+const PROJECT_DIR_VARIABLE = {
+  'claude-code': 'CLAUDE_PROJECT_DIR',
+  gemini: 'GEMINI_PROJECT_DIR',
+  qwen: 'QWEN_PROJECT_DIR',
+  factory: 'FACTORY_PROJECT_DIR',
+  copilot: 'COPILOT_PROJECT_DIR',
+};
 
 /**
  * Where relative `--socket` and `--config` paths start: the project the agent
@@ -56,6 +62,8 @@ function defaultSocket(env = process.env) {
 function parseArgs(argv) {
   const options = {
     agent: undefined,
+    // The event, for an agent whose events carry no name (Copilot CLI): `hookbox hook copilot preToolUse`.
+    event: undefined,
     socket: process.env.HOOKBOX_SOCKET,
     config: process.env.HOOKBOX_CONFIG,
     maxContinuations: DEFAULT_MAX_CONTINUATIONS,
@@ -82,10 +90,15 @@ function parseArgs(argv) {
       else bad(`--deadline-ms expects a positive integer, got ${argv[i]}`);
     } else if (arg.startsWith('-')) bad(`unknown option ${arg}`);
     else if (options.agent === undefined) options.agent = arg;
+    else if (options.event === undefined) options.event = arg;
     else bad(`unexpected argument ${arg}`);
   }
-  if (options.agent === undefined) bad('usage: hookbox hook <agent> [--socket PATH] [--config FILE] [--deadline-ms N]');
+  if (options.agent === undefined) bad('usage: hookbox hook <agent> [<event>] [--socket PATH] [--config FILE] [--deadline-ms N]');
   else if (!/^[a-z0-9-]+$/.test(options.agent)) bad(`bad agent name ${options.agent}`);
+  if (options.event !== undefined && !/^[A-Za-z]{1,40}$/.test(options.event)) {
+    bad(`bad event name ${options.event}`);
+    options.event = undefined;
+  }
   const base = projectDir(options.agent);
   options.socket = options.socket === undefined || options.socket === '' ? defaultSocket() : resolve(base, options.socket);
   if (options.config !== undefined && options.config !== '') options.config = resolve(base, options.config);
@@ -134,7 +147,7 @@ function ask(options, body) {
     const req = http.request(
       {
         socketPath: connectablePath(options.socket),
-        path: `/hooks/${options.agent}`,
+        path: `/hooks/${options.agent}${options.event === undefined ? '' : `/${options.event}`}`,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -171,7 +184,7 @@ async function inProcess(options, body) {
     register();
     ({ decideInProcess } = await import(pathToFileURL(join(__dirname, '..', 'serve', 'in-process.ts')).href));
   }
-  return decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations);
+  return decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations, options.event);
 }
 
 async function decide(options, body) {
@@ -193,7 +206,7 @@ async function runHookClient(argv) {
   let text = '';
   // The deadline counts from the client's start: reading stdin, asking the server, or deciding in-process.
   const timer = setTimeout(
-    () => answer(closedAnswer(agent, sniffEvent(text), `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
+    () => answer(closedAnswer(agent, options.event ?? sniffEvent(text), `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
     options.deadlineMs,
   );
   try {
@@ -203,7 +216,7 @@ async function runHookClient(argv) {
     if (options.answerClosed !== undefined) throw new Error(options.answerClosed);
     answer(await decide(options, body));
   } catch (error) {
-    answer(closedAnswer(agent, sniffEvent(text), error instanceof Error ? error.message : error));
+    answer(closedAnswer(agent, options.event ?? sniffEvent(text), error instanceof Error ? error.message : error));
   } finally {
     clearTimeout(timer);
   }
