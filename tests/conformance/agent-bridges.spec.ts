@@ -27,10 +27,20 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
     }
   });
 
+  // An agent whose events carry no name gets it from the command line: its probe's event stands in.
+  const named = bridge.eventOnCommandLine === true ? bridge.probe.eventName : undefined;
+
   it.each([null, 42, 'text', [], {}, { hook_event_name: 'PreToolUse' }])('refuses %j as invalid, naming the input path', (input) => {
-    const parsed = bridge.toSeam(input);
+    const parsed = bridge.toSeam(input, named);
     expect(parsed.kind).toBe('invalid');
     if (parsed.kind === 'invalid') expect(parsed.message).toMatch(/input\./);
+  });
+
+  it.runIf(bridge.eventOnCommandLine === true)('refuses a well-formed event the command line does not name (its events carry no name)', () => {
+    expect(named, 'a bridge whose events carry no name names its probe event').toBeDefined();
+    const probe = bridge.probe.event('/tmp');
+    expect(bridge.toSeam(probe, named).kind).toBe('seam');
+    expect(bridge.toSeam(probe).kind).toBe('invalid');
   });
 
   it('answers an event it cannot read with exit 2 and the reason', () => {
@@ -80,7 +90,7 @@ describe('setup transports across the bridges', () => {
       const plugin = bridge.setup.plugin !== undefined;
       expect(bridge.setup.unsupported(plugin ? 'plugin' : 'command'), bridge.name).toBeUndefined();
       // A plugin agent's settings are the plugin file: a text format of its own, written whole.
-      expect(bridge.setup.fileFormat !== undefined, bridge.name).toBe(plugin);
+      if (plugin) expect(bridge.setup.fileFormat, bridge.name).toBeDefined();
     }
     for (const transport of TRANSPORTS) {
       expect(Object.values(AGENT_BRIDGES).some((bridge) => bridge.setup.unsupported(transport.kind) === undefined), transport.kind).toBe(true);

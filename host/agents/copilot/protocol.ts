@@ -64,7 +64,8 @@ export const CopilotCommonSchema = z.looseObject({
 /** A tool's result as Copilot reports it to a postToolUse hook. */
 export const CopilotToolResultSchema = z.looseObject({ resultType: z.string(), textResultForLlm: z.string() });
 
-const ToolFields = { toolName: z.string().min(1), toolArgs: z.record(z.string(), z.unknown()).optional() };
+// `toolArgs`: an object as measured; JSON text or none is read by the bridge (never a reason to deny the event).
+const ToolFields = { toolName: z.string().min(1), toolArgs: z.unknown().optional() };
 /** The JSON of each event hookbox reads from Copilot, beyond the common fields. */
 export const COPILOT_EVENT_SCHEMAS = {
   sessionStart: z.looseObject({ source: z.unknown().optional() }),

@@ -50,7 +50,7 @@ function describe(handler: Record<string, unknown>): string {
  * name). Idempotent; every other key and handler stays, in its order.
  */
 function apply(settings: Record<string, unknown>, transport: SetupTransport, options?: SetupOptions): SetupEdit {
-  if (transport.kind !== 'command') throw new TypeError('Copilot CLI runs hookbox as a command hook only');
+  if (transport.kind !== 'command') throw new TypeError('Copilot CLI runs hookbox\'s command hooks only');
   // Above the client's own deadline (answer-deadline.ts): Copilot lets a timed-out hook's call through.
   const timeoutSec = options?.answerTimeoutMs === undefined ? DEFAULT_TIMEOUT_S : Math.ceil(options.answerTimeoutMs / 1000);
   const next = structuredClone(settings);
@@ -170,7 +170,7 @@ export const copilotSetup: AgentSetup = {
     transport === 'command'
       ? undefined
       : transport === 'http'
-        ? 'Copilot CLI skips an http hook to a loopback address unless COPILOT_HOOK_ALLOW_LOCALHOST=1 is set where it runs (measured with 1.0.102: without it the call ran, no hook asked), so a missing variable fails open silently, and a project\'s hook file is committed, so it cannot hold the bearer token; use --transport command'
+        ? 'Copilot CLI has no http hooks hookbox writes: it skips an http hook to a loopback address unless COPILOT_HOOK_ALLOW_LOCALHOST=1 is set where it runs (measured with 1.0.102: without it the call ran and no hook was asked), so a missing variable fails open silently, and a project\'s hook file is committed, so it cannot hold the bearer token; use --transport command'
         : `Copilot CLI has no ${transport} hooks (it runs command hooks); use --transport command`,
   apply,
   remove,

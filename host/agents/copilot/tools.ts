@@ -29,6 +29,9 @@ export const COPILOT_TOOLS: readonly AgentToolRow[] = [
   { tool: 'fetch_copilot_cli_documentation', as: 'fetch_copilot_cli_documentation', how: 'passed: reads Copilot\'s bundled documentation' },
 ];
 
+/** The tools mapped to one of hookbox's (`bash` keeps its name but is mapped all the same). */
+const MAPPED = new Set(['bash', 'view', 'create', 'edit']);
+
 const str = (input: Readonly<Record<string, unknown>>, key: string): string | undefined => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
 
 /**
@@ -50,8 +53,8 @@ export function fromCopilotTool(toolName: string, input: Readonly<Record<string,
     return content === undefined ? undefined : { toolName: 'write_file', arguments: { path: relativeInside(cwd, file), content } };
   })();
   if (mapped !== undefined) return mapped;
-  const row = COPILOT_TOOLS.find((candidate) => candidate.tool === toolName);
-  return passedCall(row !== undefined && row.as === row.tool ? COPILOT_TOOLS : [], toolName, input);
+  // A mapped tool here had an unexpected shape: flagged like a tool the table lacks.
+  return passedCall(MAPPED.has(toolName) ? [] : COPILOT_TOOLS, toolName, input);
 }
 
 /** A postToolUse `toolResult` → hookbox's result (a shell's trailer becomes hookbox's `exit code: N` line). */
