@@ -131,10 +131,12 @@ describe('Copilot CLI bridge (its own format)', () => {
     const root = mkdtempSync(join(tmpdir(), 'hookbox-copilot-overlap-'));
     const project = join(root, 'project');
     mkdirSync(join(project, '.git'), { recursive: true });
-    // Copilot's Claude-format PreToolUse, as 1.0.102 sent it: no transcript_path, a timestamp string.
+    // Copilot's Claude-format PreToolUse and Stop, as 1.0.102 sent them: a timestamp string, no permission_mode.
     const fromCopilot = { hook_event_name: 'PreToolUse', session_id: 's1', timestamp: '2026-12-03T07:29:44.504Z', cwd: project, tool_name: 'Bash', tool_input: { command: 'ls' } };
     const fromClaude = { hook_event_name: 'PreToolUse', session_id: 's1', transcript_path: '/h/t.jsonl', permission_mode: 'default', cwd: project, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' };
+    const stopFromCopilot = { hook_event_name: 'Stop', session_id: 's1', timestamp: '2026-12-03T07:41:00.549Z', cwd: project, transcript_path: '/h/e.jsonl', stop_reason: 'end_turn', stop_hook_active: false };
     expect(sentByCopilot(fromCopilot)).toBe(true);
+    expect(sentByCopilot(stopFromCopilot)).toBe(true);
     expect(sentByCopilot(fromClaude)).toBe(false);
     expect(copilotDecidesIn(project, root)).toBe(false);
     expect(claudeCodeBridge.toSeam(fromCopilot).kind).toBe('seam');
@@ -143,6 +145,7 @@ describe('Copilot CLI bridge (its own format)', () => {
     writeFileSync(join(project, '.github', 'hooks', 'hookbox.json'), JSON.stringify(edit.settings));
     expect(copilotDecidesIn(join(project, 'sub'), root)).toBe(true);
     expect(claudeCodeBridge.toSeam(fromCopilot)).toMatchObject({ kind: 'pass', event: 'PreToolUse' });
+    expect(claudeCodeBridge.toSeam(stopFromCopilot)).toMatchObject({ kind: 'pass', event: 'Stop' });
     expect(claudeCodeBridge.toSeam(fromClaude).kind).toBe('seam');
   });
 });

@@ -6,12 +6,13 @@ import { copilotSetup } from './setup.ts';
 /**
  * Copilot CLI runs the hooks of a project's `.claude/settings.json` besides
  * its own (measured with 1.0.102: both files' hooks ran for one call). Its
- * Claude-format events are told from Claude Code's by their shape: no
- * `transcript_path` (Claude Code sends it on every event) and a `timestamp`
- * string (Claude Code sends none).
+ * Claude-format events are told from Claude Code's by their shape: a
+ * `timestamp` string on every event (Claude Code sends none) and no
+ * `permission_mode` (Claude Code's are never without it). Its Stop carries a
+ * `transcript_path`, its other events none, so that field tells nothing.
  */
 export function sentByCopilot(data: Readonly<Record<string, unknown>>): boolean {
-  return !Object.hasOwn(data, 'transcript_path') && typeof data.timestamp === 'string';
+  return typeof data.timestamp === 'string' && !Object.hasOwn(data, 'permission_mode');
 }
 
 function hasCopilotEntries(file: string): boolean {
