@@ -25,7 +25,7 @@ export const COPILOT_SEAM_EVENTS = {
     {
       event: 'preToolUse',
       answers:
-        'deny → flat `permissionDecision: "deny"` + `permissionDecisionReason` (the model reads "Denied by preToolUse hook: <reason>"; `hookSpecificOutput` is ignored there and the call runs); ask → `permissionDecision: "ask"` (headless: denied); allow → no answer',
+        'deny → flat `permissionDecision: "deny"` + `permissionDecisionReason` (the model reads "Denied by preToolUse hook: <reason>"; `hookSpecificOutput` is ignored there and the call runs); ask → `permissionDecision: "ask"` (interactive: Copilot asks; headless: denied, "Denied by preToolUse hook (unable to ask user for confirmation): <reason>"); allow → no answer',
     },
   ],
   'tools/post-execute': [
@@ -37,7 +37,7 @@ export const COPILOT_SEAM_EVENTS = {
     {
       event: 'postToolUseFailure',
       answers:
-        'context → `additionalContext`; block and a replacement cannot be expressed (Copilot reads only `additionalContext` on a failed call, its error text reaches the model): the reason goes as context',
+        'context → `additionalContext`; block and a replacement cannot be expressed (Copilot reads only `additionalContext` on a failed call, its error text reaches the model): the reason goes as context; not measured (no call failed in the runs), read as Copilot\'s SDK documents the input',
     },
   ],
   'agent/turn-continuation': [
