@@ -37,7 +37,7 @@ export const COPILOT_SEAM_EVENTS = {
     {
       event: 'postToolUseFailure',
       answers:
-        'context → `additionalContext`; block and a replacement cannot be expressed (Copilot reads only `additionalContext` on a failed call, its error text reaches the model): the reason goes as context; not measured (no call failed in the runs), read as Copilot\'s SDK documents the input',
+        'context → `additionalContext` (the model reads "Tool \"<name>\" failed. Additional guidance from postToolUseFailure hooks: <context>"); block and a replacement cannot be expressed (Copilot ignores `modifiedResult` on a failed call, measured: its error text reaches the model): the reason goes as context',
     },
   ],
   'agent/turn-continuation': [
