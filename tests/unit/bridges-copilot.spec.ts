@@ -147,5 +147,13 @@ describe('Copilot CLI bridge (its own format)', () => {
     expect(claudeCodeBridge.toSeam(fromCopilot)).toMatchObject({ kind: 'pass', event: 'PreToolUse' });
     expect(claudeCodeBridge.toSeam(stopFromCopilot)).toMatchObject({ kind: 'pass', event: 'Stop' });
     expect(claudeCodeBridge.toSeam(fromClaude).kind).toBe('seam');
+    // Setup and doctor say so once the project's Claude Code setup holds hookbox's entries.
+    const finished = (dir: string) => copilot.setup.finish!({ scope: { kind: 'project', dir }, settingsFile: '', before: {}, after: edit.settings, removing: false }).notes;
+    expect(finished(project)).toEqual([]);
+    const claude = claudeCodeBridge.setup.apply({}, { kind: 'command', command: "sh '/opt/hookbox-hook.sh' claude-code" });
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(claude.settings));
+    expect(finished(project)).toEqual([expect.stringMatching(/also runs the hooks of this project's \.claude\/settings\.json.*decided once/) as string]);
+    expect(copilot.setup.verify!({ scope: { kind: 'project', dir: project }, settingsFile: '', settings: edit.settings })).toEqual([{ ok: true, what: expect.stringMatching(/decided once/) as string }]);
   });
 });

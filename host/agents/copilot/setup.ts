@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentSetup, DoctorFinding, SetupChange, SetupEdit, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from '../agent-bridge.ts';
-import type { HandlerPosition } from '../hook-groups.ts';
-import { hooksObject, isHookboxCommand } from '../hook-groups.ts';
+import { type HandlerPosition, handlerPositions, hooksObject, isHookboxCommand } from '../hook-groups.ts';
 import { isHookboxHandlerOf } from '../claude-format/setup.ts';
 import { COPILOT_EVENT_NAMES } from './protocol.ts';
 
@@ -127,18 +126,14 @@ function claudeEntriesIn(dir: string): boolean {
   const file = path.join(dir, '.claude', 'settings.json');
   if (!existsSync(file)) return false;
   try {
-    return hasClaudeHookboxHandler(JSON.parse(readFileSync(file, 'utf8')) as unknown);
+    return hasClaudeHookboxHandler(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
   } catch {
     return false;
   }
 }
 
-function hasClaudeHookboxHandler(settings: unknown): boolean {
-  const hooks = (settings as { hooks?: unknown } | null)?.hooks;
-  if (typeof hooks !== 'object' || hooks === null) return false;
-  return Object.values(hooks).some(
-    (groups) => Array.isArray(groups) && groups.some((group: unknown) => ((group as { hooks?: unknown } | null)?.hooks as unknown[] | undefined)?.some?.((handler) => isHookboxHandlerOf('claude-code', handler)) === true),
-  );
+function hasClaudeHookboxHandler(settings: Record<string, unknown>): boolean {
+  return handlerPositions(settings).some((position) => isHookboxHandlerOf('claude-code', position.handler));
 }
 
 const BOTH_NOTE =
