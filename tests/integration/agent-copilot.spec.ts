@@ -83,9 +83,12 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
     expect(logs.text).not.toContain(GITHUB_TOKEN);
   });
 
-  it('prompt-guard: a prompt holding an AWS key never reaches the model', { timeout: RUN_TIMEOUT }, async () => {
+  it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project([{ text: 'should not be reached' }]);
-    await run(p, `deploy with ${AWS_KEY} please`);
+    const result = await run(p, `deploy with ${AWS_KEY} please`);
+    // Measured: a blocked prompt makes no model call, and headless `copilot -p` exits 1.
+    expect(result.status).toBe(1);
+    expect(p.mock.turns).toHaveLength(0);
     for (const request of p.mock.requests) expect(request.text).not.toContain(AWS_KEY);
   });
 
