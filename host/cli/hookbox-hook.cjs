@@ -206,7 +206,7 @@ async function runHookClient(argv) {
   let text = '';
   // The deadline counts from the client's start: reading stdin, asking the server, or deciding in-process.
   const timer = setTimeout(
-    () => answer(closedAnswer(agent, options.event ?? sniffEvent(text), `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
+    () => answer(closedAnswer(agent, sniffEvent(text) ?? options.event, `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
     options.deadlineMs,
   );
   try {
@@ -216,7 +216,7 @@ async function runHookClient(argv) {
     if (options.answerClosed !== undefined) throw new Error(options.answerClosed);
     answer(await decide(options, body));
   } catch (error) {
-    answer(closedAnswer(agent, options.event ?? sniffEvent(text), error instanceof Error ? error.message : error));
+    answer(closedAnswer(agent, sniffEvent(text) ?? options.event, error instanceof Error ? error.message : error));
   } finally {
     clearTimeout(timer);
   }

@@ -156,7 +156,8 @@ export class DecisionServer {
       }
       agent = bridge.name;
       const body = await readBody(req, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-      const event = named ?? (body.text === undefined ? undefined : sniffEvent(body.text));
+      // The event the JSON names wins: the route's stands in only for an agent whose events carry none.
+      const event = (body.text === undefined ? undefined : sniffEvent(body.text)) ?? named;
       const foreign = this.#otherConfig(req);
       if (foreign !== undefined) {
         // A client of another project: never decided here. Over the socket the client then
@@ -164,11 +165,11 @@ export class DecisionServer {
         // the only status Claude Code reads a decision from).
         const reason = `this hookbox server serves ${this.#options.hooks.config?.path ?? '?'}, not ${foreign}; start one for this project`;
         status = tcp ? 200 : 421;
-        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), reason), decision: 'other-config', ...(event !== undefined && { event }) };
+        decided = { answer: bridge.failClosed(sniffEvent(body.head) ?? event, reason), decision: 'other-config', ...(event !== undefined && { event }) };
         if (!tcp) res.setHeader(REFUSED_HEADER, 'other-config');
       } else if (body.text === undefined) {
         status = 413;
-        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), `request body over ${body.limit} bytes`), decision: 'oversized' };
+        decided = { answer: bridge.failClosed(sniffEvent(body.head) ?? event, `request body over ${body.limit} bytes`), decision: 'oversized' };
       } else {
         let input: unknown;
         try {

@@ -70,6 +70,15 @@ describe('hookbox hook copilot <event>: the event from the command line', () => 
     expect(closed('agentStop', '{}')).toMatchObject({ status: 0, stdout: '' });
   });
 
+  it.each(['sh', 'node'] as const)('%s client: for an agent whose events name themselves, the JSON\'s event wins over a stray one on the command line', (kind) => {
+    const [bin, file] = kind === 'sh' ? ['sh', SH_CLIENT] : [process.execPath, NODE_CLIENT];
+    const event = JSON.stringify({ session_id: 's1', transcript_path: null, cwd: ws.project, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    // No server, no config: the closed answer — PreToolUse's deny, never the let-through of the "Stop" it was told.
+    const run = spawnSync(bin, [file, 'claude-code', 'Stop', '--socket', join(ws.root, 'none', 'serve.sock')], { input: event, encoding: 'utf8', env: { ...process.env, HOOKBOX_HOME: join(ws.root, 'no-home') } });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+
   it.each(['sh', 'node'] as const)('%s client: an event name that is not a word is refused, answered closed with exit 2', (kind) => {
     const run = client(kind, ['--socket', server.socket, 'pre;touch x'], pre('ls'));
     expect(run.status).toBe(2);
