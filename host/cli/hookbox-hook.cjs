@@ -31,6 +31,20 @@ const DEFAULT_MAX_CONTINUATIONS = 3;
 /** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */
 const MAX_SOCKET_PATH = 107;
 
+/**
+ * The agents whose events carry no name (Copilot CLI's own format): the
+ * event is the command line's, never one read from the JSON — a tool's
+ * arguments (the model's) could hold a `hook_event_name` of their own. For
+ * every other agent the JSON's event is the one, and a word after the agent
+ * name is not trusted. The bridges' `eventOnCommandLine`, held equal by a test.
+ */
+const EVENT_ON_COMMAND_LINE = new Set(['copilot']);
+
+/** The event a closed answer is written for. */
+function closedEvent(options, text) {
+  return EVENT_ON_COMMAND_LINE.has(options.agent) ? options.event : sniffEvent(text);
+}
+
 /** The variable each agent names its project folder by in a hook's environment (Codex names none). */
 const PROJECT_DIR_VARIABLE = {
   'claude-code': 'CLAUDE_PROJECT_DIR',
@@ -206,7 +220,7 @@ async function runHookClient(argv) {
   let text = '';
   // The deadline counts from the client's start: reading stdin, asking the server, or deciding in-process.
   const timer = setTimeout(
-    () => answer(closedAnswer(agent, sniffEvent(text) ?? options.event, `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
+    () => answer(closedAnswer(agent, closedEvent(options, text), `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
     options.deadlineMs,
   );
   try {
@@ -216,13 +230,13 @@ async function runHookClient(argv) {
     if (options.answerClosed !== undefined) throw new Error(options.answerClosed);
     answer(await decide(options, body));
   } catch (error) {
-    answer(closedAnswer(agent, sniffEvent(text) ?? options.event, error instanceof Error ? error.message : error));
+    answer(closedAnswer(agent, closedEvent(options, text), error instanceof Error ? error.message : error));
   } finally {
     clearTimeout(timer);
   }
 }
 
-module.exports = { runHookClient, parseArgs, connectablePath, PROJECT_DIR_VARIABLE, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, MAX_SOCKET_PATH, EXIT_HEADER, REFUSED_HEADER, CONFIG_HEADER, defaultSocket };
+module.exports = { runHookClient, parseArgs, EVENT_ON_COMMAND_LINE, connectablePath, PROJECT_DIR_VARIABLE, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, MAX_SOCKET_PATH, EXIT_HEADER, REFUSED_HEADER, CONFIG_HEADER, defaultSocket };
 
 // Run directly (`node hookbox-hook.cjs <agent> …`, what `hookbox setup` writes): the fastest start.
 if (require.main === module) void runHookClient(process.argv.slice(2));

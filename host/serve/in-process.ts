@@ -25,12 +25,17 @@ export async function decideInProcess(
   try {
     input = JSON.parse(body);
   } catch (error) {
-    return bridge.failClosed(/"hook_event_name"\s*:\s*"([A-Za-z]{1,40})"/.exec(body)?.[1] ?? named, `stdin is not JSON (${(error as Error).message})`);
+    return bridge.failClosed(bridge.eventOnCommandLine === true ? named : /"hook_event_name"\s*:\s*"([A-Za-z]{1,40})"/.exec(body)?.[1], `stdin is not JSON (${(error as Error).message})`);
   }
   const hooks = await loadServedHooks(configPath);
   const sessions = new SessionTable({ maxSessions: 1, idleMs: Number.MAX_SAFE_INTEGER });
   try {
-    const decided = await decideAgentEvent(bridge, input, { bus: hooks.bus, sessions, maxContinuations, keepReplacedOriginals: hooks.keepReplacedOriginals }, named);
+    const decided = await decideAgentEvent(
+      bridge,
+      input,
+      { bus: hooks.bus, sessions, maxContinuations, keepReplacedOriginals: hooks.keepReplacedOriginals },
+      bridge.eventOnCommandLine === true ? named : undefined,
+    );
     return decided.answer;
   } finally {
     sessions.closeAll();

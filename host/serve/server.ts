@@ -133,12 +133,12 @@ export class DecisionServer {
       const health = req.method === 'GET' && url.pathname === '/health';
       // `/hooks/<agent>`, or `/hooks/<agent>/<event>` for an agent whose events carry no name (Copilot CLI).
       const match = /^\/hooks\/([a-z0-9-]+)(?:\/([A-Za-z]{1,40}))?$/.exec(url.pathname);
-      const named = match?.[2];
+      const routed = match?.[2];
       const bridge: AgentBridge | undefined = match !== null && isAgentName(match[1]!) ? AGENT_BRIDGES[match[1]!] : undefined;
       if (!authorized) {
         status = 401;
         const reason = 'unauthenticated request (a bearer token is required)';
-        decided = { answer: bridge?.failClosed(named, reason) ?? { exitCode: 2, stdout: '', stderr: `hookbox: ${reason}\n` }, decision: 'unauthenticated' };
+        decided = { answer: bridge?.failClosed(bridge?.eventOnCommandLine === true ? routed : undefined, reason) ?? { exitCode: 2, stdout: '', stderr: `hookbox: ${reason}\n` }, decision: 'unauthenticated' };
         this.#sendAndClose(req, res, status, decided.answer);
         return;
       }
@@ -156,8 +156,10 @@ export class DecisionServer {
       }
       agent = bridge.name;
       const body = await readBody(req, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-      // The event the JSON names wins: the route's stands in only for an agent whose events carry none.
-      const event = (body.text === undefined ? undefined : sniffEvent(body.text)) ?? named;
+      // An agent whose events carry no name: the route's, never one read from the JSON (a tool's
+      // arguments could hold a `hook_event_name`); any other agent: the JSON's, the route's ignored.
+      const named = bridge.eventOnCommandLine === true ? routed : undefined;
+      const event = named ?? (body.text === undefined ? undefined : sniffEvent(body.text));
       const foreign = this.#otherConfig(req);
       if (foreign !== undefined) {
         // A client of another project: never decided here. Over the socket the client then
@@ -165,11 +167,11 @@ export class DecisionServer {
         // the only status Claude Code reads a decision from).
         const reason = `this hookbox server serves ${this.#options.hooks.config?.path ?? '?'}, not ${foreign}; start one for this project`;
         status = tcp ? 200 : 421;
-        decided = { answer: bridge.failClosed(sniffEvent(body.head) ?? event, reason), decision: 'other-config', ...(event !== undefined && { event }) };
+        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), reason), decision: 'other-config', ...(event !== undefined && { event }) };
         if (!tcp) res.setHeader(REFUSED_HEADER, 'other-config');
       } else if (body.text === undefined) {
         status = 413;
-        decided = { answer: bridge.failClosed(sniffEvent(body.head) ?? event, `request body over ${body.limit} bytes`), decision: 'oversized' };
+        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), `request body over ${body.limit} bytes`), decision: 'oversized' };
       } else {
         let input: unknown;
         try {

@@ -70,6 +70,18 @@ describe('hookbox hook copilot <event>: the event from the command line', () => 
     expect(closed('agentStop', '{}')).toMatchObject({ status: 0, stdout: '' });
   });
 
+  it.each(['sh', 'node'] as const)('%s client: a hook_event_name inside the model\'s tool arguments never picks the closed answer (the command line\'s event does)', (kind) => {
+    const socket = join(ws.root, 'none', 'serve.sock');
+    const input = JSON.stringify({ sessionId: 's2', timestamp: 1, cwd: ws.project, toolName: 'bash', toolArgs: { command: 'touch x', hook_event_name: 'agentStop' } });
+    expect(JSON.parse(client(kind, ['--socket', socket, 'preToolUse'], input).stdout)).toMatchObject({ permissionDecision: 'deny' });
+  });
+
+  it('the server: the route\'s event, never a hook_event_name inside the tool arguments, names a malformed event\'s closed answer', () => {
+    const input = JSON.stringify({ sessionId: '../bad', timestamp: 1, cwd: ws.project, toolName: 'bash', toolArgs: { hook_event_name: 'agentStop' } });
+    const run = client('sh', ['--socket', server.socket, 'preToolUse'], input);
+    expect(JSON.parse(run.stdout)).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/input\.sessionId/) as string });
+  });
+
   it.each(['sh', 'node'] as const)('%s client: for an agent whose events name themselves, the JSON\'s event wins over a stray one on the command line', (kind) => {
     const [bin, file] = kind === 'sh' ? ['sh', SH_CLIENT] : [process.execPath, NODE_CLIENT];
     const event = JSON.stringify({ session_id: 's1', transcript_path: null, cwd: ws.project, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' } });
