@@ -6,6 +6,7 @@
  * `hookbox serve`. What the model was shown is read from the mock's next request.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COPILOT_TOOLS } from '../../host/agents/copilot/tools.ts';
@@ -110,6 +111,30 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
     expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
     const [output] = toolResults(p.mock.turns[1]!);
     expect(output).toMatch(/Denied by preToolUse hook: .*trap/);
+  });
+
+  it('a server that never answers: the client answers closed before Copilot\'s own timeout (which would let the event through)', { timeout: RUN_TIMEOUT }, async () => {
+    // A socket that accepts and stays silent: the client's deadline (25 s for the trap config) passes first.
+    const silentDir = join(suite.root, 'silent');
+    mkdirSync(silentDir, { recursive: true, mode: 0o700 });
+    const silent = net.createServer(() => {});
+    const socket = join(silentDir, 'serve.sock');
+    await new Promise<void>((resolve) => silent.listen(socket, resolve));
+    try {
+      const p = await project([bash('touch ran.txt'), { text: 'ok' }], { config: suite.trapConfig, socket });
+      const written = JSON.parse(readFileSync(join(p.project, '.github', 'hooks', 'hookbox.json'), 'utf8')) as { hooks: { preToolUse: { bash: string; timeoutSec: number }[] } };
+      const deadline = Number(/--deadline-ms' '(\d+)'/.exec(written.hooks.preToolUse[0]!.bash)?.[1]);
+      expect(written.hooks.preToolUse[0]!.timeoutSec * 1000).toBeGreaterThan(deadline);
+      const result = await run(p, 'touch a file');
+      // The first event that can be closed is the prompt: blocked once the client gives up, so no model call
+      // and nothing runs (past Copilot's own timeout it would have gone through). Headless copilot exits 1.
+      expect(result.status).toBe(1);
+      expect(`${result.stdout}${result.stderr}`).toMatch(/hookbox: no decision within \d+ ms/);
+      expect(p.mock.turns).toHaveLength(0);
+      expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
+    } finally {
+      silent.close();
+    }
   });
 
   it('set up for Claude Code too (Copilot runs both files): each call is decided once, by the Copilot entries', { timeout: RUN_TIMEOUT }, async () => {
