@@ -1,8 +1,8 @@
 #!/bin/sh
 # `hookbox hook <agent> [<event>]` without a Node start: the command hook an
 # agent runs per event, in POSIX sh (the event only for an agent whose events
-# carry no name, Copilot CLI's own format: it goes in the URL). It posts the event on stdin to `hookbox serve`'s
-# unix socket with curl and applies the answer — stdout on exit 0, stderr on
+# carry no name, Copilot CLI's own format: it goes in the URL). It posts the
+# event on stdin to `hookbox serve`'s unix socket with curl and applies the answer — stdout on exit 0, stderr on
 # exit 2, the exit code — exactly as the Node client (hookbox-hook.cjs, the
 # same arguments) does. Whenever it cannot do that itself it hands the event
 # to the Node client, which decides in-process or answers the event's closed
