@@ -1,7 +1,8 @@
 /**
  * The `agents` rows: one pre-tool decision per agent (the `PreToolUse` of
  * Claude Code, Copilot CLI in a Claude Code setup, Codex, Qwen Code and
- * Factory Droid; Gemini CLI's `BeforeTool`) on the bench payload,
+ * Factory Droid; Copilot CLI's own `preToolUse`; Gemini CLI's `BeforeTool`)
+ * on the bench payload,
  * spawned per event the way the agent runs a command hook:
  *
  * - the sh client (`sh hookbox-hook.sh <agent>`, what `hookbox setup` writes
@@ -29,11 +30,23 @@ import { HOOK_CLIENT, SH_HOOK_CLIENT, spawnTimed, startServe } from './hookbox-p
 import { type Summary, percentile, summarize } from './harness.ts';
 import { NODE_POLICY, SH_POLICY } from './shell.ts';
 
-/** The agents measured: `copilot` is Copilot CLI reading a Claude Code setup (its events go to `hookbox hook claude-code`). */
-const AGENTS = ['claude-code', 'copilot', 'codex', 'gemini', 'qwen', 'factory'] as const;
+/**
+ * The agents measured: `copilot` is Copilot CLI reading a Claude Code setup
+ * (its events go to `hookbox hook claude-code`), `copilot-own` Copilot CLI in
+ * its own format (`hookbox hook copilot preToolUse`: the event on the command line).
+ */
+const AGENTS = ['claude-code', 'copilot', 'copilot-own', 'codex', 'gemini', 'qwen', 'factory'] as const;
 type BenchAgent = (typeof AGENTS)[number];
-/** The hookbox agent name each one's command hook runs. */
-const CLIENT_AGENT: Readonly<Record<BenchAgent, string>> = { 'claude-code': 'claude-code', copilot: 'claude-code', codex: 'codex', gemini: 'gemini', qwen: 'qwen', factory: 'factory' };
+/** The hookbox agent name each one's command hook runs, and the event after it where the agent's events carry no name. */
+const CLIENT_AGENT: Readonly<Record<BenchAgent, readonly string[]>> = {
+  'claude-code': ['claude-code'],
+  copilot: ['claude-code'],
+  'copilot-own': ['copilot', 'preToolUse'],
+  codex: ['codex'],
+  gemini: ['gemini'],
+  qwen: ['qwen'],
+  factory: ['factory'],
+};
 
 /** The stdin each agent gives a pre-tool command hook for the bench payload (shapes measured on the real binaries). */
 const INPUTS: Readonly<Record<BenchAgent, string>> = {
@@ -54,6 +67,14 @@ const INPUTS: Readonly<Record<BenchAgent, string>> = {
     hook_event_name: 'PreToolUse',
     tool_name: 'bash',
     tool_input: { command: PAYLOAD.arguments.command, description: PAYLOAD.arguments.description },
+  }),
+  // As Copilot CLI 1.0.102 sends it to a hook of its own format: camelCase, no event name.
+  'copilot-own': JSON.stringify({
+    sessionId: SESSION.id,
+    timestamp: 1796282883807,
+    cwd: SESSION.cwd,
+    toolName: 'bash',
+    toolArgs: { command: PAYLOAD.arguments.command, description: PAYLOAD.arguments.description },
   }),
   qwen: JSON.stringify({
     session_id: SESSION.id,
@@ -122,9 +143,9 @@ export async function measureAgentRows(options: { calls: number; slowCalls: numb
       const input = INPUTS[agent];
       const client = CLIENT_AGENT[agent];
       const kinds: readonly { id: RowId; label: string; cmd: string; args: readonly string[] }[] = [
-        { id: 'sh-client', label: `sh client ${agent} (serve up)`, cmd: 'sh', args: [SH_HOOK_CLIENT, client, '--socket', socket] },
-        { id: 'node-client', label: `node client ${agent} (serve up)`, cmd: process.execPath, args: [HOOK_CLIENT, client, '--socket', socket] },
-        { id: 'node-client-no-server', label: `node client ${agent} (no server, in-process)`, cmd: process.execPath, args: [HOOK_CLIENT, client, '--socket', downSocket, '--config', config] },
+        { id: 'sh-client', label: `sh client ${agent} (serve up)`, cmd: 'sh', args: [SH_HOOK_CLIENT, ...client, '--socket', socket] },
+        { id: 'node-client', label: `node client ${agent} (serve up)`, cmd: process.execPath, args: [HOOK_CLIENT, ...client, '--socket', socket] },
+        { id: 'node-client-no-server', label: `node client ${agent} (no server, in-process)`, cmd: process.execPath, args: [HOOK_CLIENT, ...client, '--socket', downSocket, '--config', config] },
         { id: 'sh', label: `${agent}'s own sh hook`, cmd: 'sh', args: ['-c', SH_POLICY] },
         { id: 'node', label: `${agent}'s own node hook`, cmd: process.execPath, args: ['-e', NODE_POLICY] },
         { id: 'floor-sh', label: 'sh -c true (floor)', cmd: 'sh', args: ['-c', 'true'] },

@@ -1,4 +1,5 @@
 import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
+import type { HandlerPosition } from './hook-groups.ts';
 
 /**
  * One coding agent (Claude Code, Codex, Gemini CLI) seen from hookbox's side:
@@ -22,8 +23,18 @@ export interface AgentBridge<N extends string = string> {
    * `toolResult` — replaced tool output (for every tool, or per hookbox tool name).
    */
   readonly canReplace: { readonly prompt: boolean; readonly toolResult: boolean | ((toolName: string) => boolean) };
-  /** Agent event JSON (already parsed) → a seam call, an event hookbox passes on, or a named error. */
-  toSeam(input: unknown): ParsedAgentEvent;
+  /**
+   * Agent event JSON (already parsed) → a seam call, an event hookbox passes
+   * on, or a named error. `named`: the event as the hook's command line or
+   * URL names it (`hookbox hook copilot preToolUse`, `/hooks/copilot/preToolUse`),
+   * for an agent whose events carry no name (`eventOnCommandLine`).
+   */
+  toSeam(input: unknown, named?: string): ParsedAgentEvent;
+  /**
+   * The agent's events carry no event name (Copilot CLI's own format): setup
+   * names it on each hook's command line, the clients send it in the URL.
+   */
+  readonly eventOnCommandLine?: true;
   /** A seam decision → what the agent reads back for this event. */
   answer<S extends SeamId>(event: AgentSeamEvent<S>, decision: DecisionOf<S>): AgentAnswer;
   /**
@@ -54,6 +65,8 @@ export interface AgentProbe {
   event(cwd: string): Record<string, unknown>;
   /** Milliseconds per unit of a handler's `timeout` in the agent's settings (seconds: 1000). */
   readonly timeoutUnitMs: number;
+  /** The event's name where the agent names it outside the JSON (`eventOnCommandLine`): the probe's route. */
+  readonly eventName?: string;
 }
 
 /** One of an agent's events in its protocol table, with what each decision becomes. */
@@ -190,6 +203,12 @@ export interface AgentSetup {
   readonly plugin?: { readonly module: string };
   /** How the settings file is read and written when it is not a JSON object; `format` undefined deletes the file. Absent: JSON. */
   readonly fileFormat?: { parse(text: string): Record<string, unknown>; format(settings: Record<string, unknown>): string | undefined };
+  /**
+   * hookbox's handlers in written settings, as doctor probes them (`command`,
+   * `timeout`), where the file is not the `hooks.<Event>[group].hooks[]`
+   * layout (Copilot's flat `hooks.<event>[]` of `bash` commands). Absent: that layout.
+   */
+  handlers?(settings: Record<string, unknown>): HandlerPosition[];
   /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
   unsupported(transport: SetupTransport['kind']): string | undefined;
   /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */

@@ -29,7 +29,7 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
   const settingsFile = local !== undefined && existsSync(local) && !hasHookboxEntries(bridge, committed) && hasHookboxEntries(bridge, local) ? local : committed;
   const findings: DoctorFinding[] = [];
   const report = (): DoctorReport => ({ agent: bridge.name, settingsFile, findings, ok: findings.every((finding) => finding.ok) });
-  if (bridge.setup.fileFormat !== undefined) {
+  if (bridge.setup.plugin !== undefined) {
     findings.push(...(await doctorPluginAgent(bridge, scope, settingsFile)));
     return report();
   }
@@ -66,7 +66,7 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
       : { ok: false, what: `${settingsFile} lacks hookbox's entries for ${missing.join(', ')}`, fix: setupHint },
   );
   findings.push(...(bridge.setup.verify?.({ scope, settingsFile, settings }) ?? []));
-  const handler = handlerPositions(settings).find((position) => removed.some((change) => change.where === `hooks.${position.event}[${position.group}]`))?.handler;
+  const handler = (bridge.setup.handlers?.(settings) ?? handlerPositions(settings)).find((position) => removed.some((change) => change.where === `hooks.${position.event}[${position.group}]`))?.handler;
   if (handler !== undefined) findings.push(...(await probe(bridge, handler, scope)));
   return report();
 }
@@ -125,7 +125,9 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
     const config = named('--config');
     if (socket !== undefined) {
       if (existsSync(socket)) {
-        const answered = await postProbe({ socket, agent: bridge.name, ...(config !== undefined && { config }) }, input);
+        // An agent whose events carry no name has it in the route (`copilot/preToolUse`).
+        const route = bridge.probe.eventName === undefined ? bridge.name : `${bridge.name}/${bridge.probe.eventName}`;
+        const answered = await postProbe({ socket, agent: route, ...(config !== undefined && { config }) }, input);
         findings.push(
           answered.ok
             ? { ok: true, what: `server on ${socket} answered a probe (${answered.detail})` }

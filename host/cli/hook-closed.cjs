@@ -34,6 +34,11 @@ const CLAUDE_FORMAT = {
   SessionStart: LET_THROUGH,
 };
 
+/** Copilot CLI's own format (copilot/bridge.ts): flat answers, the event named on the command line. */
+const copilotDeny = (text) => json({ permissionDecision: 'deny', permissionDecisionReason: text });
+const copilotWithheld = (text) => json({ modifiedResult: { resultType: 'failure', textResultForLlm: `Tool result withheld by a hook: ${text}` } });
+const copilotFailureContext = (text) => json({ additionalContext: `Tool result withheld by a hook: ${text}` });
+
 /** Agent → its event → the closed answer for a reason text (or let through). */
 const CLOSED = {
   'claude-code': CLAUDE_FORMAT,
@@ -41,6 +46,14 @@ const CLOSED = {
   factory: CLAUDE_FORMAT,
   codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
   gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
+  copilot: {
+    preToolUse: copilotDeny,
+    userPromptSubmitted: block,
+    postToolUse: copilotWithheld,
+    postToolUseFailure: copilotFailureContext,
+    agentStop: LET_THROUGH,
+    sessionStart: LET_THROUGH,
+  },
   pi: { tool_call: pluginDeny, tool_result: pluginWithheld, input: pluginBlock, agent_end: LET_THROUGH, session_start: LET_THROUGH },
   opencode: {
     'tool.execute.before': pluginDeny,

@@ -31,8 +31,28 @@ const DEFAULT_MAX_CONTINUATIONS = 3;
 /** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */
 const MAX_SOCKET_PATH = 107;
 
+/**
+ * The agents whose events carry no name (Copilot CLI's own format): the
+ * event is the command line's, never one read from the JSON — a tool's
+ * arguments (the model's) could hold a `hook_event_name` of their own. For
+ * every other agent the JSON's event is the one, and a word after the agent
+ * name is not trusted. The bridges' `eventOnCommandLine`, held equal by a test.
+ */
+const EVENT_ON_COMMAND_LINE = new Set(['copilot']);
+
+/** The event a closed answer is written for. */
+function closedEvent(options, text) {
+  return EVENT_ON_COMMAND_LINE.has(options.agent) ? options.event : sniffEvent(text);
+}
+
 /** The variable each agent names its project folder by in a hook's environment (Codex names none). */
-const PROJECT_DIR_VARIABLE = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR', qwen: 'QWEN_PROJECT_DIR', factory: 'FACTORY_PROJECT_DIR' };
+const PROJECT_DIR_VARIABLE = {
+  'claude-code': 'CLAUDE_PROJECT_DIR',
+  gemini: 'GEMINI_PROJECT_DIR',
+  qwen: 'QWEN_PROJECT_DIR',
+  factory: 'FACTORY_PROJECT_DIR',
+  copilot: 'COPILOT_PROJECT_DIR',
+};
 
 /**
  * Where relative `--socket` and `--config` paths start: the project the agent
@@ -56,6 +76,8 @@ function defaultSocket(env = process.env) {
 function parseArgs(argv) {
   const options = {
     agent: undefined,
+    // The event, for an agent whose events carry no name (Copilot CLI): `hookbox hook copilot preToolUse`.
+    event: undefined,
     socket: process.env.HOOKBOX_SOCKET,
     config: process.env.HOOKBOX_CONFIG,
     maxContinuations: DEFAULT_MAX_CONTINUATIONS,
@@ -82,10 +104,15 @@ function parseArgs(argv) {
       else bad(`--deadline-ms expects a positive integer, got ${argv[i]}`);
     } else if (arg.startsWith('-')) bad(`unknown option ${arg}`);
     else if (options.agent === undefined) options.agent = arg;
+    else if (options.event === undefined) options.event = arg;
     else bad(`unexpected argument ${arg}`);
   }
-  if (options.agent === undefined) bad('usage: hookbox hook <agent> [--socket PATH] [--config FILE] [--deadline-ms N]');
+  if (options.agent === undefined) bad('usage: hookbox hook <agent> [<event>] [--socket PATH] [--config FILE] [--deadline-ms N]');
   else if (!/^[a-z0-9-]+$/.test(options.agent)) bad(`bad agent name ${options.agent}`);
+  if (options.event !== undefined && !/^[A-Za-z]{1,40}$/.test(options.event)) {
+    bad(`bad event name ${options.event}`);
+    options.event = undefined;
+  }
   const base = projectDir(options.agent);
   options.socket = options.socket === undefined || options.socket === '' ? defaultSocket() : resolve(base, options.socket);
   if (options.config !== undefined && options.config !== '') options.config = resolve(base, options.config);
@@ -134,7 +161,7 @@ function ask(options, body) {
     const req = http.request(
       {
         socketPath: connectablePath(options.socket),
-        path: `/hooks/${options.agent}`,
+        path: `/hooks/${options.agent}${options.event === undefined ? '' : `/${options.event}`}`,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -171,7 +198,7 @@ async function inProcess(options, body) {
     register();
     ({ decideInProcess } = await import(pathToFileURL(join(__dirname, '..', 'serve', 'in-process.ts')).href));
   }
-  return decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations);
+  return decideInProcess(options.agent, resolve(options.config), body.toString('utf8'), options.maxContinuations, options.event);
 }
 
 async function decide(options, body) {
@@ -193,7 +220,7 @@ async function runHookClient(argv) {
   let text = '';
   // The deadline counts from the client's start: reading stdin, asking the server, or deciding in-process.
   const timer = setTimeout(
-    () => answer(closedAnswer(agent, sniffEvent(text), `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
+    () => answer(closedAnswer(agent, closedEvent(options, text), `no decision within ${options.deadlineMs} ms (the server or the in-process hooks took too long); answered closed`)),
     options.deadlineMs,
   );
   try {
@@ -203,13 +230,13 @@ async function runHookClient(argv) {
     if (options.answerClosed !== undefined) throw new Error(options.answerClosed);
     answer(await decide(options, body));
   } catch (error) {
-    answer(closedAnswer(agent, sniffEvent(text), error instanceof Error ? error.message : error));
+    answer(closedAnswer(agent, closedEvent(options, text), error instanceof Error ? error.message : error));
   } finally {
     clearTimeout(timer);
   }
 }
 
-module.exports = { runHookClient, parseArgs, connectablePath, PROJECT_DIR_VARIABLE, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, MAX_SOCKET_PATH, EXIT_HEADER, REFUSED_HEADER, CONFIG_HEADER, defaultSocket };
+module.exports = { runHookClient, parseArgs, EVENT_ON_COMMAND_LINE, connectablePath, PROJECT_DIR_VARIABLE, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, MAX_SOCKET_PATH, EXIT_HEADER, REFUSED_HEADER, CONFIG_HEADER, defaultSocket };
 
 // Run directly (`node hookbox-hook.cjs <agent> …`, what `hookbox setup` writes): the fastest start.
 if (require.main === module) void runHookClient(process.argv.slice(2));

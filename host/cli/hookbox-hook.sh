@@ -1,7 +1,8 @@
 #!/bin/sh
-# `hookbox hook <agent>` without a Node start: the command hook an agent runs
-# per event, in POSIX sh. It posts the event on stdin to `hookbox serve`'s
-# unix socket with curl and applies the answer — stdout on exit 0, stderr on
+# `hookbox hook <agent> [<event>]` without a Node start: the command hook an
+# agent runs per event, in POSIX sh (the event only for an agent whose events
+# carry no name, Copilot CLI's own format: it goes in the URL). It posts the
+# event on stdin to `hookbox serve`'s unix socket with curl and applies the answer — stdout on exit 0, stderr on
 # exit 2, the exit code — exactly as the Node client (hookbox-hook.cjs, the
 # same arguments) does. Whenever it cannot do that itself it hands the event
 # to the Node client, which decides in-process or answers the event's closed
@@ -31,6 +32,7 @@ to_node() {
 }
 
 agent=
+event=
 socket=${HOOKBOX_SOCKET-}
 config=${HOOKBOX_CONFIG-}
 deadline=25000
@@ -51,11 +53,18 @@ for arg do
     --deadline-ms) want=deadline ;;
     --max-continuations) want=skip ;;
     -*) to_node "$@" ;;
-    *) if [ -z "$agent" ]; then agent=$arg; else to_node "$@"; fi ;;
+    *)
+      if [ -z "$agent" ]; then agent=$arg
+      elif [ -z "$event" ]; then event=$arg
+      else to_node "$@"; fi
+      ;;
   esac
 done
 [ -z "$want" ] || to_node "$@"
 case $agent in '' | *[!a-z0-9-]*) to_node "$@" ;; esac
+# An agent whose events carry no name (Copilot CLI) has it on the command line; it goes in the URL.
+case $event in *[!A-Za-z]* | ?????????????????????????????????????????*) to_node "$@" ;; esac
+route=$agent${event:+/$event}
 case $deadline in '' | 0* | *[!0-9]* | ??????????*) to_node "$@" ;; esac
 
 # Relative paths start at the project the agent names (only the running agent's own variable), else here.
@@ -68,6 +77,7 @@ case $base in
       gemini) base=${GEMINI_PROJECT_DIR-} ;;
       qwen) base=${QWEN_PROJECT_DIR-} ;;
       factory) base=${FACTORY_PROJECT_DIR-} ;;
+      copilot) base=${COPILOT_PROJECT_DIR-} ;;
       *) base= ;;
     esac
     case $base in /*) ;; *) base=$PWD ;; esac
@@ -109,7 +119,7 @@ out=$(
   rc=0
   curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" \
     -H 'content-type: application/json' -H 'Expect:' -H 'x-hookbox-frame: line' -H "$config_header" \
-    --data-binary @- "http://hookbox/hooks/$agent" <&3 2>/dev/null || rc=$?
+    --data-binary @- "http://hookbox/hooks/$route" <&3 2>/dev/null || rc=$?
   printf ' %s' "$rc"
 )
 exec 3<&-

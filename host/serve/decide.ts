@@ -34,10 +34,11 @@ export interface DeciderOptions {
  * (the server's adjustments: continuation cap, rewrites the agent cannot
  * take) → the agent's answer; every step recorded in the agent session's
  * log with the loop's event types, so `hookbox replay` reads it. Never
- * throws: a host error becomes the agent's fail-closed answer.
+ * throws: a host error becomes the agent's fail-closed answer. `named`: the
+ * event as the command line or URL names it (an agent whose events carry none).
  */
-export async function decideAgentEvent(bridge: DecidingBridge, input: unknown, options: DeciderOptions): Promise<Decided> {
-  const parsed = bridge.toSeam(input);
+export async function decideAgentEvent(bridge: DecidingBridge, input: unknown, options: DeciderOptions, named?: string): Promise<Decided> {
+  const parsed = bridge.toSeam(input, named);
   if (parsed.kind === 'invalid') {
     return { answer: bridge.failClosed(parsed.event, parsed.message), ...(parsed.event !== undefined && { event: parsed.event }), decision: 'invalid' };
   }

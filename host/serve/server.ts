@@ -131,12 +131,14 @@ export class DecisionServer {
       // The token is checked from the headers alone: an unauthenticated body is never read.
       const authorized = !tcp || this.#gate?.authorized(req) === true;
       const health = req.method === 'GET' && url.pathname === '/health';
-      const match = /^\/hooks\/([a-z0-9-]+)$/.exec(url.pathname);
+      // `/hooks/<agent>`, or `/hooks/<agent>/<event>` for an agent whose events carry no name (Copilot CLI).
+      const match = /^\/hooks\/([a-z0-9-]+)(?:\/([A-Za-z]{1,40}))?$/.exec(url.pathname);
+      const routed = match?.[2];
       const bridge: AgentBridge | undefined = match !== null && isAgentName(match[1]!) ? AGENT_BRIDGES[match[1]!] : undefined;
       if (!authorized) {
         status = 401;
         const reason = 'unauthenticated request (a bearer token is required)';
-        decided = { answer: bridge?.failClosed(undefined, reason) ?? { exitCode: 2, stdout: '', stderr: `hookbox: ${reason}\n` }, decision: 'unauthenticated' };
+        decided = { answer: bridge?.failClosed(bridge?.eventOnCommandLine === true ? routed : undefined, reason) ?? { exitCode: 2, stdout: '', stderr: `hookbox: ${reason}\n` }, decision: 'unauthenticated' };
         this.#sendAndClose(req, res, status, decided.answer);
         return;
       }
@@ -148,13 +150,16 @@ export class DecisionServer {
       if (bridge === undefined || req.method !== 'POST') {
         req.resume();
         status = 404;
-        decided = { answer: { exitCode: 2, stdout: '', stderr: 'hookbox: no such endpoint (POST /hooks/<agent>)\n' }, decision: 'invalid' };
+        decided = { answer: { exitCode: 2, stdout: '', stderr: 'hookbox: no such endpoint (POST /hooks/<agent>[/<event>])\n' }, decision: 'invalid' };
         this.#send(res, status, decided.answer);
         return;
       }
       agent = bridge.name;
       const body = await readBody(req, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-      const event = body.text === undefined ? undefined : sniffEvent(body.text);
+      // An agent whose events carry no name: the route's, never one read from the JSON (a tool's
+      // arguments could hold a `hook_event_name`); any other agent: the JSON's, the route's ignored.
+      const named = bridge.eventOnCommandLine === true ? routed : undefined;
+      const event = named ?? (body.text === undefined ? undefined : sniffEvent(body.text));
       const foreign = this.#otherConfig(req);
       if (foreign !== undefined) {
         // A client of another project: never decided here. Over the socket the client then
@@ -176,12 +181,17 @@ export class DecisionServer {
           decided = { answer: bridge.failClosed(event, `request body is not JSON (${(error as Error).message})`), decision: 'invalid', ...(event !== undefined && { event }) };
         }
         if (status === 200) {
-          decided = await decideAgentEvent(bridge, input, {
-            bus: this.#options.hooks.bus,
-            sessions: this.#sessions,
-            maxContinuations: this.#options.maxContinuations ?? LOOP_DEFAULTS.maxContinuations,
-            keepReplacedOriginals: this.#options.hooks.keepReplacedOriginals,
-          });
+          decided = await decideAgentEvent(
+            bridge,
+            input,
+            {
+              bus: this.#options.hooks.bus,
+              sessions: this.#sessions,
+              maxContinuations: this.#options.maxContinuations ?? LOOP_DEFAULTS.maxContinuations,
+              keepReplacedOriginals: this.#options.hooks.keepReplacedOriginals,
+            },
+            named,
+          );
           if (decided.decision === 'invalid') status = 400;
         }
       }

@@ -27,8 +27,11 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
     }
   });
 
+  // An agent whose events carry no name gets it from the command line: its probe's event stands in.
+  const named = bridge.eventOnCommandLine === true ? bridge.probe.eventName : undefined;
+
   it.each([null, 42, 'text', [], {}, { hook_event_name: 'PreToolUse' }])('refuses %j as invalid, naming the input path', (input) => {
-    const parsed = bridge.toSeam(input);
+    const parsed = bridge.toSeam(input, named);
     expect(parsed.kind).toBe('invalid');
     if (parsed.kind === 'invalid') expect(parsed.message).toMatch(/input\./);
   });
@@ -74,13 +77,27 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
   }
 });
 
+describe('bridges whose events carry no name (the command line names the event)', () => {
+  const unnamed = Object.values(AGENT_BRIDGES).filter((bridge) => bridge.eventOnCommandLine === true);
+
+  it('there is one (Copilot CLI\'s own format), and each refuses its own probe event unless the command line names it', () => {
+    expect(unnamed.map((bridge) => bridge.name)).toContain('copilot');
+    for (const bridge of unnamed) {
+      expect(bridge.probe.eventName, `${bridge.name} names its probe's event`).toBeDefined();
+      const probe = bridge.probe.event('/tmp');
+      expect(bridge.toSeam(probe, bridge.probe.eventName).kind, bridge.name).toBe('seam');
+      expect(bridge.toSeam(probe).kind, bridge.name).toBe('invalid');
+    }
+  });
+});
+
 describe('setup transports across the bridges', () => {
   it('every bridge takes command hooks or (an agent that loads hookbox in its own process) a plugin, and each transport has at least one bridge that takes it', () => {
     for (const bridge of Object.values(AGENT_BRIDGES)) {
       const plugin = bridge.setup.plugin !== undefined;
       expect(bridge.setup.unsupported(plugin ? 'plugin' : 'command'), bridge.name).toBeUndefined();
       // A plugin agent's settings are the plugin file: a text format of its own, written whole.
-      expect(bridge.setup.fileFormat !== undefined, bridge.name).toBe(plugin);
+      if (plugin) expect(bridge.setup.fileFormat, bridge.name).toBeDefined();
     }
     for (const transport of TRANSPORTS) {
       expect(Object.values(AGENT_BRIDGES).some((bridge) => bridge.setup.unsupported(transport.kind) === undefined), transport.kind).toBe(true);

@@ -1,8 +1,10 @@
-/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS, PI_EVENTS, OPENCODE_EVENTS; each agent's tool table), row for row. */
+/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS, PI_EVENTS, OPENCODE_EVENTS, COPILOT_EVENTS; each agent's tool table), row for row. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
 import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
+import { COPILOT_EVENTS } from '../../host/agents/copilot/protocol.ts';
+import { COPILOT_TOOLS } from '../../host/agents/copilot/tools.ts';
 import { CODEX_EVENTS } from '../../host/agents/codex/protocol.ts';
 import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
 import { GEMINI_EVENTS } from '../../host/agents/gemini/protocol.ts';
@@ -24,6 +26,7 @@ describe.each([
   ['Factory Droid', FACTORY_EVENTS],
   ['pi', PI_EVENTS],
   ['OpenCode', OPENCODE_EVENTS],
+  ['Copilot CLI', COPILOT_EVENTS],
 ])('%s mapping table in host/agents/README.md', (_agent, rows) => {
   it.each(rows.map((row) => [row.event, row]))('has the row for %s as in the code', (_event, row) => {
     expect(README).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
@@ -38,6 +41,7 @@ describe.each([
   ['Factory Droid', FACTORY_TOOLS],
   ['pi', PI_TOOLS],
   ['OpenCode', OPENCODE_TOOLS],
+  ['Copilot CLI', COPILOT_TOOLS],
 ])('%s tool table in host/agents/README.md', (agent, rows) => {
   const tools = README.slice(README.indexOf('## Tools: the closed-world tables'));
   const section = tools.slice(tools.indexOf(`### ${agent} (`));

@@ -73,6 +73,8 @@ describe("hookbox hook: the constants the client repeats are the host's", () => 
     expect(client.CONFIG_HEADER).toBe(CONFIG_HEADER);
     expect(client.REFUSED_HEADER).toBe(REFUSED_HEADER);
     expect(client.PROJECT_DIR_VARIABLE).toEqual(PROJECT_DIR_VARIABLE);
+    // The agents whose events carry no name: their closed answers follow the command line's event.
+    expect([...(client.EVENT_ON_COMMAND_LINE as Set<string>)]).toEqual(Object.values(AGENT_BRIDGES).filter((bridge) => bridge.eventOnCommandLine === true).map((bridge) => bridge.name));
     // A socket path the kernel refuses (over 107 bytes) is reached by its path from the cwd, on both sides alike.
     const max = client.MAX_SOCKET_PATH as number;
     const near = `${'d'.repeat(max - '/s.sock'.length)}/s.sock`;

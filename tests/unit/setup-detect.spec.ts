@@ -57,6 +57,13 @@ describe('setup and doctor with no agent named', () => {
     ]);
   });
 
+  it('detects Copilot CLI as itself (its own format), by .github/hooks or the copilot command — not as Claude Code', () => {
+    command('copilot', true);
+    expect(detectAgents({ kind: 'project', dir: project }, bin)).toEqual([{ name: 'copilot', why: `copilot on PATH (${join(bin, 'copilot')})` }]);
+    mkdirSync(join(project, '.github', 'hooks'), { recursive: true });
+    expect(detectAgents({ kind: 'project', dir: project }, bin)).toEqual([{ name: 'copilot', why: `.github/hooks/ in ${project}` }]);
+  });
+
   it('does not count a file that is not executable, a relative PATH entry, or a file where the folder should be', () => {
     command('claude', false);
     writeFileSync(join(project, '.gemini'), 'not a folder');
@@ -81,7 +88,7 @@ describe('setup and doctor with no agent named', () => {
   it('setup with nothing detected refuses and names what it looked for and the agents there are', () => {
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(ConfigError);
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(
-      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/, \.pi\/, \.opencode\/ and for the commands claude, copilot, codex, gemini, qwen, droid, pi, opencode on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory, pi, opencode\)/,
+      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/, \.pi\/, \.opencode\/, \.github\/hooks\/ and for the commands claude, codex, gemini, qwen, droid, pi, opencode, copilot on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory, pi, opencode, copilot\)/,
     );
   });
 

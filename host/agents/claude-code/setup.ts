@@ -14,8 +14,8 @@ export const claudeCodeSetup: AgentSetup = claudeFormatSetup({
   agent: 'claude-code',
   label: 'Claude Code',
   folder: '.claude',
-  // Copilot CLI reads `.claude/settings.json` too (and runs hookbox there): a Copilot user is set up through it.
-  commands: ['claude', 'copilot'],
+  // Copilot CLI reads `.claude/settings.json` too, but has its own setup (`hookbox setup copilot`): its command counts there.
+  commands: ['claude'],
   blockOnFailure: true,
   http: true,
   localFile: 'settings.local.json',

@@ -41,8 +41,13 @@ const SHELL_TRAILER = /\n?<shellId: [^>\n]* completed with exit code (-?\d+)>\s*
  * trailer becomes hookbox's own `exit code: N` line, the one test-gate reads.
  */
 export function fromCopilotToolResult(result: z.infer<typeof CopilotToolResultSchema>): ToolResult {
-  const isError = result.result_type !== 'success';
-  const trailer = SHELL_TRAILER.exec(result.text_result_for_llm);
-  if (trailer === null) return { content: result.text_result_for_llm, isError };
-  return { content: `${result.text_result_for_llm.slice(0, trailer.index)}\nexit code: ${trailer[1]!}`, isError };
+  return copilotResult(result.result_type, result.text_result_for_llm);
+}
+
+/** A Copilot result (its type, the text for the model) → hookbox's, in either of Copilot's formats (Claude's names or its own). */
+export function copilotResult(resultType: string, text: string): ToolResult {
+  const isError = resultType !== 'success';
+  const trailer = SHELL_TRAILER.exec(text);
+  if (trailer === null) return { content: text, isError };
+  return { content: `${text.slice(0, trailer.index)}\nexit code: ${trailer[1]!}`, isError };
 }

@@ -14,12 +14,13 @@ export function registerHookCommand(program: Command): void {
     .command('hook')
     .description("the command hook an agent runs per event: stdin → hookbox serve's socket → the agent's answer; with no server (or one serving another project's config), decides in-process; fails closed in the agent's format")
     .argument('<agent>', 'the agent (claude-code, …)')
+    .argument('[event]', "the event, for an agent whose events carry no name (copilot: preToolUse, …); `hookbox setup` writes it")
     .option('--socket <path>', 'the server socket (default $HOOKBOX_SOCKET or ~/.hookbox/serve.sock; relative: from the project)')
     .option('-c, --config <file>', 'operator config for the in-process fallback (default $HOOKBOX_CONFIG)')
     .option('--max-continuations <n>', 'loop guard for the in-process fallback', String(LOOP_DEFAULTS.maxContinuations))
     .option('--deadline-ms <n>', "the client's whole deadline (server or in-process); past it the event's closed answer (setup derives it from the hooks' limits)", '25000')
     .allowUnknownOption(false)
-    .action(async (_agent: string, _flags: unknown, command: Command) => {
+    .action(async (_agent: string, _event: string | undefined, _flags: unknown, command: Command) => {
       const { default: client } = (await import(pathToFileURL(join(PACKAGE_ROOT, 'host', 'cli', 'hookbox-hook.cjs')).href)) as { default: { runHookClient(argv: string[]): Promise<void> } };
       await client.runHookClient(command.args.concat(flagsOf(command)));
     });

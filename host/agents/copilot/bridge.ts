@@ -1,0 +1,155 @@
+import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../agent-bridge.ts';
+import {
+  CONTINUE_REASON,
+  NO_OPINION,
+  WITHHELD_OUTPUT,
+  answerBySeam,
+  continuationPayload,
+  failClosedBy,
+  jsonAnswer,
+  seamEvent,
+  sessionSource,
+  toolCallIdFromCall,
+} from '../bridge-parts.ts';
+import { invalidEvent, safeContext, safeText } from '../event-input.ts';
+import { withheldResultText } from '../../loop/reactions.ts';
+import { joinContext } from '../../seams/index.ts';
+import { COPILOT_EVENTS, COPILOT_EVENT_SCHEMAS, CopilotCommonSchema, type CopilotEvent } from './protocol.ts';
+import { copilotProbe } from './probe.ts';
+import { copilotSetup } from './setup.ts';
+import { fromCopilotResult, fromCopilotTool } from './tools.ts';
+
+/** A tool's arguments as Copilot sent them: an object, or (as some versions send) its JSON text; anything else is no arguments. */
+function toolArgs(value: unknown): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // not JSON: no arguments to read
+    }
+  }
+  return {};
+}
+
+/**
+ * Copilot's events carry no event name: it is the one the hook's command
+ * line (or URL) names, `named`. An event hookbox does not read passes with
+ * no opinion; one without a name, or malformed, is `invalid` (and fails closed).
+ */
+function toSeam(input: unknown, named?: string): ParsedAgentEvent {
+  if (named === undefined) return { kind: 'invalid', message: 'Copilot CLI events carry no event name: the hook command must name it (hookbox hook copilot <event>)' };
+  const common = CopilotCommonSchema.safeParse(input);
+  if (!common.success) return invalidEvent(common.error, named);
+  const { sessionId, cwd } = common.data;
+  if (!Object.hasOwn(COPILOT_EVENT_SCHEMAS, named)) return { kind: 'pass', event: named, sessionId, answer: NO_OPINION };
+  const event = named as CopilotEvent;
+  const parsed = COPILOT_EVENT_SCHEMAS[event].safeParse(input);
+  if (!parsed.success) return invalidEvent(parsed.error, event);
+  const data = parsed.data as Record<string, unknown>;
+  const one = <S extends AgentSeamEvent['seam']>(seam: S, payload: AgentSeamEvent<S>['payload'], extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued'>> = {}): ParsedAgentEvent => ({
+    kind: 'seam',
+    event: seamEvent(event, sessionId, cwd, seam, payload, extra),
+  });
+  switch (event) {
+    case 'sessionStart':
+      return one('agent/session-start', { source: sessionSource(data.source) });
+    case 'userPromptSubmitted':
+      return one('agent/prompt-submit', { content: data.prompt as string, source: 'api' });
+    case 'preToolUse':
+    case 'postToolUse':
+    case 'postToolUseFailure': {
+      const theirs = data.toolName as string;
+      const args = toolArgs(data.toolArgs);
+      // Copilot sends no call id: pre and post of one call get the same one from the call itself.
+      const toolCallId = toolCallIdFromCall('copilot', theirs, args);
+      const call = fromCopilotTool(theirs, args, cwd);
+      if (event === 'preToolUse') return one('tools/pre-execute', { toolCallId, ...call });
+      const result =
+        event === 'postToolUse' ? fromCopilotResult(data.toolResult as { resultType: string; textResultForLlm: string }) : { content: data.error as string, isError: true };
+      return one('tools/post-execute', { toolCallId, ...call, result });
+    }
+    case 'agentStop':
+      return one('agent/turn-continuation', continuationPayload(undefined), { alreadyContinued: data.stop_hook_active === true || data.stopHookActive === true });
+  }
+  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
+}
+
+/** What the model is told when a hook replaced a failed call's output, which Copilot cannot take. */
+const FAILED_NOT_REPLACED = 'a hookbox hook replaced the output of this failed call, and Copilot CLI cannot replace a failed call\'s output';
+
+/** The flat pre-tool answer Copilot reads (a `hookSpecificOutput` is ignored there: the call runs). */
+function permission(decision: 'deny' | 'ask', reason: string): AgentAnswer {
+  return jsonAnswer({ permissionDecision: decision, permissionDecisionReason: safeText(reason) });
+}
+
+/** A postToolUse result replaced by `text` (what the model reads in place of the output). */
+function replaced(text: string, isError: boolean, additionalContext?: string): AgentAnswer {
+  return jsonAnswer({
+    modifiedResult: { resultType: isError ? 'failure' : 'success', textResultForLlm: text },
+    ...(additionalContext !== undefined && { additionalContext: safeContext(additionalContext) }),
+  });
+}
+
+function context(additionalContext: string | undefined): AgentAnswer {
+  return additionalContext === undefined ? NO_OPINION : jsonAnswer({ additionalContext: safeContext(additionalContext) });
+}
+
+const answer = answerBySeam({
+  'agent/session-start': (start) => context(start.additionalContext),
+  'agent/prompt-submit': (prompt) => {
+    if (prompt.action === 'block') return jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) });
+    if (prompt.content === undefined) return context(prompt.additionalContext);
+    return jsonAnswer({ modifiedPrompt: safeContext(prompt.content), ...(prompt.additionalContext !== undefined && { additionalContext: safeContext(prompt.additionalContext) }) });
+  },
+  'tools/pre-execute': (pre) => {
+    // hookbox's allow is "no objection": answering "allow" would skip Copilot's own permission rules.
+    if (pre.action === 'allow') return NO_OPINION;
+    return permission(pre.action, pre.reason ?? (pre.action === 'ask' ? 'a hookbox hook asks for confirmation' : 'denied by a hookbox hook'));
+  },
+  'tools/post-execute': (post, event) => {
+    // A failed call's result cannot be replaced (Copilot reads only additionalContext there): what is left is to say so.
+    if (event.event === 'postToolUseFailure') {
+      if (post.action === 'block') return context(withheldResultText(post.reason));
+      if (post.content !== undefined) return context(joinContext(FAILED_NOT_REPLACED, post.additionalContext));
+      return context(post.additionalContext);
+    }
+    if (post.action === 'block') return replaced(safeText(withheldResultText(post.reason)), true);
+    if (post.content !== undefined) return replaced(post.content === '' ? WITHHELD_OUTPUT : safeContext(post.content), event.payload.result.isError, post.additionalContext);
+    return context(post.additionalContext);
+  },
+  'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
+});
+
+/**
+ * Fail closed in Copilot's terms, always as JSON on exit 0 (an http hook
+ * reads only that): deny a tool call, block a prompt, withhold a result. A
+ * failed call's result cannot be withheld (only context is read there);
+ * agentStop and sessionStart are let through (forcing a turn on, or failing
+ * start-up, is not a safe default). An unnamed event gets exit 2, which
+ * Copilot reads as a deny on preToolUse.
+ */
+const failClosed = failClosedBy({
+  preToolUse: (text) => permission('deny', text),
+  userPromptSubmitted: (text) => jsonAnswer({ decision: 'block', reason: text }),
+  postToolUse: (text) => replaced(withheldResultText(text), true),
+  postToolUseFailure: (text) => jsonAnswer({ additionalContext: withheldResultText(text) }),
+  agentStop: 'let-through',
+  sessionStart: 'let-through',
+});
+
+/** GitHub Copilot CLI (`copilot`, 1.0.x) in its own hook format: command hooks in `.github/hooks/hookbox.json`. */
+export const copilotBridge: AgentBridge<'copilot'> = {
+  name: 'copilot',
+  label: 'Copilot CLI',
+  events: COPILOT_EVENTS,
+  eventOnCommandLine: true,
+  canReplace: { prompt: true, toolResult: true },
+  toSeam,
+  answer,
+  failClosed,
+  projectDirVariable: 'COPILOT_PROJECT_DIR',
+  setup: copilotSetup,
+  probe: copilotProbe,
+};
