@@ -4,12 +4,13 @@ import { claudeCodeBridge } from './claude-code/bridge.ts';
 import { codexBridge } from './codex/bridge.ts';
 import { factoryBridge } from './factory/bridge.ts';
 import { geminiBridge } from './gemini/bridge.ts';
+import { kiloBridge } from './kilo/bridge.ts';
 import { openCodeBridge } from './opencode/bridge.ts';
 import { piBridge } from './pi/bridge.ts';
 import { qwenBridge } from './qwen/bridge.ts';
 
 /** The name of every agent hookbox serves, as used on the command line and in URLs. */
-export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory', 'pi', 'opencode'] as const;
+export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory', 'pi', 'opencode', 'kilo'] as const;
 /** An agent hookbox serves. */
 export type AgentName = (typeof AGENT_NAMES)[number];
 
@@ -28,6 +29,7 @@ export const AGENT_BRIDGES = {
   factory: factoryBridge,
   pi: piBridge,
   opencode: openCodeBridge,
+  kilo: kiloBridge,
 } as const satisfies { readonly [N in AgentName]: AgentBridge<N> };
 
 /** The names of every registered agent, for help texts and errors. */

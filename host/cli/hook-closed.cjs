@@ -19,7 +19,7 @@ const block = (text) => json({ decision: 'block', reason: text });
 const claudeWithheld = (text) => json({ continue: false, stopReason: text, decision: 'block', reason: text });
 const geminiDeny = (text) => json({ decision: 'deny', reason: text });
 const LET_THROUGH = 'let-through';
-// The plugin agents' vocabulary (host/agents/plugin-answers.ts): `hookbox hook pi|opencode` is their in-process fallback.
+// The plugin agents' vocabulary (host/agents/plugin-answers.ts): `hookbox hook pi|opencode|kilo` is their in-process fallback.
 const pluginDeny = (text) => json({ deny: text });
 const pluginWithheld = (text) => json({ content: `(output withheld by a hookbox hook): ${text}`, isError: true });
 const pluginBlock = (text) => json({ block: text });
@@ -34,6 +34,15 @@ const CLAUDE_FORMAT = {
   SessionStart: LET_THROUGH,
 };
 
+/** OpenCode's plugin API's closed answers (OpenCode, Kilo CLI: opencode/bridge.ts). */
+const OPENCODE_FORMAT = {
+  'tool.execute.before': pluginDeny,
+  'tool.execute.after': pluginWithheld,
+  'chat.message': pluginBlock,
+  'session.idle': LET_THROUGH,
+  'session.created': LET_THROUGH,
+};
+
 /** Agent → its event → the closed answer for a reason text (or let through). */
 const CLOSED = {
   'claude-code': CLAUDE_FORMAT,
@@ -42,13 +51,8 @@ const CLOSED = {
   codex: { PreToolUse: preToolDeny, UserPromptSubmit: block, PostToolUse: block, Stop: LET_THROUGH, SessionStart: LET_THROUGH },
   gemini: { BeforeTool: geminiDeny, BeforeAgent: geminiDeny, AfterTool: geminiDeny, AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
   pi: { tool_call: pluginDeny, tool_result: pluginWithheld, input: pluginBlock, agent_end: LET_THROUGH, session_start: LET_THROUGH },
-  opencode: {
-    'tool.execute.before': pluginDeny,
-    'tool.execute.after': pluginWithheld,
-    'chat.message': pluginBlock,
-    'session.idle': LET_THROUGH,
-    'session.created': LET_THROUGH,
-  },
+  opencode: OPENCODE_FORMAT,
+  kilo: OPENCODE_FORMAT,
 };
 
 /** One printable line of the client's own words (no control, bidi or non-ASCII character reaches the agent's UI). */
