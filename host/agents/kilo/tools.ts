@@ -17,7 +17,7 @@ export const KILO_TOOLS: readonly AgentToolRow[] = [
   {
     tool: 'background_process',
     as: 'bash',
-    how: '`{action: "start" | "monitor", command}` → `{command}` (it runs a shell command, so a bash guard sees it); `list`, `status`, `logs`, `stop`, `restart` (of a command already seen) passed as `background_process`',
+    how: '`start` and `monitor` `{action, command}` → `{command}` (they run a shell command, so a bash guard sees it; `workdir`, `ready`, lifetime dropped); `list`, `status`, `logs`, `stop`, `restart` (on a process already started) passed as `background_process`',
   },
   { tool: 'board_post', as: 'board_post', how: 'passed: posts a message to the board shared with subagents' },
   { tool: 'board_read', as: 'board_read', how: 'passed: reads that board' },
