@@ -1,9 +1,10 @@
 // hookbox's plugin for OpenCode (`hookbox/opencode`) and for the agents that
 // kept its plugin API (Kilo CLI: `hookbox/kilo`, host/agents/kilo/plugin.mjs):
 // `hookbox setup opencode` writes `.opencode/plugin/hookbox.js`, which hands
-// this factory its options. Each OpenCode hook hookbox has a seam for is asked of `hookbox
-// serve` through the plugin client (its own deadline: OpenCode gives a plugin
-// none; every fault answered closed) and the answer applied in OpenCode's terms:
+// this factory its options. Each OpenCode hook hookbox has a seam for is
+// asked of `hookbox serve` through the plugin client (its own deadline:
+// OpenCode gives a plugin none; every fault answered closed) and the answer
+// applied in OpenCode's terms:
 //   tool.execute.before → throw the reason          (deny: the model reads it as the tool's error)
 //   tool.execute.after  → output.output replaced    (a replaced or withheld result)
 //   chat.message        → throw / the text replaced (a blocked or rewritten prompt)
