@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSeamEvent } from '../../host/agents/index.ts';
 import { kiloBridge } from '../../host/agents/kilo/bridge.ts';
+import { KILO_TOOLS, fromKiloTool } from '../../host/agents/kilo/tools.ts';
 import { openCodeBridge } from '../../host/agents/opencode/bridge.ts';
 import { piBridge } from '../../host/agents/pi/bridge.ts';
 import { parsePluginFile } from '../../host/agents/plugin-file.ts';
@@ -101,6 +102,12 @@ describe('Kilo CLI bridge: OpenCode\'s events, its own tools', () => {
     expect(call('edit', { filePath: `${CWD}/.env`, oldString: 'a', newString: 'b' })).toMatchObject({ toolName: 'write_file', arguments: { path: '.env', content: 'b' } });
     expect(call('kilo_local_recall', { mode: 'search', query: 'x' })).toEqual({ toolCallId: 'c1', toolName: 'kilo_local_recall', arguments: { mode: 'search', query: 'x' } });
     expect(call('deploy', { to: 'prod' })).toMatchObject({ toolName: 'deploy', arguments: { _hookbox: { unmappedTool: true } } });
+  });
+
+  it('every tool the table passes by name reaches hooks under it, its arguments as sent and unflagged', () => {
+    for (const row of KILO_TOOLS.filter((candidate) => candidate.how.startsWith('passed'))) {
+      expect(fromKiloTool(row.tool, { x: 1 }, CWD), row.tool).toEqual({ toolName: row.tool, arguments: { x: 1 } });
+    }
   });
 
   it('background_process: start and monitor are the shell command they run; the actions on a started process are passed; a start without a command is flagged', () => {
