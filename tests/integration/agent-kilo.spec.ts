@@ -28,7 +28,10 @@ const unavailable = install.kind === 'installed' ? agentUnavailable(install.bin,
 const BIN = install.kind === 'installed' ? install.bin : '';
 const RUN_TIMEOUT = 400_000;
 
-describe.skipIf(skipUnless('hookbox inside the real Kilo CLI', unavailable))(`hookbox inside the real Kilo CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
+// The registry serves this package here: in CI an install that fails is a failure, not a skip.
+const skipped = skipUnless('hookbox inside the real Kilo CLI', unavailable, { required: `@kilocode/cli-linux-x64@${VERSION}`, installedBy: 'this suite from the npm registry (tests/helpers/agent-install.ts)' });
+
+describe.skipIf(skipped)(`hookbox inside the real Kilo CLI${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
   const suite = useRealAgentSuite('hookbox-kilo-suite-');
 
   async function project(script: readonly StepSource[], options: { config?: string; socket?: string; portable?: boolean } = {}) {
