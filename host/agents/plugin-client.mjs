@@ -1,15 +1,15 @@
 // The client inside the agents that load hookbox in their own process (pi's
-// extension, OpenCode's plugin): one event → POST /hooks/<agent> on `hookbox
-// serve`'s unix socket → one answer in the plugin vocabulary
-// (host/agents/plugin-answers.ts). With no server listening, or a server
+// extension, OpenCode's and Kilo CLI's plugin): one event → POST
+// /hooks/<agent> on `hookbox serve`'s unix socket → one answer in the plugin
+// vocabulary (host/agents/plugin-answers.ts). With no server listening, or a server
 // serving another config, it hands the event to a `hookbox hook <agent>`
-// process, which decides in-process. Neither agent times a plugin, so this
+// process, which decides in-process. None of them times a plugin, so this
 // client keeps its own deadline for the whole of it; past the deadline, on an
 // answer it cannot read, or on its own error it answers closed: a tool call
 // denied, a result withheld, a prompt blocked. Every text it hands the agent
 // is made printable here too (the bridge already did; this is not its only
-// guard). Plain ESM on node builtins and zod: pi runs it in Node, OpenCode in
-// Bun.
+// guard). Plain ESM on node builtins and zod: pi runs it in Node, OpenCode and
+// Kilo in Bun.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';

@@ -5,12 +5,13 @@ import { codexBridge } from './codex/bridge.ts';
 import { copilotBridge } from './copilot/bridge.ts';
 import { factoryBridge } from './factory/bridge.ts';
 import { geminiBridge } from './gemini/bridge.ts';
+import { kiloBridge } from './kilo/bridge.ts';
 import { openCodeBridge } from './opencode/bridge.ts';
 import { piBridge } from './pi/bridge.ts';
 import { qwenBridge } from './qwen/bridge.ts';
 
 /** The name of every agent hookbox serves, as used on the command line and in URLs. */
-export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory', 'pi', 'opencode', 'copilot'] as const;
+export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory', 'pi', 'opencode', 'kilo', 'copilot'] as const;
 /** An agent hookbox serves. */
 export type AgentName = (typeof AGENT_NAMES)[number];
 
@@ -29,6 +30,7 @@ export const AGENT_BRIDGES = {
   factory: factoryBridge,
   pi: piBridge,
   opencode: openCodeBridge,
+  kilo: kiloBridge,
   copilot: copilotBridge,
 } as const satisfies { readonly [N in AgentName]: AgentBridge<N> };
 

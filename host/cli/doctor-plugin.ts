@@ -11,7 +11,7 @@ interface PluginClientModule {
 
 /**
  * `hookbox doctor` for an agent that loads hookbox as a plugin (pi,
- * OpenCode): the plugin file is hookbox's and parses, the module it imports
+ * OpenCode, Kilo CLI): the plugin file is hookbox's and parses, the module it imports
  * exists, the server it names answers (when one runs), and a probe event
  * through the very client the plugin runs comes back decided — with the
  * plugin's own deadline, so a hung server shows as the closed answer it

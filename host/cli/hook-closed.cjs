@@ -19,7 +19,7 @@ const block = (text) => json({ decision: 'block', reason: text });
 const claudeWithheld = (text) => json({ continue: false, stopReason: text, decision: 'block', reason: text });
 const geminiDeny = (text) => json({ decision: 'deny', reason: text });
 const LET_THROUGH = 'let-through';
-// The plugin agents' vocabulary (host/agents/plugin-answers.ts): `hookbox hook pi|opencode` is their in-process fallback.
+// The plugin agents' vocabulary (host/agents/plugin-answers.ts): `hookbox hook pi|opencode|kilo` is their in-process fallback.
 const pluginDeny = (text) => json({ deny: text });
 const pluginWithheld = (text) => json({ content: `(output withheld by a hookbox hook): ${text}`, isError: true });
 const pluginBlock = (text) => json({ block: text });
@@ -34,6 +34,14 @@ const CLAUDE_FORMAT = {
   SessionStart: LET_THROUGH,
 };
 
+/** OpenCode's plugin API's closed answers (OpenCode, Kilo CLI: opencode/bridge.ts). */
+const OPENCODE_FORMAT = {
+  'tool.execute.before': pluginDeny,
+  'tool.execute.after': pluginWithheld,
+  'chat.message': pluginBlock,
+  'session.idle': LET_THROUGH,
+  'session.created': LET_THROUGH,
+};
 /** Copilot CLI's own format (copilot/bridge.ts): flat answers, the event named on the command line. */
 const copilotDeny = (text) => json({ permissionDecision: 'deny', permissionDecisionReason: text });
 const copilotWithheld = (text) => json({ modifiedResult: { resultType: 'failure', textResultForLlm: `Tool result withheld by a hook: ${text}` } });
@@ -55,13 +63,8 @@ const CLOSED = {
     sessionStart: LET_THROUGH,
   },
   pi: { tool_call: pluginDeny, tool_result: pluginWithheld, input: pluginBlock, agent_end: LET_THROUGH, session_start: LET_THROUGH },
-  opencode: {
-    'tool.execute.before': pluginDeny,
-    'tool.execute.after': pluginWithheld,
-    'chat.message': pluginBlock,
-    'session.idle': LET_THROUGH,
-    'session.created': LET_THROUGH,
-  },
+  opencode: OPENCODE_FORMAT,
+  kilo: OPENCODE_FORMAT,
 };
 
 /** One printable line of the client's own words (no control, bidi or non-ASCII character reaches the agent's UI). */

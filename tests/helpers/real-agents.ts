@@ -200,6 +200,48 @@ export function runOpenCode(bin: string, home: string, cwd: string, prompt: stri
 }
 
 /**
+ * A `kilo.json` in `project` whose only provider is `mock` (chat completions
+ * at the mock model, through `@ai-sdk/openai-compatible`, as OpenCode's) and
+ * the only one enabled (Kilo otherwise asks api.kilo.ai for its own
+ * provider's models), bash and edits allowed without asking.
+ */
+export function writeKiloProject(project: string, mockUrl: string): void {
+  const provider = { npm: '@ai-sdk/openai-compatible', name: 'mock', options: { baseURL: `${mockUrl}/v1`, apiKey: 'any' }, models: { [CHAT_MODEL_ID]: { name: CHAT_MODEL_ID } } };
+  const config = { model: `mock/${CHAT_MODEL_ID}`, enabled_providers: ['mock'], permission: { bash: 'allow', edit: 'allow' }, provider: { mock: provider } };
+  writeFileSync(join(project, 'kilo.json'), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/**
+ * `kilo run --format json` headless in `cwd` (`bin`: Kilo CLI installed at
+ * test time, `installedAgent`): private XDG folders, and Kilo's own switches
+ * (`KILO_*`, not OpenCode's) for the models.dev fetch, update, LSP download,
+ * sharing, session upload, default plugins, the background daemon and its
+ * PostHog telemetry (any level but "all" is off).
+ */
+export function runKilo(bin: string, home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(bin, ['run', '--format', 'json', prompt], {
+    cwd,
+    timeoutMs: 240_000,
+    env: baseEnv({
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_STATE_HOME: join(home, '.local', 'state'),
+      KILO_DISABLE_MODELS_FETCH: '1',
+      KILO_DISABLE_AUTOUPDATE: '1',
+      KILO_DISABLE_LSP_DOWNLOAD: '1',
+      KILO_DISABLE_SHARE: '1',
+      KILO_DISABLE_SESSION_INGEST: '1',
+      KILO_DISABLE_DEFAULT_PLUGINS: '1',
+      KILO_NO_DAEMON: '1',
+      KILO_TELEMETRY_LEVEL: 'off',
+      ...extraEnv,
+    }),
+  });
+}
+
+/**
  * Where Copilot CLI unpacks itself on first run (~235 MB): one folder under
  * the temp dir shared by every run, so only the first run pays for it.
  */

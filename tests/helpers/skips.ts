@@ -24,12 +24,14 @@ export interface SkipEntry {
  * `true` when `suite` must be skipped (`reason` given), after recording and
  * printing why; `false` when it can run (`reason` undefined). With `required`
  * (the npm package that provides what is missing) and `CI=true`, throws
- * instead, so the suite fails rather than skips.
+ * instead, so the suite fails rather than skips; `installedBy` names what
+ * installs it when that is not `npm ci` (an agent a suite installs from the
+ * registry at test time).
  */
-export function skipUnless(suite: string, reason: string | undefined, options: { required?: string } = {}): boolean {
+export function skipUnless(suite: string, reason: string | undefined, options: { required?: string; installedBy?: string } = {}): boolean {
   if (reason === undefined) return false;
   if (options.required !== undefined && process.env.CI === 'true') {
-    throw new Error(`${suite}: may not be skipped in CI (CI=true): ${options.required} is installed by \`npm ci\`, yet ${reason}`);
+    throw new Error(`${suite}: may not be skipped in CI (CI=true): ${options.required} is installed by ${options.installedBy ?? '`npm ci`'}, yet ${reason}`);
   }
   const entry: SkipEntry = { suite, reason, ...(options.required !== undefined && { required: options.required }) };
   process.stderr.write(`[skipped] ${suite}: ${reason}\n`);

@@ -6,8 +6,6 @@
  * --project`, its plugin deciding through `hookbox serve`.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../host/package.ts';
@@ -15,25 +13,18 @@ import { installedAgent } from '../helpers/agent-install.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { advertisedToolNames } from '../helpers/mock-model/advertised-tools.ts';
-import { agentTurnsOnly, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
-import type { RecordedRequest, StepSource } from '../helpers/mock-model/script.ts';
+import { agentTurnRequests, agentTurnsOnly, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
+import type { StepSource } from '../helpers/mock-model/script.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { agentUnavailable, hookbox, runOpenCode, writeOpenCodeProject } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
+import { wedgedServer } from '../helpers/wedged-server.ts';
 import { OPENCODE_TOOLS } from '../../host/agents/opencode/tools.ts';
 
 const install = installedAgent('opencode-ai@1.18.33', 'opencode');
 const unavailable = install.kind === 'installed' ? agentUnavailable(install.bin, '1.18.33') : install.reason;
 const BIN = install.kind === 'installed' ? install.bin : '';
 const RUN_TIMEOUT = 400_000;
-
-/** The model turns of an agent run (OpenCode also asks the model for a session title, without tools). */
-function agentTurns(requests: readonly RecordedRequest[]): RecordedRequest[] {
-  return requests.filter((request) => {
-    const tools = (request.body as { tools?: unknown } | null)?.tools;
-    return Array.isArray(tools) && tools.length > 0;
-  });
-}
 
 describe.skipIf(skipUnless('hookbox inside the real OpenCode', unavailable))(`hookbox inside the real OpenCode${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
   const suite = useRealAgentSuite('hookbox-opencode-suite-');
@@ -48,7 +39,7 @@ describe.skipIf(skipUnless('hookbox inside the real OpenCode', unavailable))(`ho
     const setup = await hookbox(['setup', 'opencode', '--project', ws.project, ...where]);
     expect(setup.status, setup.stderr).toBe(0);
     expect(setup.stdout).toMatch(/added plugin: plugin .*plugin\.mjs \(socket .*, deadline \d+ ms\)/);
-    return { ...ws, mock, pluginFile: join(ws.project, '.opencode', 'plugin', 'hookbox.js'), turns: () => agentTurns(mock.requests) };
+    return { ...ws, mock, pluginFile: join(ws.project, '.opencode', 'plugin', 'hookbox.js'), turns: () => agentTurnRequests(mock.requests) };
   }
   const run = (p: Awaited<ReturnType<typeof project>>, prompt: string) => runOpenCode(BIN, p.home, p.project, prompt);
 
@@ -159,32 +150,3 @@ describe.skipIf(skipUnless('hookbox inside the real OpenCode', unavailable))(`ho
     expect(red.status).toBe(1);
   });
 });
-
-/** A wedged `hookbox serve` on a unix socket: a request whose body `hangs` is never answered; any other gets "no opinion". */
-function wedgedServer(path: string, hangs: (body: string) => boolean): Promise<{ path: string; close(): Promise<void> }> {
-  const open = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      if (!hangs(body)) res.writeHead(200, { 'x-hookbox-exit': '0' }).end('');
-    });
-  });
-  server.on('connection', (socket) => {
-    open.add(socket);
-    socket.on('close', () => open.delete(socket));
-  });
-  return new Promise((resolvePromise, reject) => {
-    server.on('error', reject);
-    server.listen(path, () =>
-      resolvePromise({
-        path,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of open) socket.destroy();
-            server.close(() => done());
-          }),
-      }),
-    );
-  });
-}

@@ -1,5 +1,5 @@
 /**
- * The in-process agents (pi, OpenCode) without their binaries: each bridge's
+ * The in-process agents (pi, OpenCode, Kilo CLI) without their binaries: each bridge's
  * events → seams and tools → hookbox tools, the shared answer vocabulary, the
  * plugin file `setup` writes whole (idempotent, `--remove` exact, a foreign
  * file refused), and the plugin client inside the agent against a real
@@ -13,12 +13,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSeamEvent } from '../../host/agents/index.ts';
+import { kiloBridge } from '../../host/agents/kilo/bridge.ts';
+import { KILO_TOOLS, fromKiloTool } from '../../host/agents/kilo/tools.ts';
 import { openCodeBridge } from '../../host/agents/opencode/bridge.ts';
 import { piBridge } from '../../host/agents/pi/bridge.ts';
 import { parsePluginFile } from '../../host/agents/plugin-file.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
 import { type RunningServer, startHookboxServer } from '../helpers/real-agents.ts';
+
+/** An OpenCode-API plugin factory (`hookboxOpenCodePlugin`, `hookboxKiloPlugin`): options → the plugin → its hooks. */
+type PluginFactory = (options: unknown, from?: string) => (input: unknown) => Promise<Record<string, ((input: unknown, output: unknown) => Promise<void>) | undefined>>;
 
 interface PluginClient {
   decide(event: unknown, kind: string): Promise<Record<string, unknown>>;
@@ -88,13 +93,47 @@ describe('OpenCode bridge: events and tools', () => {
   });
 });
 
-describe('the plugin answer vocabulary (both bridges)', () => {
+describe('Kilo CLI bridge: OpenCode\'s events, its own tools', () => {
+  const base = { session_id: 'ses_1', cwd: CWD };
+  const call = (tool_name: string, input: Record<string, unknown>) =>
+    seamOf(kiloBridge.toSeam({ ...base, hook_event_name: 'tool.execute.before', tool_name, tool_call_id: 'c1', input })).payload as Record<string, unknown>;
+  it("OpenCode's tools map as OpenCode's do; Kilo's own are passed under their names, unflagged", () => {
+    expect(call('bash', { command: 'ls', description: 'list' })).toMatchObject({ toolName: 'bash', arguments: { command: 'ls' } });
+    expect(call('edit', { filePath: `${CWD}/.env`, oldString: 'a', newString: 'b' })).toMatchObject({ toolName: 'write_file', arguments: { path: '.env', content: 'b' } });
+    expect(call('kilo_local_recall', { mode: 'search', query: 'x' })).toEqual({ toolCallId: 'c1', toolName: 'kilo_local_recall', arguments: { mode: 'search', query: 'x' } });
+    expect(call('deploy', { to: 'prod' })).toMatchObject({ toolName: 'deploy', arguments: { _hookbox: { unmappedTool: true } } });
+  });
+
+  it('every tool the table passes by name reaches hooks under it, its arguments as sent and unflagged', () => {
+    for (const row of KILO_TOOLS.filter((candidate) => candidate.how.startsWith('passed'))) {
+      expect(fromKiloTool(row.tool, { x: 1 }, CWD), row.tool).toEqual({ toolName: row.tool, arguments: { x: 1 } });
+    }
+  });
+
+  it('background_process: start and monitor are the shell command they run; the actions on a started process are passed; a start without a command is flagged', () => {
+    expect(call('background_process', { action: 'start', command: 'npm run dev', workdir: '/srv', persistent: true })).toEqual({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm run dev' } });
+    expect(call('background_process', { action: 'monitor', command: 'npm test' })).toMatchObject({ toolName: 'bash', arguments: { command: 'npm test' } });
+    expect(call('background_process', { action: 'logs', id: 'p1' })).toEqual({ toolCallId: 'c1', toolName: 'background_process', arguments: { action: 'logs', id: 'p1' } });
+    expect(call('background_process', { action: 'start', command: ['sh', '-c', 'x'] })).toMatchObject({ toolName: 'background_process', arguments: { _hookbox: { unmappedTool: true } } });
+    // An action that runs nothing but carries a command anyway: not taken for harmless.
+    expect(call('background_process', { action: 'stop', id: 'p1', command: 'rm -rf /' })).toMatchObject({ arguments: { _hookbox: { unmappedTool: true } } });
+  });
+
+  it('the events and answers are OpenCode\'s', () => {
+    expect(seamOf(kiloBridge.toSeam({ ...base, hook_event_name: 'chat.message', text: 'hi' })).seam).toBe('agent/prompt-submit');
+    const after = seamOf(kiloBridge.toSeam({ ...base, hook_event_name: 'tool.execute.after', tool_name: 'bash', tool_call_id: 'c1', input: { command: 'x' }, output: 'boom', exit_code: 2 }));
+    expect((after.payload as { result: unknown }).result).toEqual({ content: 'boom\nexit code: 2', isError: true });
+    expect(kiloBridge.events.map((row) => row.event)).toEqual(openCodeBridge.events.map((row) => row.event));
+  });
+});
+
+describe('the plugin answer vocabulary (every plugin bridge)', () => {
   const pre = seamOf(piBridge.toSeam({ session_id: 's', cwd: CWD, hook_event_name: 'tool_call', tool_name: 'bash', tool_call_id: 'c', input: { command: 'x' } }));
   const post = seamOf(piBridge.toSeam({ session_id: 's', cwd: CWD, hook_event_name: 'tool_result', tool_name: 'bash', tool_call_id: 'c', input: {}, content: [], is_error: false }));
   const prompt = seamOf(piBridge.toSeam({ session_id: 's', cwd: CWD, hook_event_name: 'input', text: 'hi' }));
   const json = (answer: { stdout: string }) => JSON.parse(answer.stdout) as unknown;
   it('deny, ask (as deny), replaced content, block, rewrite, continue — and allow is no answer at all', () => {
-    for (const bridge of [piBridge, openCodeBridge]) {
+    for (const bridge of [piBridge, openCodeBridge, kiloBridge]) {
       expect(bridge.answer(pre, { action: 'allow' }).stdout).toBe('');
       expect(json(bridge.answer(pre, { action: 'deny', reason: 'no' }))).toEqual({ deny: 'no' });
       expect(json(bridge.answer(pre, { action: 'ask', reason: 'sure?' }))).toEqual({ deny: expect.stringMatching(/cannot request, so the call is denied: sure\?$/) });
@@ -126,6 +165,7 @@ describe('the plugin file setup writes', () => {
   it.each([
     ['pi', '.pi/extensions/hookbox.ts', 'export default hookboxPiExtension('],
     ['opencode', '.opencode/plugin/hookbox.js', 'export const HookboxPlugin = hookboxOpenCodePlugin('],
+    ['kilo', '.kilo/plugins/hookbox.js', 'export const HookboxPlugin = hookboxKiloPlugin('],
   ])('%s: written, unchanged on a second run, taken out exactly by --remove; a file hookbox did not write is refused', (agent, relative, exported) => {
     const dir = join(root, agent);
     mkdirSync(dir, { recursive: true });
@@ -154,7 +194,7 @@ describe('the plugin file setup writes', () => {
     expect(readFileSync(file, 'utf8')).toBe('export default () => {};\n');
   });
 
-  it('--user: the plugin file goes to pi\'s agent folder and OpenCode\'s config folder, naming the module and the config by absolute path', () => {
+  it('--user: the plugin file goes to pi\'s agent folder and OpenCode\'s and Kilo\'s config folders, naming the module and the config by absolute path', () => {
     const saved = { PI_CODING_AGENT_DIR: process.env.PI_CODING_AGENT_DIR, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
     process.env.PI_CODING_AGENT_DIR = join(root, 'user', 'pi-agent');
     process.env.XDG_CONFIG_HOME = join(root, 'user', 'xdg');
@@ -163,11 +203,12 @@ describe('the plugin file setup writes', () => {
       for (const [agent, file] of [
         ['pi', join(root, 'user', 'pi-agent', 'extensions', 'hookbox.ts')],
         ['opencode', join(root, 'user', 'xdg', 'opencode', 'plugin', 'hookbox.js')],
+        ['kilo', join(root, 'user', 'xdg', 'kilo', 'plugins', 'hookbox.js')],
       ] as const) {
         setupCommand(agent, { user: true, config }, () => {});
         const text = readFileSync(file, 'utf8');
         expect(text).toContain(`"config":${JSON.stringify(config)}`);
-        expect(text).toMatch(new RegExp(`from "/[^"]+/host/agents/${agent === 'pi' ? 'pi/extension' : 'opencode/plugin'}\\.mjs"`));
+        expect(text).toMatch(new RegExp(`from "/[^"]+/host/agents/${agent === 'pi' ? 'pi/extension' : `${agent}/plugin`}\\.mjs"`));
         setupCommand(agent, { user: true, remove: true }, () => {});
         expect(existsSync(file)).toBe(false);
       }
@@ -236,6 +277,24 @@ describe('the plugin client inside the agent', () => {
       expect(escaped.deny).toBe('\\u{1b}]0;pwn\\u{7}');
     } finally {
       await liar.close();
+    }
+  });
+
+  it("the plugins of OpenCode's API ask as their own agent: Kilo's posts to /hooks/kilo (its bridge reads Kilo's tools), OpenCode's to /hooks/opencode; a deny is thrown", { timeout: 60_000 }, async () => {
+    const asked: string[] = [];
+    const server = await listen(join(root, 'agents.sock'), (res) => {
+      asked.push(String(res.req.url));
+      res.writeHead(200, { 'x-hookbox-exit': '0' }).end('{"deny":"no background curl"}');
+    });
+    try {
+      for (const [agent, factory] of [['kilo', 'hookboxKiloPlugin'], ['opencode', 'hookboxOpenCodePlugin']] as const) {
+        const module = (await import(pathToFileURL(join(import.meta.dirname, '..', '..', 'host', 'agents', agent, 'plugin.mjs')).href)) as Record<string, PluginFactory>;
+        const hooks = await module[factory]!({ socket: server.path, config, deadlineMs: 5_000 })({ directory: root });
+        await expect(hooks['tool.execute.before']!({ tool: 'bash', sessionID: 'ses_1', callID: 'c1' }, { args: { command: 'ls' } })).rejects.toThrow('no background curl');
+      }
+      expect(asked).toEqual(['/hooks/kilo', '/hooks/opencode']);
+    } finally {
+      await server.close();
     }
   });
 

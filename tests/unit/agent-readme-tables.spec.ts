@@ -1,4 +1,4 @@
-/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS, PI_EVENTS, OPENCODE_EVENTS, COPILOT_EVENTS; each agent's tool table), row for row. */
+/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS, PI_EVENTS, OPENCODE_EVENTS, KILO_EVENTS, COPILOT_EVENTS; each agent's tool table), row for row. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
@@ -12,6 +12,8 @@ import { FACTORY_EVENTS } from '../../host/agents/factory/protocol.ts';
 import { FACTORY_TOOLS } from '../../host/agents/factory/tools.ts';
 import { QWEN_EVENTS } from '../../host/agents/qwen/protocol.ts';
 import { QWEN_TOOLS } from '../../host/agents/qwen/tools.ts';
+import { KILO_EVENTS } from '../../host/agents/kilo/protocol.ts';
+import { KILO_TOOLS } from '../../host/agents/kilo/tools.ts';
 import { OPENCODE_EVENTS } from '../../host/agents/opencode/protocol.ts';
 import { OPENCODE_TOOLS } from '../../host/agents/opencode/tools.ts';
 import { PI_EVENTS } from '../../host/agents/pi/protocol.ts';
@@ -26,6 +28,7 @@ describe.each([
   ['Factory Droid', FACTORY_EVENTS],
   ['pi', PI_EVENTS],
   ['OpenCode', OPENCODE_EVENTS],
+  ['Kilo CLI', KILO_EVENTS],
   ['Copilot CLI', COPILOT_EVENTS],
 ])('%s mapping table in host/agents/README.md', (_agent, rows) => {
   it.each(rows.map((row) => [row.event, row]))('has the row for %s as in the code', (_event, row) => {
@@ -41,6 +44,7 @@ describe.each([
   ['Factory Droid', FACTORY_TOOLS],
   ['pi', PI_TOOLS],
   ['OpenCode', OPENCODE_TOOLS],
+  ['Kilo CLI', KILO_TOOLS],
   ['Copilot CLI', COPILOT_TOOLS],
 ])('%s tool table in host/agents/README.md', (agent, rows) => {
   const tools = README.slice(README.indexOf('## Tools: the closed-world tables'));

@@ -64,6 +64,20 @@ describe('setup and doctor with no agent named', () => {
     expect(detectAgents({ kind: 'project', dir: project }, bin)).toEqual([{ name: 'copilot', why: `.github/hooks/ in ${project}` }]);
   });
 
+  it("Kilo CLI by its .kilo folder or its kilo command, apart from OpenCode's; setup writes Kilo's plugin file there", () => {
+    mkdirSync(join(project, '.kilo'));
+    command('opencode', true);
+    expect(detectAgents({ kind: 'project', dir: project }, bin)).toEqual([
+      { name: 'opencode', why: `opencode on PATH (${join(bin, 'opencode')})` },
+      { name: 'kilo', why: `.kilo/ in ${project}` },
+    ]);
+    expect(setupDetected({ project }, () => {})).toEqual(['opencode', 'kilo']);
+    expect(readFileSync(join(project, '.kilo', 'plugins', 'hookbox.js'), 'utf8')).toContain('hookboxKiloPlugin(');
+    expect(readFileSync(join(project, '.opencode', 'plugin', 'hookbox.js'), 'utf8')).toContain('hookboxOpenCodePlugin(');
+    command('kilo', true);
+    expect(detectAgents({ kind: 'project', dir: root }, bin).map((agent) => agent.name)).toEqual(['opencode', 'kilo']);
+  });
+
   it('does not count a file that is not executable, a relative PATH entry, or a file where the folder should be', () => {
     command('claude', false);
     writeFileSync(join(project, '.gemini'), 'not a folder');
@@ -88,7 +102,7 @@ describe('setup and doctor with no agent named', () => {
   it('setup with nothing detected refuses and names what it looked for and the agents there are', () => {
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(ConfigError);
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(
-      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/, \.pi\/, \.opencode\/, \.github\/hooks\/ and for the commands claude, codex, gemini, qwen, droid, pi, opencode, copilot on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory, pi, opencode, copilot\)/,
+      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/, \.pi\/, \.opencode\/, \.kilo\/, \.github\/hooks\/ and for the commands claude, codex, gemini, qwen, droid, pi, opencode, kilo, copilot on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory, pi, opencode, kilo, copilot\)/,
     );
   });
 

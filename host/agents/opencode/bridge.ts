@@ -1,12 +1,31 @@
-import type { AgentBridge, ParsedAgentEvent } from '../agent-bridge.ts';
+import type { ToolResult } from '../../seams/index.ts';
+import type { AgentBridge, AgentEventMapping, AgentProbe, AgentSetup, ParsedAgentEvent } from '../agent-bridge.ts';
 import { NO_OPINION, answerBySeam, continuationPayload, failClosedBy, oneSeam, readAgentEvent } from '../bridge-parts.ts';
 import { PLUGIN_CAN_REPLACE, PLUGIN_CLOSED, pluginSeamAnswers } from '../plugin-answers.ts';
+import type { OurToolCall } from '../tool-names.ts';
 import { OPENCODE_EVENTS, OPENCODE_EVENT_SCHEMAS, type OpenCodeEvent } from './protocol.ts';
 import { openCodeProbe } from './probe.ts';
 import { openCodeSetup } from './setup.ts';
 import { fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
 
-function toSeam(input: unknown): ParsedAgentEvent {
+/**
+ * What sets one agent of OpenCode's plugin API apart (OpenCode, Kilo CLI):
+ * its tools, its event table's words, its setup. The events hookbox's plugin
+ * sends, their schemas, the answers and the fail-closed forms are the API's,
+ * shared.
+ */
+export interface OpenCodeDialect<N extends string> {
+  readonly name: N;
+  readonly label: string;
+  /** The agent's rows of the API's event table (the README's, `setup`'s output). */
+  readonly events: readonly AgentEventMapping[];
+  /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
+  fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
+  readonly setup: AgentSetup;
+  readonly probe: AgentProbe;
+}
+
+function toSeamFor(dialect: OpenCodeDialect<string>, input: unknown): ParsedAgentEvent {
   const read = readAgentEvent(input, OPENCODE_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
@@ -16,12 +35,12 @@ function toSeam(input: unknown): ParsedAgentEvent {
     case 'chat.message':
       return oneSeam(read, 'agent/prompt-submit', { content: data.text as string, source: 'api' });
     case 'tool.execute.before': {
-      const call = fromOpenCodeTool(data.tool_name as string, data.input as Record<string, unknown>, cwd);
+      const call = dialect.fromTool(data.tool_name as string, data.input as Record<string, unknown>, cwd);
       return oneSeam(read, 'tools/pre-execute', { toolCallId: data.tool_call_id as string, ...call });
     }
     case 'tool.execute.after': {
-      const call = fromOpenCodeTool(data.tool_name as string, data.input as Record<string, unknown>, cwd);
-      const result = fromOpenCodeToolOutput(data.tool_name as string, data.output as string, data.exit_code as number | undefined);
+      const call = dialect.fromTool(data.tool_name as string, data.input as Record<string, unknown>, cwd);
+      const result: ToolResult = fromOpenCodeToolOutput(data.tool_name as string, data.output as string, data.exit_code as number | undefined);
       return oneSeam(read, 'tools/post-execute', { toolCallId: data.tool_call_id as string, ...call, result });
     }
     case 'session.idle':
@@ -43,15 +62,27 @@ const failClosed = failClosedBy({
   'session.created': 'let-through',
 });
 
-/** OpenCode (`opencode-ai`, 1.18.x; Kilo CLI is the same plugin API): hookbox's plugin in `.opencode/plugin/`, asking `hookbox serve`. */
-export const openCodeBridge: AgentBridge<'opencode'> = {
+/** The bridge of one agent of OpenCode's plugin API. */
+export function openCodeFormatBridge<N extends string>(dialect: OpenCodeDialect<N>): AgentBridge<N> {
+  return {
+    name: dialect.name,
+    label: dialect.label,
+    events: dialect.events,
+    canReplace: PLUGIN_CAN_REPLACE,
+    toSeam: (input) => toSeamFor(dialect, input),
+    answer: answerBySeam(pluginSeamAnswers(dialect.label)),
+    failClosed,
+    setup: dialect.setup,
+    probe: dialect.probe,
+  };
+}
+
+/** OpenCode (`opencode-ai`, 1.18.x): hookbox's plugin in `.opencode/plugin/`, asking `hookbox serve`. */
+export const openCodeBridge: AgentBridge<'opencode'> = openCodeFormatBridge({
   name: 'opencode',
   label: 'OpenCode',
   events: OPENCODE_EVENTS,
-  canReplace: PLUGIN_CAN_REPLACE,
-  toSeam,
-  answer: answerBySeam(pluginSeamAnswers('OpenCode')),
-  failClosed,
+  fromTool: fromOpenCodeTool,
   setup: openCodeSetup,
   probe: openCodeProbe,
-};
+});

@@ -1,8 +1,10 @@
-// hookbox's plugin for OpenCode (`hookbox/opencode`): `hookbox setup
-// opencode` writes `.opencode/plugin/hookbox.js`, which hands this factory its
-// options. Each OpenCode hook hookbox has a seam for is asked of `hookbox
-// serve` through the plugin client (its own deadline: OpenCode gives a plugin
-// none; every fault answered closed) and the answer applied in OpenCode's terms:
+// hookbox's plugin for OpenCode (`hookbox/opencode`) and for the agents that
+// kept its plugin API (Kilo CLI: `hookbox/kilo`, host/agents/kilo/plugin.mjs):
+// `hookbox setup opencode` writes `.opencode/plugin/hookbox.js`, which hands
+// this factory its options. Each OpenCode hook hookbox has a seam for is
+// asked of `hookbox serve` through the plugin client (its own deadline:
+// OpenCode gives a plugin none; every fault answered closed) and the answer
+// applied in OpenCode's terms:
 //   tool.execute.before → throw the reason          (deny: the model reads it as the tool's error)
 //   tool.execute.after  → output.output replaced    (a replaced or withheld result)
 //   chat.message        → throw / the text replaced (a blocked or rewritten prompt)
@@ -15,9 +17,13 @@ function promptParts(parts) {
   return Array.isArray(parts) ? parts.filter((part) => part?.type === 'text' && typeof part.text === 'string' && part.synthetic !== true) : [];
 }
 
-/** The OpenCode plugin, for the options of `.opencode/plugin/hookbox.js` (`from`: that file's `import.meta.url`). */
-export function hookboxOpenCodePlugin(options, from) {
-  const client = pluginClient('opencode', options, from);
+/**
+ * The plugin of an agent with OpenCode's plugin API, asking `hookbox serve`
+ * as `agent` (its bridge reads that agent's tools), for the options of its
+ * plugin file (`from`: that file's `import.meta.url`).
+ */
+export function openCodeFormatPlugin(agent, options, from) {
+  const client = pluginClient(agent, options, from);
   return async function hookbox(input) {
     const cwd = typeof input?.directory === 'string' ? input.directory : process.cwd();
     const opencode = input?.client;
@@ -27,7 +33,7 @@ export function hookboxOpenCodePlugin(options, from) {
     const pending = new Map();
     /** Sessions this plugin sent a continuation to: their next prompt is it, their next idle says so. */
     const continuing = new Map();
-    const fallbackSession = `opencode-${process.pid}`;
+    const fallbackSession = `${agent}-${process.pid}`;
     const common = (name, sessionID) => ({ hook_event_name: name, session_id: sessionIdOf(sessionID, fallbackSession), cwd });
 
     return {
@@ -102,4 +108,9 @@ export function hookboxOpenCodePlugin(options, from) {
       },
     };
   };
+}
+
+/** The OpenCode plugin, for the options of `.opencode/plugin/hookbox.js` (`from`: that file's `import.meta.url`). */
+export function hookboxOpenCodePlugin(options, from) {
+  return openCodeFormatPlugin('opencode', options, from);
 }

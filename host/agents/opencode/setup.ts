@@ -1,29 +1,51 @@
 import path from 'node:path';
-import type { AgentSetup, SetupScope } from '../agent-bridge.ts';
+import type { AgentDetect, AgentSetup, SetupScope } from '../agent-bridge.ts';
 import { pluginFileSetup } from '../plugin-file.ts';
 
-/** OpenCode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `<home>/.config/opencode`. */
-export function openCodeConfigDir(home: string): string {
+/** An agent's user config folder: `$XDG_CONFIG_HOME/<name>`, else `<home>/.config/<name>` (OpenCode's `opencode`, Kilo's `kilo`). */
+export function xdgConfigDir(home: string, name: string): string {
   const xdg = process.env.XDG_CONFIG_HOME;
-  return path.join(xdg !== undefined && xdg !== '' ? path.resolve(xdg) : path.join(home, '.config'), 'opencode');
+  return path.join(xdg !== undefined && xdg !== '' ? path.resolve(xdg) : path.join(home, '.config'), name);
 }
 
-/** OpenCode loads every file in `.opencode/plugin/` of the project and in its config folder's `plugin/`. */
-function file(scope: SetupScope): string {
-  return scope.kind === 'project' ? path.join(scope.dir, '.opencode', 'plugin', 'hookbox.js') : path.join(openCodeConfigDir(scope.home), 'plugin', 'hookbox.js');
+/** Where one agent of OpenCode's plugin API loads hookbox's plugin from, and what it is called. */
+export interface OpenCodeSetupSpec {
+  readonly label: string;
+  readonly name: string;
+  /** The project folder holding the plugin folder (`.opencode`) and the user config folder's name (`opencode`). */
+  readonly projectFolder: string;
+  readonly configDirName: string;
+  /** The plugin folder's name inside either (OpenCode's `plugin`, Kilo's `plugins`: each loads both, this is the one its docs use). */
+  readonly pluginFolder: string;
+  readonly detect: AgentDetect;
+  /** The factory the plugin module exports, and the module's path in the package. */
+  readonly factory: string;
+  readonly module: string;
+  readonly tradeOff: string;
+}
+
+/** The setup of an agent of OpenCode's plugin API: one plugin file, `<project>/<projectFolder>/<pluginFolder>/hookbox.js` or the user's. */
+export function openCodeFormatSetup(spec: OpenCodeSetupSpec): AgentSetup {
+  const file = (scope: SetupScope): string =>
+    scope.kind === 'project'
+      ? path.join(scope.dir, spec.projectFolder, spec.pluginFolder, 'hookbox.js')
+      : path.join(xdgConfigDir(scope.home, spec.configDirName), spec.pluginFolder, 'hookbox.js');
+  return {
+    ...pluginFileSetup({ label: spec.label, name: spec.name, detect: spec.detect, file, factory: spec.factory, exportAs: 'export const HookboxPlugin =', tradeOff: spec.tradeOff }),
+    plugin: { module: spec.module },
+  };
 }
 
 /** OpenCode's hookbox plugin: `.opencode/plugin/hookbox.js` of a project, or the user's (`$XDG_CONFIG_HOME/opencode/plugin/hookbox.js`). */
-export const openCodeSetup: AgentSetup = {
-  ...pluginFileSetup({
-    label: 'OpenCode',
-    name: 'opencode',
-    detect: { folders: ['.opencode'], commands: ['opencode'] },
-    file,
-    factory: 'hookboxOpenCodePlugin',
-    exportAs: 'export const HookboxPlugin =',
-    tradeOff:
-      "OpenCode runs hookbox's plugin in its own process: each event goes to `hookbox serve` over its socket (with no server, to a `hookbox hook opencode` process deciding in-process). OpenCode gives a plugin no deadline (a hung plugin hangs the run), so the plugin keeps its own and answers closed past it, or on any error. A blocked prompt shows in `opencode run` only as \"UnknownError\". OpenCode's first run in a project installs `@opencode-ai/plugin` from the npm registry into `.opencode/`.",
-  }),
-  plugin: { module: 'host/agents/opencode/plugin.mjs' },
-};
+export const openCodeSetup: AgentSetup = openCodeFormatSetup({
+  label: 'OpenCode',
+  name: 'opencode',
+  projectFolder: '.opencode',
+  configDirName: 'opencode',
+  pluginFolder: 'plugin',
+  detect: { folders: ['.opencode'], commands: ['opencode'] },
+  factory: 'hookboxOpenCodePlugin',
+  module: 'host/agents/opencode/plugin.mjs',
+  tradeOff:
+    "OpenCode runs hookbox's plugin in its own process: each event goes to `hookbox serve` over its socket (with no server, to a `hookbox hook opencode` process deciding in-process). OpenCode gives a plugin no deadline (a hung plugin hangs the run), so the plugin keeps its own and answers closed past it, or on any error. A blocked prompt shows in `opencode run` only as \"UnknownError\". OpenCode's first run in a project installs `@opencode-ai/plugin` from the npm registry into `.opencode/`.",
+});

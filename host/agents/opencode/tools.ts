@@ -21,8 +21,13 @@ export const OPENCODE_TOOLS: readonly AgentToolRow[] = [
   { tool: 'skill', as: 'skill', how: 'passed: loads a skill\'s instructions' },
 ];
 
-/** One OpenCode tool call → the hookbox call hooks decide on; a known tool of an unexpected shape is passed flagged unmapped. */
-export function fromOpenCodeTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall {
+/**
+ * One OpenCode tool call → the hookbox call hooks decide on; a known tool of
+ * an unexpected shape is passed flagged unmapped. `table` is the agent's
+ * (Kilo CLI has OpenCode's tools and more): a tool it passes by name is
+ * passed unflagged.
+ */
+export function fromOpenCodeTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string, table: readonly AgentToolRow[] = OPENCODE_TOOLS): OurToolCall {
   const str = (key: string): string | undefined => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
   const file = str('filePath');
   const unmapped = (): OurToolCall => passedCall([], toolName, input);
@@ -42,7 +47,7 @@ export function fromOpenCodeTool(toolName: string, input: Readonly<Record<string
       return file === undefined || content === undefined ? unmapped() : { toolName: 'write_file', arguments: { path: relativeInside(cwd, file), content } };
     }
     default:
-      return passedCall(OPENCODE_TOOLS.filter((row) => row.as === row.tool), toolName, input);
+      return passedCall(table.filter((row) => row.as === row.tool), toolName, input);
   }
 }
 

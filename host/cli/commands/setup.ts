@@ -76,7 +76,7 @@ interface Chosen {
 }
 
 /**
- * The plugin a plugin agent loads (pi, OpenCode): the module through the
+ * The plugin a plugin agent loads (pi, OpenCode, Kilo CLI): the module through the
  * project's own `node_modules/hookbox` (relative to the plugin file, so a
  * committed file works on every checkout) when hookbox is installed there,
  * else its absolute path in this hookbox; the socket and config relative to
@@ -266,7 +266,7 @@ export function registerSetupCommand(program: Command): void {
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
     .option(
       '--transport <kind>',
-      'command (the default: fails closed; a process per event), http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token) or plugin (pi and OpenCode, their default and only one: hookbox inside the agent)',
+      'command (the default: fails closed; a process per event), http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token) or plugin (pi, OpenCode and Kilo CLI, their default and only one: hookbox inside the agent)',
     )
     .option('--client <kind>', 'command transport: sh (no Node start per event while the server is up; the default where there is a POSIX sh) or node')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')

@@ -140,3 +140,11 @@ export function agentTurnsOnly(script: readonly StepSource[], aside: ScriptedSte
   // Enough entries for every agent turn plus one aside each; past them the mock answers SCRIPT_DONE.
   return Array.from({ length: 2 * script.length + 4 }, () => answer);
 }
+
+/** The agent turns among recorded requests: those offering tools (an agent's asides, such as OpenCode's session title, offer none). */
+export function agentTurnRequests(requests: readonly RecordedRequest[]): RecordedRequest[] {
+  return requests.filter((request) => {
+    const tools = (request.body as { tools?: unknown } | null)?.tools;
+    return Array.isArray(tools) && tools.length > 0;
+  });
+}

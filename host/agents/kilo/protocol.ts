@@ -1,0 +1,38 @@
+import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
+import { eventRows } from '../bridge-parts.ts';
+
+/**
+ * Kilo CLI's plugin hooks hookbox answers — OpenCode's API, read by the
+ * OpenCode bridge (`opencode/bridge.ts`) — and what each decision becomes,
+ * measured with the real `kilo` 7.7.9 against the mock chat model
+ * (`tests/integration/agent-kilo.spec.ts`). The README's copy is checked
+ * against it by a test.
+ */
+export const KILO_SEAM_EVENTS = {
+  'agent/session-start': [{ event: 'session.created', answers: 'context → added to the first prompt of the session (after its text)' }],
+  'agent/prompt-submit': [
+    {
+      event: 'chat.message',
+      answers:
+        'block → the plugin throws (the prompt never reaches the model; `kilo run` reports only "UnknownError" and exits 1); a rewrite → the prompt\'s text replaced; context → appended to the prompt\'s text',
+    },
+  ],
+  'tools/pre-execute': [
+    { event: 'tool.execute.before', answers: 'deny → the plugin throws the reason (the tool does not run; the model reads the reason as the tool\'s error); ask → deny; allow → no answer' },
+  ],
+  'tools/post-execute': [
+    {
+      event: 'tool.execute.after',
+      answers: 'block → `output.output` replaced by a notice and the reason; replaced content → `output.output` replaced (the model reads it, the turn goes on); context → appended to `output.output`',
+    },
+  ],
+  'agent/turn-continuation': [
+    {
+      event: 'session.idle',
+      answers: 'continue {reason} → the reason sent as a new prompt of the session (`client.session.prompt`), within hookbox\'s continuation cap; stop → no answer',
+    },
+  ],
+} as const satisfies SeamEventTable;
+
+/** KILO_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
+export const KILO_EVENTS: readonly AgentEventMapping[] = eventRows(KILO_SEAM_EVENTS);
