@@ -100,6 +100,42 @@ export function oneSeam<S extends SeamId>(
   return { kind: 'seam', event: seamEvent(read.event, read.sessionId, read.cwd, seam, payload, extra) };
 }
 
+/** How an agent reads each event its schema table names: the event's seam call(s). */
+export type EventReaders<E extends string> = { readonly [K in E]: (read: ReadAgentEvent) => ParsedAgentEvent };
+
+/**
+ * A bridge's `toSeam`: the event read against the agent's schema table
+ * (`readAgentEvent`), then the agent's reader for it. The readers are keyed
+ * by every event of the table, so an event given a schema and no reader does
+ * not compile.
+ */
+export function toSeamBy<E extends string>(schemas: Readonly<Record<E, z.ZodType>>, readers: EventReaders<E>): AgentBridge['toSeam'] {
+  return (input) => {
+    const read = readAgentEvent(input, schemas);
+    return read.kind === 'read' ? readers[read.event as E](read) : read;
+  };
+}
+
+/** A session start (`source`, in hookbox's names): the same reading for every agent whose event carries one. */
+export function sessionStartEvent(read: ReadAgentEvent): ParsedAgentEvent {
+  return oneSeam(read, 'agent/session-start', { source: sessionSource(read.data.source) });
+}
+
+/** A prompt the user submitted (`prompt`), before the model sees it. */
+export function promptEvent(read: ReadAgentEvent): ParsedAgentEvent {
+  return oneSeam(read, 'agent/prompt-submit', { content: read.data.prompt as string, source: 'api' });
+}
+
+/**
+ * The agent is about to end its turn: its last message from the event's
+ * `lastMessageField`, and `stop_hook_active` (it already continued once for
+ * a hook) as `alreadyContinued`.
+ */
+export function stopEvent(lastMessageField: string): (read: ReadAgentEvent) => ParsedAgentEvent {
+  return (read) =>
+    oneSeam(read, 'agent/turn-continuation', continuationPayload(read.data[lastMessageField]), { alreadyContinued: read.data.stop_hook_active === true });
+}
+
 /** An agent's session source in hookbox's names; one hookbox has no name for starts a session like startup does. */
 export function sessionSource(source: unknown): PayloadOf<'agent/session-start'>['source'] {
   const known = SessionStartSourceSchema.safeParse(source);

@@ -9,8 +9,12 @@ import {
   continuationPayload,
   failClosedBy,
   jsonAnswer,
+  promptEvent,
   readAgentEvent,
   sessionSource,
+  sessionStartEvent,
+  stopEvent,
+  toSeamBy,
 } from '../../host/agents/bridge-parts.ts';
 import { z } from 'zod';
 
@@ -35,6 +39,25 @@ describe('bridge parts', () => {
     expect(readAgentEvent({ ...common, hook_event_name: 'toString' }, schemas)).toMatchObject({ kind: 'pass' });
     expect(readAgentEvent({ ...common, hook_event_name: 'Stop' }, schemas)).toMatchObject({ kind: 'invalid', event: 'Stop' });
     expect(readAgentEvent({ hook_event_name: 'Stop', session_id: 's-1', cwd: 'relative' }, schemas)).toMatchObject({ kind: 'invalid', event: 'Stop' });
+  });
+
+  it("maps an event through the agent's reader for it; unknown and malformed events never reach a reader", () => {
+    const toSeam = toSeamBy(
+      { Begin: z.looseObject({ source: z.string().optional() }), Ask: z.looseObject({ prompt: z.string() }), End: z.looseObject({ last: z.string().optional() }) },
+      { Begin: sessionStartEvent, Ask: promptEvent, End: stopEvent('last') },
+    );
+    const common = { session_id: 's1', cwd: '/work' };
+    expect(toSeam({ ...common, hook_event_name: 'Begin', source: 'resume' })).toEqual({
+      kind: 'seam',
+      event: { event: 'Begin', sessionId: 's1', cwd: '/work', seam: 'agent/session-start', payload: { source: 'resume' } },
+    });
+    expect(toSeam({ ...common, hook_event_name: 'Ask', prompt: 'hi' })).toMatchObject({ event: { seam: 'agent/prompt-submit', payload: { content: 'hi', source: 'api' } } });
+    expect(toSeam({ ...common, hook_event_name: 'End', last: 'done.', stop_hook_active: true })).toMatchObject({
+      event: { seam: 'agent/turn-continuation', payload: { continuations: 0, lastAssistantText: 'done.' }, alreadyContinued: true },
+    });
+    expect(toSeam({ ...common, hook_event_name: 'End' })).toMatchObject({ event: { payload: { continuations: 0 }, alreadyContinued: false } });
+    expect(toSeam({ ...common, hook_event_name: 'Other' })).toEqual({ kind: 'pass', event: 'Other', sessionId: 's1', answer: NO_OPINION });
+    expect(toSeam({ ...common, hook_event_name: 'Ask' })).toMatchObject({ kind: 'invalid' });
   });
 
   it('fails closed from the table: its answer, a let-through, or exit 2 for an event it does not name (inherited names included)', () => {
