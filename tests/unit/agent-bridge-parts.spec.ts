@@ -17,6 +17,8 @@ import {
   toSeamBy,
 } from '../../host/agents/bridge-parts.ts';
 import { z } from 'zod';
+import type { AgentAnswer } from '../../host/agents/agent-bridge.ts';
+import { SEAM_IDS, type SeamId } from '../../host/seams/index.ts';
 
 describe('bridge parts', () => {
   it('a stop event carries the last message only when it is a non-empty string', () => {
@@ -69,15 +71,12 @@ describe('bridge parts', () => {
   });
 
   it('answers each seam from the table; a seam outside it throws, naming it (never a silent no opinion)', () => {
-    const answer = answerBySeam({
-      'agent/session-start': () => jsonAnswer({ seen: 'start' }),
-      'agent/prompt-submit': () => jsonAnswer({}),
-      'tools/pre-execute': () => jsonAnswer({}),
-      'tools/post-execute': () => jsonAnswer({}),
-      'agent/turn-continuation': () => jsonAnswer({}),
-    });
+    const answer = answerBySeam(Object.fromEntries(SEAM_IDS.map((seam) => [seam, () => jsonAnswer({ seen: seam })])) as Record<SeamId, () => AgentAnswer>);
+    for (const seam of SEAM_IDS) {
+      const event = { event: 'Any', sessionId: 's', cwd: '/w', seam, payload: {} as never };
+      expect(JSON.parse(answer(event, {} as never).stdout)).toEqual({ seen: seam });
+    }
     const event = { event: 'SessionStart', sessionId: 's', cwd: '/w', seam: 'agent/session-start', payload: { source: 'startup' } } as const;
-    expect(JSON.parse(answer(event, {}).stdout)).toEqual({ seen: 'start' });
     expect(() => answer({ ...event, seam: 'session/end' as never, payload: {} as never }, {} as never)).toThrow(/no answer for seam session\/end/);
   });
 });
