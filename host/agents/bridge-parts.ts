@@ -199,12 +199,23 @@ export function failClosedBy(table: FailClosedTable): AgentBridge['failClosed'] 
   };
 }
 
+/**
+ * A protocol table, as the functions that only read it take it: whether it
+ * names every seam is checked where it is written (`satisfies
+ * SeamEventTable`), so that a new seam fails `tsc` there and not again at
+ * each reader.
+ */
+type AnyEventTable = { readonly [S in SeamId]?: SeamEventTable[S] };
+
 /** An agent's protocol table as rows, in seam order (the README's table, doctor's list of entries). */
-export function eventRows(table: SeamEventTable): AgentEventMapping[] {
+export function eventRows(table: AnyEventTable): AgentEventMapping[] {
   return (Object.entries(table) as [SeamId, SeamEventTable[SeamId]][]).flatMap(([seam, rows]) => rows.map((row) => ({ event: row.event, seam, answers: row.answers })));
 }
 
-/** The seam → event direction of a protocol table: the event hookbox sends for each seam. */
-export function firstEvents<T extends SeamEventTable>(table: T): { readonly [S in SeamId]: T[S][0]['event'] } {
-  return Object.fromEntries(Object.entries(table).map(([seam, rows]) => [seam, rows[0].event])) as { readonly [S in SeamId]: T[S][0]['event'] };
+/** The seam → event direction of a protocol table: the event hookbox sends for each seam it names. */
+export function firstEvents<T extends AnyEventTable>(table: T): FirstEvents<T> {
+  return Object.fromEntries(Object.entries(table).map(([seam, rows]) => [seam, (rows as SeamEventTable[SeamId])[0].event])) as FirstEvents<T>;
 }
+
+/** Each seam of a protocol table → the event name of its first row. */
+type FirstEvents<T extends AnyEventTable> = { readonly [S in keyof T]: T[S] extends readonly [{ readonly event: infer E }, ...unknown[]] ? E : never };
