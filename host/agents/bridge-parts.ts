@@ -152,6 +152,11 @@ export function contextAnswer(event: string, additionalContext: string | undefin
   return additionalContext === undefined ? NO_OPINION : jsonAnswer({ hookSpecificOutput: { hookEventName: event, additionalContext: safeContext(additionalContext) } });
 }
 
+/** A session-start decision as every agent whose start event is `SessionStart` takes it: its context, if any. */
+export function sessionStartAnswer(start: DecisionOf<'agent/session-start'>): AgentAnswer {
+  return contextAnswer('SessionStart', start.additionalContext);
+}
+
 export { CONTINUE_REASON } from '../loop/reactions.ts';
 
 /** What an agent reads in place of a tool's output a hook replaced with nothing. */

@@ -10,6 +10,7 @@ import {
   failClosedBy,
   jsonAnswer,
   promptEvent,
+  sessionStartAnswer,
   seamEvent,
   sessionStartEvent,
   stopEvent,
@@ -50,7 +51,7 @@ function deny(reason: string): AgentAnswer {
 }
 
 const answer = answerBySeam({
-  'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
+  'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) =>
     prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),
   'tools/pre-execute': (pre) => {

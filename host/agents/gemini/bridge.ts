@@ -10,6 +10,7 @@ import {
   jsonAnswer,
   oneSeam,
   promptEvent,
+  sessionStartAnswer,
   sessionStartEvent,
   stopEvent,
   toSeamBy,
@@ -44,7 +45,7 @@ function deny(reason: string, multiLine = false): AgentAnswer {
 }
 
 const answer = answerBySeam({
-  'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
+  'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) => (prompt.action === 'block' ? deny(prompt.reason) : contextAnswer('BeforeAgent', prompt.additionalContext)),
   'tools/pre-execute': (pre) => {
     if (pre.action === 'allow') return NO_OPINION;
