@@ -38,7 +38,7 @@ export const HOOKBOX_VERSION: string = found.version;
  * packs `.git`, and `files` ships no host/ sources. A checkout builds the JS
  * engine into its own `.cache/`; an installed package loads the engine it
  * ships and keeps per-user caches in the user's cache folder. The same rule as
- * `isCheckout` in host/cli/fresh-build.mjs (tests/unit/cli-fresh-build.spec.ts
+ * `isCheckout` in host/fresh-build.mjs (tests/unit/fresh-build.spec.ts
  * holds them to it), `HOOKBOX_CHECKOUT=1` included.
  */
 export const IS_CHECKOUT: boolean = isCheckoutRoot(found.root);

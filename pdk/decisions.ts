@@ -1,4 +1,4 @@
-import type { ContinuationDecision, PostToolDecision, PreToolDecision, PromptDecision } from './types.ts';
+import type { ContinuationDecision, PostToolDecision, PreToolDecision, PromptDecision, SeamId, SeamTypes } from './types.ts';
 
 /** Pre-tool `allow`: the call may run. */
 export type PreToolAllow = Extract<PreToolDecision, { action: 'allow' }>;
@@ -126,3 +126,29 @@ export function stop(): Extract<ContinuationDecision, { action: 'stop' }> {
 export function continueTurn(reason?: string): ContinueDecision {
   return defined({ action: 'continue' as const }, { reason });
 }
+
+/** The `action`s a seam's decision takes (none for session-start, whose decision is plain context). */
+type ActionOf<S extends SeamId> = SeamTypes[S]['decision'] extends infer D ? (D extends { action: infer A extends string } ? A : never) : never;
+
+/**
+ * The helper that makes each action of each seam's decision, keyed by every
+ * seam and, per seam, every action its decision takes: a new seam, or a new
+ * action of a seam, does not compile until it has a helper here (and the
+ * helper's result must be that seam's decision with that action); typed,
+ * not `satisfies`, so that only this table fails, not its readers. The
+ * session-start decision has no action (`{ additionalContext }` is written
+ * as it is). Tests make every helper's decision and check it against the
+ * host's schema of the seam.
+ */
+export const DECISION_HELPERS: { readonly [S in SeamId]: HelpersOf<S> } = {
+  'agent/session-start': {},
+  'agent/prompt-submit': { allow, block },
+  'tools/pre-execute': { allow, deny, ask },
+  'tools/post-execute': { accept, block },
+  'agent/turn-continuation': { stop, continue: continueTurn },
+};
+
+/** One seam's row: a helper per action, none for a seam whose decision has no action. */
+type HelpersOf<S extends SeamId> = [ActionOf<S>] extends [never]
+  ? Readonly<Record<string, never>>
+  : { readonly [A in ActionOf<S>]: (...args: never[]) => Extract<SeamTypes[S]['decision'], { action: A }> };

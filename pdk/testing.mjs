@@ -3,7 +3,7 @@
 // from the TypeScript sources through tsx. Used by the test `hookbox init`
 // scaffolds:
 //   import { buildHook, HookRunner } from 'hookbox/pdk/testing.mjs';
-import { freshBuild } from '../host/cli/fresh-build.mjs';
+import { freshBuild } from '../host/fresh-build.mjs';
 
 const build = freshBuild();
 let compiler;

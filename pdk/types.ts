@@ -12,6 +12,8 @@ export type {
   PreToolPayload,
   PromptDecision,
   PromptSubmitPayload,
+  SeamId,
+  SeamTypes,
   SessionInfo,
   SessionStartDecision,
   SessionStartPayload,

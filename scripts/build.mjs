@@ -10,7 +10,7 @@
 //   sha256), compiled from npm packages into .cache/ on first use and copied
 //   here, so an installed package never compiles it (pdk/engine/build.ts).
 // Then dist/.build-stamp: the time the build started and the source files the
-// bundle was made from, which host/cli/fresh-build.mjs compares with the
+// bundle was made from, which host/fresh-build.mjs compares with the
 // sources' mtimes to never run a stale build.
 // Everything is built into dist.next/ and swapped in at the end, so a process
 // running from dist/ meanwhile (a test, a server) never finds half a build.

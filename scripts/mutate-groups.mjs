@@ -44,7 +44,7 @@ export const GROUPS = {
       'tests/conformance/agent-bridges.spec.ts',
       'tests/unit/agent-*.spec.ts',
       'tests/unit/bridges-*.spec.ts',
-      'tests/unit/setup-claude-code.spec.ts',
+      'tests/unit/agent-setup-claude-code.spec.ts',
       'tests/unit/serve-decide.spec.ts',
       'tests/golden/bridges.spec.ts',
       'tests/compat/*.spec.ts',

@@ -1,5 +1,13 @@
 import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
-import type { HandlerPosition } from './hook-groups.ts';
+
+/** Where each command handler of a settings file sits: event, group index, handler index, matcher, and the handler (hook-groups.ts reads them). */
+export interface HandlerPosition {
+  readonly event: string;
+  readonly group: number;
+  readonly index: number;
+  readonly matcher: string | undefined;
+  readonly handler: Record<string, unknown>;
+}
 
 /**
  * One coding agent (Claude Code, Codex, Gemini CLI) seen from hookbox's side:

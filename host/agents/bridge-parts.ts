@@ -100,6 +100,42 @@ export function oneSeam<S extends SeamId>(
   return { kind: 'seam', event: seamEvent(read.event, read.sessionId, read.cwd, seam, payload, extra) };
 }
 
+/** How an agent reads each event its schema table names: the event's seam call(s). */
+export type EventReaders<E extends string> = { readonly [K in E]: (read: ReadAgentEvent) => ParsedAgentEvent };
+
+/**
+ * A bridge's `toSeam`: the event read against the agent's schema table
+ * (`readAgentEvent`), then the agent's reader for it. The readers are keyed
+ * by every event of the table, so an event given a schema and no reader does
+ * not compile.
+ */
+export function toSeamBy<E extends string>(schemas: Readonly<Record<E, z.ZodType>>, readers: EventReaders<E>): AgentBridge['toSeam'] {
+  return (input) => {
+    const read = readAgentEvent(input, schemas);
+    return read.kind === 'read' ? readers[read.event as E](read) : read;
+  };
+}
+
+/** A session start (`source`, in hookbox's names): the same reading for every agent whose event carries one. */
+export function sessionStartEvent(read: ReadAgentEvent): ParsedAgentEvent {
+  return oneSeam(read, 'agent/session-start', { source: sessionSource(read.data.source) });
+}
+
+/** A prompt the user submitted (`prompt`), before the model sees it. */
+export function promptEvent(read: ReadAgentEvent): ParsedAgentEvent {
+  return oneSeam(read, 'agent/prompt-submit', { content: read.data.prompt as string, source: 'api' });
+}
+
+/**
+ * The agent is about to end its turn: its last message from the event's
+ * `lastMessageField`, and `stop_hook_active` (it already continued once for
+ * a hook) as `alreadyContinued`.
+ */
+export function stopEvent(lastMessageField: string): (read: ReadAgentEvent) => ParsedAgentEvent {
+  return (read) =>
+    oneSeam(read, 'agent/turn-continuation', continuationPayload(read.data[lastMessageField]), { alreadyContinued: read.data.stop_hook_active === true });
+}
+
 /** An agent's session source in hookbox's names; one hookbox has no name for starts a session like startup does. */
 export function sessionSource(source: unknown): PayloadOf<'agent/session-start'>['source'] {
   const known = SessionStartSourceSchema.safeParse(source);
@@ -114,6 +150,11 @@ export function continuationPayload(lastMessage: unknown): PayloadOf<'agent/turn
 /** Extra context as the agent's `hookSpecificOutput` for `event`; no context is no opinion. */
 export function contextAnswer(event: string, additionalContext: string | undefined): AgentAnswer {
   return additionalContext === undefined ? NO_OPINION : jsonAnswer({ hookSpecificOutput: { hookEventName: event, additionalContext: safeContext(additionalContext) } });
+}
+
+/** A session-start decision as every agent whose start event is `SessionStart` takes it: its context, if any. */
+export function sessionStartAnswer(start: DecisionOf<'agent/session-start'>): AgentAnswer {
+  return contextAnswer('SessionStart', start.additionalContext);
 }
 
 export { CONTINUE_REASON } from '../loop/reactions.ts';
@@ -163,12 +204,23 @@ export function failClosedBy(table: FailClosedTable): AgentBridge['failClosed'] 
   };
 }
 
+/**
+ * A protocol table, as the functions that only read it take it: whether it
+ * names every seam is checked where it is written (`satisfies
+ * SeamEventTable`), so that a new seam fails `tsc` there and not again at
+ * each reader.
+ */
+type AnyEventTable = { readonly [S in SeamId]?: SeamEventTable[S] };
+
 /** An agent's protocol table as rows, in seam order (the README's table, doctor's list of entries). */
-export function eventRows(table: SeamEventTable): AgentEventMapping[] {
+export function eventRows(table: AnyEventTable): AgentEventMapping[] {
   return (Object.entries(table) as [SeamId, SeamEventTable[SeamId]][]).flatMap(([seam, rows]) => rows.map((row) => ({ event: row.event, seam, answers: row.answers })));
 }
 
-/** The seam → event direction of a protocol table: the event hookbox sends for each seam. */
-export function firstEvents<T extends SeamEventTable>(table: T): { readonly [S in SeamId]: T[S][0]['event'] } {
-  return Object.fromEntries(Object.entries(table).map(([seam, rows]) => [seam, rows[0].event])) as { readonly [S in SeamId]: T[S][0]['event'] };
+/** The seam → event direction of a protocol table: the event hookbox sends for each seam it names. */
+export function firstEvents<T extends AnyEventTable>(table: T): FirstEvents<T> {
+  return Object.fromEntries(Object.entries(table).map(([seam, rows]) => [seam, (rows as SeamEventTable[SeamId])[0].event])) as FirstEvents<T>;
 }
+
+/** Each seam of a protocol table → the event name of its first row. */
+type FirstEvents<T extends AnyEventTable> = { readonly [S in keyof T]: T[S] extends readonly [{ readonly event: infer E }, ...unknown[]] ? E : never };

@@ -1,4 +1,6 @@
-import type { SetupChange, SetupEdit } from './agent-bridge.ts';
+import type { HandlerPosition, SetupChange, SetupEdit } from './agent-bridge.ts';
+
+export type { HandlerPosition };
 
 /**
  * The `hooks: {<Event>: [{matcher?, hooks: [handler, …]}, …]}` layout Claude
@@ -102,14 +104,6 @@ export function removeHookGroups(layout: HookGroupsLayout, settings: Record<stri
   return { settings: next, changes };
 }
 
-/** Where each command handler sits: event, group index, handler index, matcher, and the handler. */
-export interface HandlerPosition {
-  readonly event: string;
-  readonly group: number;
-  readonly index: number;
-  readonly matcher: string | undefined;
-  readonly handler: Record<string, unknown>;
-}
 
 /** Every handler of the settings, in file order. */
 export function handlerPositions(settings: Record<string, unknown>): HandlerPosition[] {

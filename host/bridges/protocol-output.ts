@@ -1,63 +1,12 @@
-import * as z from 'zod';
 import type { ListenerOutcome } from '../events/index.ts';
-import { issueLines } from '../json/index.ts';
 import { type DecisionOf, type HookFaultKind, type SeamId, hookFault } from '../seams/index.ts';
-import { EVENT_FOR_SEAM, PROTOCOL_LABEL, type ProtocolResult, type ToolEventName, type ToolProtocol } from './protocol.ts';
+import { PROTOCOL_LABEL, type ProtocolResult, type ToolProtocol } from './protocol.ts';
+import { type ProtocolOutput, checkOutputFields } from './protocol-fields.ts';
 
 type Outcome<S extends SeamId> = ListenerOutcome<DecisionOf<S>>;
 
 /** Longest stderr / reason text carried into a decision or a fault message. */
 const MAX_TEXT = 2000;
-
-/** Fields documented at the top level of a hook's JSON output (decision fields per event are checked below). */
-const TOP_LEVEL_FIELDS = ['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'decision', 'reason', 'hookSpecificOutput'];
-
-/** `hookSpecificOutput` fields each supported event accepts. */
-const SPECIFIC_FIELDS: Readonly<Record<ToolEventName, readonly string[]>> = {
-  SessionStart: ['hookEventName', 'additionalContext'],
-  UserPromptSubmit: ['hookEventName', 'additionalContext'],
-  PreToolUse: ['hookEventName', 'permissionDecision', 'permissionDecisionReason'],
-  PostToolUse: ['hookEventName', 'additionalContext'],
-  Stop: [],
-};
-
-/** Documented fields hookbox refuses, with why: answering them silently would change what the hook meant. */
-const REFUSED_FIELDS: Readonly<Record<string, string>> = {
-  updatedInput:
-    'input rewrite is not offered: a pre-tool decision is allow, deny or ask only (the interception-seams RFC defers input rewrite); deny or ask instead',
-  updatedMCPToolOutput: 'tool output replacement from a protocol hook is not offered; block the result instead',
-  updatedToolOutput: 'tool output replacement from a protocol hook is not offered; block the result instead',
-};
-
-/** Fields that only mean something inside `hookSpecificOutput`; found flat, they are a mistake. */
-const SPECIFIC_ONLY = ['permissionDecision', 'permissionDecisionReason', 'additionalContext', ...Object.keys(REFUSED_FIELDS)];
-
-/** The `decision` values each event accepts at the top level. */
-const DECISIONS: Readonly<Record<ToolEventName, readonly string[]>> = {
-  SessionStart: [],
-  UserPromptSubmit: ['block'],
-  PreToolUse: ['approve', 'block'],
-  PostToolUse: ['block'],
-  Stop: ['block'],
-};
-
-const OutputSchema = z.object({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
-  decision: z.string().optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z
-    .object({
-      hookEventName: z.string().optional(),
-      permissionDecision: z.string().optional(),
-      permissionDecisionReason: z.string().optional(),
-      additionalContext: z.string().optional(),
-    })
-    .optional(),
-});
-type Output = z.infer<typeof OutputSchema>;
 
 /**
  * Maps what a Claude Code / Codex hook produced onto the seam's typed
@@ -73,7 +22,7 @@ type Output = z.infer<typeof OutputSchema>;
  *   SessionStart, ignored elsewhere), or empty (no opinion). Malformed JSON
  *   is a `decode` fault; a field hookbox cannot honour — `updatedInput`, a
  *   flat `permissionDecision`, an unknown field — is a `schema` fault naming
- *   it, never silently dropped.
+ *   it, never silently dropped (the fields each event takes: protocol-fields.ts).
  *
  * Never throws: everything a hook prints is untrusted.
  */
@@ -102,59 +51,14 @@ export function protocolOutcome<S extends SeamId>(protocol: ToolProtocol, seam: 
 }
 
 function jsonOutput<S extends SeamId>(protocol: ToolProtocol, seam: S, raw: Record<string, unknown>): Outcome<S> {
-  const event = EVENT_FOR_SEAM[seam];
-  const label = PROTOCOL_LABEL[protocol];
-  for (const key of SPECIFIC_ONLY) {
-    if (!Object.hasOwn(raw, key)) continue;
-    const refused = REFUSED_FIELDS[key];
-    if (refused !== undefined) return fault('schema', `output.${key}: ${refused}`);
-    return fault(
-      'schema',
-      `output.${key}: only meaningful inside hookSpecificOutput ({"hookSpecificOutput": {"hookEventName": "${event}", "${key}": …}}); ${label} would ignore it here, hookbox refuses it rather than drop it`,
-    );
-  }
-  const unknown = Object.keys(raw).find((key) => !TOP_LEVEL_FIELDS.includes(key));
-  if (unknown !== undefined) return fault('schema', `output.${unknown}: not a ${label} hook output field`);
-  const specific = raw.hookSpecificOutput;
-  if (specific !== undefined) {
-    if (typeof specific !== 'object' || specific === null || Array.isArray(specific)) {
-      return fault('schema', 'output.hookSpecificOutput: expected an object');
-    }
-    const problem = checkSpecific(seam, specific as Record<string, unknown>);
-    if (problem !== undefined) return fault('schema', problem);
-  }
-  const parsed = OutputSchema.safeParse(raw);
-  if (!parsed.success) {
-    return fault('schema', issueLines(parsed.error, 'output').join('; '));
-  }
-  const output = parsed.data;
-  if (output.decision !== undefined && !DECISIONS[event].includes(output.decision)) {
-    const allowed = DECISIONS[event].map((d) => `"${d}"`).join(' or ');
-    return fault('schema', `output.decision: ${allowed === '' ? `${event} takes no decision` : `expected ${allowed}`}, got "${output.decision}"`);
-  }
+  const checked = checkOutputFields(protocol, seam, raw);
+  if ('problem' in checked) return fault('schema', checked.problem);
+  const { output } = checked;
   if (output.continue === false) return stopProcessing(protocol, seam, nonEmpty(output.stopReason) ?? output.systemMessage);
   return decide(protocol, seam, output);
 }
 
-/** Problems with `hookSpecificOutput`, refused fields first so the message names what the hook tried. */
-function checkSpecific(seam: SeamId, specific: Record<string, unknown>): string | undefined {
-  const event = EVENT_FOR_SEAM[seam];
-  for (const [key, why] of Object.entries(REFUSED_FIELDS)) {
-    if (Object.hasOwn(specific, key)) return `output.hookSpecificOutput.${key}: ${why}`;
-  }
-  if (event === 'Stop') return 'output.hookSpecificOutput: Stop hooks have no hookSpecificOutput; use "decision": "block" with a "reason"';
-  const name = specific.hookEventName;
-  if (name !== undefined && name !== event) {
-    return `output.hookSpecificOutput.hookEventName: expected "${event}" for ${seam}, got ${JSON.stringify(name)}`;
-  }
-  if (event === 'PreToolUse' && Object.hasOwn(specific, 'additionalContext')) {
-    return 'output.hookSpecificOutput.additionalContext: a tools/pre-execute decision carries no context; add it from a PostToolUse hook';
-  }
-  const unknown = Object.keys(specific).find((key) => !SPECIFIC_FIELDS[event].includes(key));
-  return unknown === undefined ? undefined : `output.hookSpecificOutput.${unknown}: not a ${event} hookSpecificOutput field`;
-}
-
-function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: Output): Outcome<S> {
+function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: ProtocolOutput): Outcome<S> {
   const specific = output.hookSpecificOutput;
   const context = nonEmpty(specific?.additionalContext);
   const block = output.decision === 'block';
@@ -172,7 +76,7 @@ function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: Outpu
 /** What an exit-0 JSON output decides, once its common fields are checked. */
 interface JsonAnswer {
   readonly protocol: ToolProtocol;
-  readonly output: Output;
+  readonly output: ProtocolOutput;
   readonly block: boolean;
   readonly blockReason: string | undefined;
   readonly context: string | undefined;
@@ -194,7 +98,7 @@ const JSON_DECISION: { readonly [S in SeamId]: (answer: JsonAnswer) => Outcome<S
   'agent/session-start': ({ context }) => (context === undefined ? { type: 'no-opinion' } : decision({ additionalContext: context })),
 };
 
-function preTool(protocol: ToolProtocol, output: Output): Outcome<'tools/pre-execute'> {
+function preTool(protocol: ToolProtocol, output: ProtocolOutput): Outcome<'tools/pre-execute'> {
   const specific = output.hookSpecificOutput;
   const permission = specific?.permissionDecision;
   const label = PROTOCOL_LABEL[protocol];

@@ -19,10 +19,16 @@ export const PROTOCOL_LABEL: Readonly<Record<ToolProtocol, string>> = {
  * `PostToolUseFailure`, which Claude Code sends and hookbox reads, is never
  * sent to a hook). Codex's table names the same first events (checked here).
  */
-export const EVENT_FOR_SEAM = firstEvents(CLAUDE_CODE_SEAM_EVENTS) satisfies ReturnType<typeof firstEvents<typeof CODEX_SEAM_EVENTS>>;
+export const EVENT_FOR_SEAM: { readonly [S in SeamId]: ToolEventName } = firstEvents(CLAUDE_CODE_SEAM_EVENTS) satisfies ReturnType<
+  typeof firstEvents<typeof CODEX_SEAM_EVENTS>
+>;
 
-/** A hook event hookbox supports, by its Claude Code / Codex name. */
-export type ToolEventName = (typeof EVENT_FOR_SEAM)[SeamId];
+/**
+ * A hook event hookbox supports, by its Claude Code / Codex name. Read from
+ * the table itself, not from `EVENT_FOR_SEAM`, so that a seam missing from
+ * Claude Code's table fails `tsc` there and here, not in every reader.
+ */
+export type ToolEventName = { [S in keyof typeof CLAUDE_CODE_SEAM_EVENTS]: (typeof CLAUDE_CODE_SEAM_EVENTS)[S][0]['event'] }[keyof typeof CLAUDE_CODE_SEAM_EVENTS];
 
 /** The seam each supported event maps to. */
 export const SEAM_FOR_EVENT: Readonly<Record<ToolEventName, SeamId>> = Object.fromEntries(

@@ -188,7 +188,7 @@ function ask(options, body) {
 
 async function inProcess(options, body) {
   // The shipped build (always, when installed; in a checkout while fresh), else the sources through tsx.
-  const { freshBuild } = await import('./fresh-build.mjs');
+  const { freshBuild } = await import('../fresh-build.mjs');
   const dist = freshBuild();
   let decideInProcess;
   if (dist !== undefined) {

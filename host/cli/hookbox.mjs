@@ -3,7 +3,7 @@
 // a plain-JS path with no TypeScript loader. Everything else runs the CLI
 // bundle in dist/bin/: always in an installed package, and in a development
 // checkout while it is fresh, else the TypeScript sources through tsx, so a
-// checkout never runs stale code (see ./fresh-build.mjs).
+// checkout never runs stale code (see ../fresh-build.mjs).
 // Node's compile cache first (Node 22+; nothing on 20), so every module loaded below is read back compiled.
 import { createRequire } from 'node:module';
 createRequire(import.meta.url)('./compile-cache.cjs').enableCompileCache();
@@ -12,7 +12,7 @@ if (process.argv[2] === 'hook' && !['--help', '-h'].includes(process.argv[3] ?? 
   const { default: client } = await import('./hookbox-hook.cjs');
   await client.runHookClient(process.argv.slice(3));
 } else {
-  const { freshBin, isCheckout } = await import('./fresh-build.mjs');
+  const { freshBin, isCheckout } = await import('../fresh-build.mjs');
   let main;
   const bin = freshBin();
   if (bin !== undefined) {

@@ -12,10 +12,12 @@ export interface SeamFiring {
 
 /**
  * The loop's side of every seam. A seam added to `host/seams` fails `tsc`
- * here until the loop says where it fires (docs/architecture.md, "How to add
- * a seam"); replay reports the seams it leaves alone from it.
+ * here, and only here, until the loop says where it fires (docs/architecture.md,
+ * "How to add a seam"): typed, not `satisfies`, so its readers (replay, the
+ * seam-firing spec) keep their types meanwhile. Replay reports the seams it
+ * leaves alone from it.
  */
-export const SEAM_FIRING = {
+export const SEAM_FIRING: { readonly [S in SeamId]: SeamFiring } = {
   'agent/session-start': {
     file: 'session.ts',
     firedBy: 'Session.#begin, once per start or resume',
@@ -29,4 +31,4 @@ export const SEAM_FIRING = {
     firedBy: 'runTurn, after a step without tool calls',
     notReplayed: 'a continuation changes which model calls follow, and replay runs no model',
   },
-} as const satisfies Record<SeamId, SeamFiring>;
+};

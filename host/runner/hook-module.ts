@@ -3,7 +3,7 @@ import { SEAMS } from '../seams/index.ts';
 import { type PreparedModule, prepareModule } from './module-prep.ts';
 import { buildRcWrapper } from './rc-wrapper.ts';
 import { wasmApi } from './wasm-api.ts';
-import type { CompiledHookModule } from './wasm-hook.ts';
+import type { CompiledHookModule } from './instance-table.ts';
 
 /** A compiled hook module and what preparing it found (exports, memory, WASI). */
 export type PreparedHookModule = CompiledHookModule & { readonly prepared: PreparedModule };

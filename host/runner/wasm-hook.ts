@@ -9,27 +9,18 @@ import {
   hookFault,
 } from '../seams/index.ts';
 import { type CallReply, EXPORT_NAMES } from './channel.ts';
-import type { InstanceOptions } from './extism-adapter.ts';
+import { type InstanceRecord, type InstanceTableInit, InstanceTable } from './instance-table.ts';
 import type { LogLine } from './log-sink.ts';
-import { type BudgetEntry, type BudgetRefusal, type MemoryBudget, budgetRefusalMessage } from './memory-budget.ts';
-import type { WorkerPool } from './pool.ts';
+import { type BudgetRefusal, budgetRefusalMessage } from './memory-budget.ts';
 import { Quarantine } from './quarantine.ts';
 import type { ExportCallOutcome, HookLogEntry, WasmHook } from './types.ts';
 import type { StackMapper } from './source-map.ts';
-import { type WorkerHandle, WorkerGoneError } from './worker-handle.ts';
+import { WorkerGoneError } from './worker-handle.ts';
 import { warmUpHook } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
 import { releaseInput } from './input-lease.ts';
-import { SessionVars } from './var-mirror.ts';
 
-/** A compiled module, shared by every instance of a hook on every worker. */
-export interface CompiledHookModule {
-  readonly key: string;
-  readonly guest: WebAssembly.Module;
-  readonly wrapper: WebAssembly.Module;
-}
-
-export interface WasmHookInit {
+export interface WasmHookInit extends InstanceTableInit {
   readonly name: string;
   readonly sha256: string;
   readonly exports: readonly SeamId[];
@@ -38,41 +29,12 @@ export interface WasmHookInit {
   readonly failPolicy?: FailPolicy;
   /** The wire the hook speaks (default hookbox's msgpack envelope). */
   readonly codec?: HookCodec;
-  readonly module: CompiledHookModule;
-  readonly instanceOptions: Omit<InstanceOptions, 'guest' | 'wrapper'>;
   readonly timeoutMs: number;
-  readonly loadTimeoutMs: number;
   readonly quarantineAfter: number;
-  /** Sessions kept warm per hook; the least recently used instance is dropped beyond it (its Var state with it). */
-  readonly maxInstances: number;
-  readonly pool: WorkerPool;
   readonly onLog: ((entry: HookLogEntry) => void) | undefined;
-  readonly nextInstanceId: () => number;
-  /** The runner's memory budget, shared by every instance of every hook. */
-  readonly budget: MemoryBudget;
-  /** Most one instance can hold (linear-memory cap + Extism allocations + vars): charged while it runs. */
-  readonly capBytes: number;
   /** Points a plugin error's `hook.js:LINE` frames at the author's source (source-map.ts). */
   readonly mapStack?: StackMapper;
 }
-
-interface InstanceRecord {
-  handle: WorkerHandle;
-  id: number;
-  /** The session it serves (`''` for the load-time instance until a session takes it). */
-  session: string;
-  /** Settles when instantiation finished; a fault means it failed. */
-  ready: Promise<HookFault | undefined>;
-  readonly budget: BudgetEntry;
-  dropped: boolean;
-  /** Instantiation did not run: the memory budget could not fit it (a `memory` fault that is not the hook's). */
-  refused: boolean;
-  /** Instantiation never reached the worker: it was lost with it (another hook's runaway, say), not the hook's fault. */
-  lost: boolean;
-}
-
-/** The pool placement key of the instances made at load (`probe`), handed to the first session. */
-const LOAD_TIME_PLACEMENT = '\u0000hookbox-load';
 
 type Attempt =
   | { readonly reply: Pick<CallReply, 'output' | 'fault' | 'exit' | 'discard'> }
@@ -101,18 +63,18 @@ export class WasmHookImpl implements WasmHook {
 
   readonly #init: WasmHookInit;
   readonly #wire: HookCodec;
-  readonly #instances = new Map<string, InstanceRecord>();
-  /** An instance made at load time (to prove the module instantiates), handed to the first session. */
-  #warm: InstanceRecord | undefined;
+  readonly #instances: InstanceTable;
   readonly #quarantine: Quarantine;
-  /** Each session's Vars, kept here so that they outlive a worker another hook's runaway or crash took down. */
-  readonly #vars = new SessionVars();
   #closed = false;
 
   constructor(init: WasmHookInit) {
     this.#init = init;
     this.#wire = init.codec ?? hookboxCodec;
     this.#quarantine = new Quarantine(init.quarantineAfter);
+    this.#instances = new InstanceTable(init, {
+      log: (session, lines) => this.#log(session, lines),
+      evicted: (session, message) => init.onLog?.({ hook: this.name, level: 'warn', message, session }),
+    });
     this.name = init.name;
     this.sha256 = init.sha256;
     this.digest = init.sha256;
@@ -131,11 +93,8 @@ export class WasmHookImpl implements WasmHook {
   }
 
   /** Instantiates once so that a module that cannot start fails at load, not at its first call. */
-  async probe(): Promise<HookFault | undefined> {
-    const record = this.#createInstance('');
-    const fault = await record.ready;
-    if (fault === undefined) this.#warm = record;
-    return fault;
+  probe(): Promise<HookFault | undefined> {
+    return this.#instances.probe();
   }
 
   async invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>> {
@@ -188,7 +147,7 @@ export class WasmHookImpl implements WasmHook {
   prepareSession(session: SessionInfo): void {
     if (this.#closed || this.quarantined) return;
     try {
-      this.#instanceFor(session.id);
+      this.#instances.for(session.id);
     } catch {
       // No worker to place it on (the pool is closing): the first call reports it.
     }
@@ -201,18 +160,18 @@ export class WasmHookImpl implements WasmHook {
 
   async reload(): Promise<void> {
     this.#quarantine.clear();
-    this.#dropAll();
+    this.#instances.clear();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#dropAll();
+    this.#instances.clear();
   }
 
   async #attempt(session: string, exportIndex: number, input: Uint8Array): Promise<Attempt | { retry: true }> {
     let record: InstanceRecord;
     try {
-      record = this.#instanceFor(session);
+      record = this.#instances.for(session);
     } catch (error) {
       return { fault: hookFault('load', `cannot place an instance: ${error instanceof Error ? error.message : String(error)}`) };
     }
@@ -226,7 +185,7 @@ export class WasmHookImpl implements WasmHook {
       const loadFault = await record.ready;
       if (loadFault !== undefined) {
         // Queued behind a call that got the worker terminated: made again on a fresh worker, like a queued call.
-        this.#forget(session, record, true, record.lost);
+        this.#instances.forget(session, record, true, record.lost);
         if (record.lost) return { retry: true };
         return record.refused ? { fault: loadFault, budget: true } : { fault: loadFault };
       }
@@ -236,19 +195,19 @@ export class WasmHookImpl implements WasmHook {
         return { fault: hookFault('memory', budgetRefusalMessage('call', refusal as BudgetRefusal)), budget: true };
       }
       if ('timedOut' in result) {
-        this.#forget(session, record);
+        this.#instances.forget(session, record);
         return { fault: hookFault('timeout', `no answer within ${this.#init.timeoutMs} ms; the worker was terminated`) };
       }
       this.#log(session, result.logs);
-      this.#vars.apply(session, result.vars);
-      if (result.discard === true) this.#forget(session, record, false);
+      this.#instances.applyVars(session, result.vars);
+      if (result.discard === true) this.#instances.forget(session, record, false);
       memoryBytes = result.memoryBytes;
       return { reply: result };
     } catch (error) {
       if (!(error instanceof WorkerGoneError)) throw error;
       // A worker that died under this very call was killed by it (heap limit, crash): that is this hook's fault.
       const own = error.inFlight && error.reason !== 'terminated';
-      this.#forget(session, record, true, !own);
+      this.#instances.forget(session, record, true, !own);
       if (own) {
         return { fault: hookFault(error.reason === 'memory' ? 'memory' : 'trap', `the worker died during the call: ${error.message}`) };
       }
@@ -256,131 +215,6 @@ export class WasmHookImpl implements WasmHook {
     } finally {
       // Back to its reported size, unpinned (a no-op when the instance was dropped above).
       budget.settle(record.budget, memoryBytes);
-    }
-  }
-
-  #instanceFor(session: string): InstanceRecord {
-    const existing = this.#instances.get(session);
-    if (existing !== undefined && !existing.handle.dead) {
-      // Refresh LRU order.
-      this.#instances.delete(session);
-      this.#instances.set(session, existing);
-      return existing;
-    }
-    // Its worker died under another instance's call: the session's Vars go to the new instance.
-    if (existing !== undefined) this.#forget(session, existing, false, true);
-    let record: InstanceRecord;
-    const pool = this.#init.pool;
-    if (this.#warm !== undefined && this.#warm.handle.dead) {
-      this.#drop(this.#warm, false);
-      this.#warm = undefined;
-    }
-    const bound = pool.affinity(session);
-    if (this.#warm !== undefined && (bound === undefined || bound === this.#warm.handle)) {
-      // The load-time instance serves the first session that can use it where it is.
-      record = this.#warm;
-      record.session = session;
-      this.#warm = undefined;
-      pool.bind(session, record.handle);
-    } else record = this.#createInstance(session);
-    this.#instances.set(session, record);
-    if (this.#instances.size > this.#init.maxInstances) {
-      const [oldest, victim] = this.#instances.entries().next().value as [string, InstanceRecord];
-      this.#forget(oldest, victim);
-    }
-    return record;
-  }
-
-  #createInstance(session: string): InstanceRecord {
-    const { budget, capBytes, module, loadTimeoutMs } = this.#init;
-    const kept = session === '' ? undefined : this.#vars.restore(session);
-    const instanceOptions = kept === undefined ? this.#init.instanceOptions : { ...this.#init.instanceOptions, vars: kept };
-    // Load-time instances (session '') all go to one worker: the first session takes them all there
-    // (its hooks share a worker), instead of finding half of them on the other worker and making new ones.
-    const handle = this.#init.pool.pick(session === '' ? LOAD_TIME_PLACEMENT : session);
-    // `record` is assigned below, before the budget can ever call `evict` (only idle entries are evicted).
-    // eslint-disable-next-line prefer-const
-    let record: InstanceRecord;
-    const entry: BudgetEntry = {
-      bytes: 0,
-      capBytes,
-      pinned: 0,
-      running: false,
-      gone: () => handle.dead,
-      evict: (reason) => this.#evict(record, reason),
-    };
-    // Pinned while queued; charged its cap once the worker starts instantiating it (a start function
-    // may grow memory), evicting idle instances to fit; then its reported size.
-    budget.pin(entry);
-    let refusal: BudgetRefusal | undefined;
-    const gate = () => (refusal = budget.run(entry)) === undefined;
-    const id = this.#init.nextInstanceId();
-    handle.instanceCount++;
-    const ready = handle
-      .create(id, module.key, { guest: module.guest, wrapper: module.wrapper }, instanceOptions, loadTimeoutMs, gate)
-      .then(
-        (result): HookFault | undefined => {
-          if ('refused' in result) {
-            record.refused = true;
-            return hookFault('memory', budgetRefusalMessage('instance', refusal as BudgetRefusal));
-          }
-          if ('timedOut' in result) return hookFault('load', `instantiation did not finish within ${loadTimeoutMs} ms (a start function that never returns?)`);
-          this.#log(record.session, result.logs);
-          if (result.fault === undefined) budget.settle(entry, result.memoryBytes);
-          return result.fault;
-        },
-        (error: unknown) => {
-          // Not yet posted to the worker when it went (queued behind another request): not this hook's doing.
-          if (error instanceof WorkerGoneError && !error.inFlight) record.lost = true;
-          return hookFault('load', `instantiation failed: ${error instanceof Error ? error.message : String(error)}`);
-        },
-      )
-      .then((fault) => {
-        if (fault !== undefined) budget.release(entry);
-        return fault;
-      });
-    record = { handle, id, session, ready, budget: entry, dropped: false, refused: false, lost: false };
-    return record;
-  }
-
-  /** The memory budget dropped an idle instance to make room: its session starts fresh next time. */
-  #evict(record: InstanceRecord, reason: string): void {
-    if (record.dropped) return;
-    if (this.#warm === record) {
-      this.#warm = undefined;
-      this.#drop(record, true);
-      return;
-    }
-    this.#forget(record.session, record);
-    this.#init.onLog?.({ hook: this.name, level: 'warn', message: reason, session: record.session });
-  }
-
-  /**
-   * Drops a session's instance; `dispose` false when the worker already dropped it (or died).
-   * `keepVars` when it was lost to something that was not its own doing (its worker died under
-   * another call): the session's next instance starts with its Vars. Otherwise — its own timeout,
-   * trap-discard or crash, an eviction, a reload — the session starts fresh.
-   */
-  #forget(session: string, record: InstanceRecord, dispose = true, keepVars = false): void {
-    if (this.#instances.get(session) === record) this.#instances.delete(session);
-    if (!keepVars && session !== '') this.#vars.drop(session);
-    this.#drop(record, dispose);
-  }
-
-  #drop(record: InstanceRecord, dispose: boolean): void {
-    if (record.dropped) return;
-    record.dropped = true;
-    this.#init.budget.release(record.budget);
-    record.handle.instanceCount--;
-    if (dispose && !record.handle.dead) record.handle.dispose(record.id);
-  }
-
-  #dropAll(): void {
-    for (const [session, record] of [...this.#instances]) this.#forget(session, record);
-    this.#vars.clear();
-    if (this.#warm !== undefined) {
-      this.#drop(this.#warm, true);
-      this.#warm = undefined;
     }
   }
 

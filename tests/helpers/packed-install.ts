@@ -15,7 +15,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error — a plain .mjs module without types
-import { freshBuild } from '../../host/cli/fresh-build.mjs';
+import { freshBuild } from '../../host/fresh-build.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -97,7 +97,7 @@ describe('host/cli/hookbox.mjs picks the bundle only while it is fresh', () => {
     mkdirSync(join(dir, 'host', 'cli'), { recursive: true });
     mkdirSync(join(dir, 'dist', 'bin'), { recursive: true });
     mkdirSync(join(dir, '.git'));
-    for (const file of ['hookbox.mjs', 'fresh-build.mjs', 'compile-cache.cjs']) copyFileSync(join(ROOT, 'host', 'cli', file), join(dir, 'host', 'cli', file));
+    for (const file of ['cli/hookbox.mjs', 'fresh-build.mjs', 'cli/compile-cache.cjs']) copyFileSync(join(ROOT, 'host', file), join(dir, 'host', file));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'hookbox-checkout', type: 'module', private: true }));
     const main = join(dir, 'host', 'cli', 'main.ts');

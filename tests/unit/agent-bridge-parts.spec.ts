@@ -9,10 +9,16 @@ import {
   continuationPayload,
   failClosedBy,
   jsonAnswer,
+  promptEvent,
   readAgentEvent,
   sessionSource,
+  sessionStartEvent,
+  stopEvent,
+  toSeamBy,
 } from '../../host/agents/bridge-parts.ts';
 import { z } from 'zod';
+import type { AgentAnswer } from '../../host/agents/agent-bridge.ts';
+import { SEAM_IDS, type SeamId } from '../../host/seams/index.ts';
 
 describe('bridge parts', () => {
   it('a stop event carries the last message only when it is a non-empty string', () => {
@@ -37,6 +43,25 @@ describe('bridge parts', () => {
     expect(readAgentEvent({ hook_event_name: 'Stop', session_id: 's-1', cwd: 'relative' }, schemas)).toMatchObject({ kind: 'invalid', event: 'Stop' });
   });
 
+  it("maps an event through the agent's reader for it; unknown and malformed events never reach a reader", () => {
+    const toSeam = toSeamBy(
+      { Begin: z.looseObject({ source: z.string().optional() }), Ask: z.looseObject({ prompt: z.string() }), End: z.looseObject({ last: z.string().optional() }) },
+      { Begin: sessionStartEvent, Ask: promptEvent, End: stopEvent('last') },
+    );
+    const common = { session_id: 's1', cwd: '/work' };
+    expect(toSeam({ ...common, hook_event_name: 'Begin', source: 'resume' })).toEqual({
+      kind: 'seam',
+      event: { event: 'Begin', sessionId: 's1', cwd: '/work', seam: 'agent/session-start', payload: { source: 'resume' } },
+    });
+    expect(toSeam({ ...common, hook_event_name: 'Ask', prompt: 'hi' })).toMatchObject({ event: { seam: 'agent/prompt-submit', payload: { content: 'hi', source: 'api' } } });
+    expect(toSeam({ ...common, hook_event_name: 'End', last: 'done.', stop_hook_active: true })).toMatchObject({
+      event: { seam: 'agent/turn-continuation', payload: { continuations: 0, lastAssistantText: 'done.' }, alreadyContinued: true },
+    });
+    expect(toSeam({ ...common, hook_event_name: 'End' })).toMatchObject({ event: { payload: { continuations: 0 }, alreadyContinued: false } });
+    expect(toSeam({ ...common, hook_event_name: 'Other' })).toEqual({ kind: 'pass', event: 'Other', sessionId: 's1', answer: NO_OPINION });
+    expect(toSeam({ ...common, hook_event_name: 'Ask' })).toMatchObject({ kind: 'invalid' });
+  });
+
   it('fails closed from the table: its answer, a let-through, or exit 2 for an event it does not name (inherited names included)', () => {
     const failClosed = failClosedBy({ Pre: (text) => jsonAnswer({ reason: text }), Stop: 'let-through' });
     // The reason reaches the table's answer already made printable (the escape shown, not sent).
@@ -46,15 +71,12 @@ describe('bridge parts', () => {
   });
 
   it('answers each seam from the table; a seam outside it throws, naming it (never a silent no opinion)', () => {
-    const answer = answerBySeam({
-      'agent/session-start': () => jsonAnswer({ seen: 'start' }),
-      'agent/prompt-submit': () => jsonAnswer({}),
-      'tools/pre-execute': () => jsonAnswer({}),
-      'tools/post-execute': () => jsonAnswer({}),
-      'agent/turn-continuation': () => jsonAnswer({}),
-    });
+    const answer = answerBySeam(Object.fromEntries(SEAM_IDS.map((seam) => [seam, () => jsonAnswer({ seen: seam })])) as Record<SeamId, () => AgentAnswer>);
+    for (const seam of SEAM_IDS) {
+      const event = { event: 'Any', sessionId: 's', cwd: '/w', seam, payload: {} as never };
+      expect(JSON.parse(answer(event, {} as never).stdout)).toEqual({ seen: seam });
+    }
     const event = { event: 'SessionStart', sessionId: 's', cwd: '/w', seam: 'agent/session-start', payload: { source: 'startup' } } as const;
-    expect(JSON.parse(answer(event, {}).stdout)).toEqual({ seen: 'start' });
     expect(() => answer({ ...event, seam: 'session/end' as never, payload: {} as never }, {} as never)).toThrow(/no answer for seam session\/end/);
   });
 });

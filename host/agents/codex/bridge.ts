@@ -1,62 +1,57 @@
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, ParsedAgentEvent } from '../agent-bridge.ts';
+import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
   WITHHELD_OUTPUT,
   answerBySeam,
   askAsDeny,
-  continuationPayload,
   contextAnswer,
   failClosedBy,
   jsonAnswer,
-  oneSeam,
-  readAgentEvent,
+  promptEvent,
+  sessionStartAnswer,
   seamEvent,
-  sessionSource,
+  sessionStartEvent,
+  stopEvent,
+  toSeamBy,
   toolEvents,
 } from '../bridge-parts.ts';
-import { CODEX_EVENTS, CODEX_EVENT_SCHEMAS, type CodexEvent } from './protocol.ts';
+import { CODEX_EVENTS, CODEX_EVENT_SCHEMAS } from './protocol.ts';
 import { codexProbe } from './probe.ts';
 import { codexSetup } from './setup.ts';
 import { fromCodexTool } from './tools.ts';
 import { safeContext, safeText } from '../event-input.ts';
 
-function toSeam(input: unknown): ParsedAgentEvent {
-  const read = readAgentEvent(input, CODEX_EVENT_SCHEMAS);
-  if (read.kind !== 'read') return read;
-  const { event, sessionId, cwd, data } = read;
-  switch (event as CodexEvent) {
-    case 'SessionStart':
-      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
-    case 'UserPromptSubmit':
-      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
-    case 'PreToolUse': {
-      const calls = fromCodexTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      return toolEvents(calls, data.tool_use_id as string, (call, id) =>
-        seamEvent(event, sessionId, cwd, 'tools/pre-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments }),
-      );
-    }
-    case 'PostToolUse': {
-      const theirs = data.tool_name as string;
-      const calls = fromCodexTool(theirs, data.tool_input as Record<string, unknown>, cwd);
-      const result = fromProtocolToolResponse('codex', theirs, data.tool_response);
-      return toolEvents(calls, data.tool_use_id as string, (call, id) =>
-        seamEvent(event, sessionId, cwd, 'tools/post-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments, result }),
-      );
-    }
-    case 'Stop':
-      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });
-  }
-  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
-}
+/** Codex's events: a tool event can be several hookbox calls (a patch touching several files). */
+const toSeam = toSeamBy(CODEX_EVENT_SCHEMAS, {
+  SessionStart: sessionStartEvent,
+  UserPromptSubmit: promptEvent,
+  PreToolUse: (read) => {
+    const { event, sessionId, cwd, data } = read;
+    const calls = fromCodexTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
+    return toolEvents(calls, data.tool_use_id as string, (call, id) =>
+      seamEvent(event, sessionId, cwd, 'tools/pre-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments }),
+    );
+  },
+  PostToolUse: (read) => {
+    const { event, sessionId, cwd, data } = read;
+    const theirs = data.tool_name as string;
+    const calls = fromCodexTool(theirs, data.tool_input as Record<string, unknown>, cwd);
+    const result = fromProtocolToolResponse('codex', theirs, data.tool_response);
+    return toolEvents(calls, data.tool_use_id as string, (call, id) =>
+      seamEvent(event, sessionId, cwd, 'tools/post-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments, result }),
+    );
+  },
+  Stop: stopEvent('last_assistant_message'),
+});
 
 function deny(reason: string): AgentAnswer {
   return jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: safeText(reason) } });
 }
 
 const answer = answerBySeam({
-  'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
+  'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) =>
     prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),
   'tools/pre-execute': (pre) => {

@@ -1,55 +1,51 @@
-import type { AgentAnswer, AgentBridge, ParsedAgentEvent } from '../agent-bridge.ts';
+import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
   WITHHELD_OUTPUT,
   answerBySeam,
   askAsDeny,
-  continuationPayload,
   contextAnswer,
   failClosedBy,
   jsonAnswer,
   oneSeam,
-  readAgentEvent,
-  sessionSource,
+  promptEvent,
+  sessionStartAnswer,
+  sessionStartEvent,
+  stopEvent,
+  toSeamBy,
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
-import { GEMINI_EVENTS, GEMINI_EVENT_SCHEMAS, type GeminiEvent } from './protocol.ts';
+import { GEMINI_EVENTS, GEMINI_EVENT_SCHEMAS } from './protocol.ts';
 import { geminiProbe } from './probe.ts';
 import { safeContext, safeText } from '../event-input.ts';
 import { geminiSetup } from './setup.ts';
 import { fromGeminiTool, fromGeminiToolResponse } from './tools.ts';
 
-function toSeam(input: unknown): ParsedAgentEvent {
-  const read = readAgentEvent(input, GEMINI_EVENT_SCHEMAS);
-  if (read.kind !== 'read') return read;
-  const { event, sessionId, cwd, data } = read;
-  switch (event as GeminiEvent) {
-    case 'SessionStart':
-      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
-    case 'BeforeAgent':
-      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
-    case 'BeforeTool': {
-      const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call });
-    }
-    case 'AfterTool': {
-      const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      const result = fromGeminiToolResponse(data.tool_name as string, data.tool_response);
-      return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call, result });
-    }
-    case 'AfterAgent':
-      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.prompt_response), { alreadyContinued: data.stop_hook_active === true });
-  }
-  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
-}
+/** Gemini CLI's events: its tool events carry no call id, so one is derived from the call. */
+const toSeam = toSeamBy(GEMINI_EVENT_SCHEMAS, {
+  SessionStart: sessionStartEvent,
+  BeforeAgent: promptEvent,
+  BeforeTool: (read) => {
+    const { cwd, data } = read;
+    const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
+    return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call });
+  },
+  AfterTool: (read) => {
+    const { cwd, data } = read;
+    const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
+    const result = fromGeminiToolResponse(data.tool_name as string, data.tool_response);
+    return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call, result });
+  },
+  AfterAgent: stopEvent('prompt_response'),
+});
 
 function deny(reason: string, multiLine = false): AgentAnswer {
   return jsonAnswer({ decision: 'deny', reason: multiLine ? safeContext(reason) : safeText(reason) });
 }
 
 const answer = answerBySeam({
-  'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
+  'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) => (prompt.action === 'block' ? deny(prompt.reason) : contextAnswer('BeforeAgent', prompt.additionalContext)),
   'tools/pre-execute': (pre) => {
     if (pre.action === 'allow') return NO_OPINION;

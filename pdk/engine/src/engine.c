@@ -114,164 +114,26 @@ static void setup_instance(void) {
   instance_ready = 1;
 }
 
-/* Appends `s` to a growing message buffer; silently truncates on allocation failure. */
-typedef struct { char *data; size_t len, cap; } strbuf;
-static void sb_put(strbuf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = (b->len + n + 1) * 2;
-    char *next = realloc(b->data, cap);
-    if (!next) return;
-    b->data = next;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = 0;
-}
-static void sb_js(strbuf *b, JSValueConst v) {
-  size_t n;
-  const char *s = JS_ToCStringLen(ctx, &n, v);
-  if (s) {
-    sb_put(b, s, n);
-    JS_FreeCString(ctx, s);
-  } else {
-    JS_FreeValue(ctx, JS_GetException(ctx));
-    sb_put(b, "<unprintable>", 13);
-  }
-}
-
-/* "Name: message\n<stack>" for errors, String(value) for anything else thrown. */
-static void describe(strbuf *b, JSValueConst exc) {
-  if (JS_IsError(ctx, exc)) {
-    JSValue name = JS_GetPropertyStr(ctx, exc, "name");
-    JSValue message = JS_GetPropertyStr(ctx, exc, "message");
-    JSValue stack = JS_GetPropertyStr(ctx, exc, "stack");
-    sb_js(b, name);
-    sb_put(b, ": ", 2);
-    sb_js(b, message);
-    if (JS_IsString(stack)) {
-      sb_put(b, "\n", 1);
-      sb_js(b, stack);
-    }
-    JS_FreeValue(ctx, name);
-    JS_FreeValue(ctx, message);
-    JS_FreeValue(ctx, stack);
-  } else {
-    sb_put(b, "Uncaught ", 9);
-    sb_js(b, exc);
-  }
-}
-
-static int is_out_of_memory(JSValueConst exc) {
-  if (!JS_IsError(ctx, exc)) return 0;
-  JSValue message = JS_GetPropertyStr(ctx, exc, "message");
-  const char *s = JS_ToCString(ctx, message);
-  int oom = s && strcmp(s, "out of memory") == 0;
-  if (s) JS_FreeCString(ctx, s);
-  else JS_FreeValue(ctx, JS_GetException(ctx));
-  JS_FreeValue(ctx, message);
-  return oom;
-}
-
 /* Reports the pending exception through error_set and clears it. */
 static void report_exception(void) {
   JSValue exc = JS_GetException(ctx);
   char head[160];
-  strbuf b = {0};
+  hb_strbuf b = {0};
   if (budget_exhausted) {
     int n = snprintf(head, sizeof head,
                      "hookbox-fault:timeout: instruction budget exhausted (budget %" PRIu64 " ticks)", budget);
-    sb_put(&b, head, (size_t)n);
-  } else if (is_out_of_memory(exc)) {
+    hb_sb_put(&b, head, (size_t)n);
+  } else if (hb_is_out_of_memory(ctx, exc)) {
     int n = snprintf(head, sizeof head, "hookbox-fault:memory: JS heap limit reached (limit %zu bytes)", heap_limit);
-    sb_put(&b, head, (size_t)n);
+    hb_sb_put(&b, head, (size_t)n);
   } else {
-    describe(&b, exc);
+    hb_describe_exception(ctx, &b, exc);
   }
   JS_FreeValue(ctx, exc);
   if (b.data) hb_set_error(b.data, b.len);
   else hb_set_error("hookbox-fault:memory: out of memory while reporting an error", 61);
   free(b.data);
   JS_RunGC(rt); /* give memory back after a runaway allocation */
-}
-
-/* Runs promise jobs queued by the call; a rejected job is the call's error. */
-static int drain_jobs(void) {
-  JSContext *job_ctx;
-  for (;;) {
-    int r = JS_ExecutePendingJob(rt, &job_ctx);
-    if (r == 0) return 0;
-    if (r < 0) return -1;
-  }
-}
-
-/*
- * Runs what the call left: promise jobs, then the next timer (virtual clock,
- * prelude-timers.js), again until neither is left. Every tick counts against
- * the budget, so an interval never cleared ends as the timeout fault. -1: a
- * job or a timer threw (pending exception); the other timers are dropped.
- */
-static int settle_call(void) {
-  for (;;) {
-    int r = drain_jobs();
-    if (r == 0) r = hb_run_timer(ctx);
-    if (r == 0) return 0;
-    if (r < 0) {
-      hb_clear_timers(ctx);
-      return -1;
-    }
-  }
-}
-
-/*
- * An export may be async (extism-js style `export async function`, or a
- * defineHook handler returning a promise). Its promise is settled inside the
- * call: `then` gets two native callbacks, the job queue is drained, and the
- * outcome is read from here. Never "no output, no error" for a rejection.
- */
-enum { SETTLE_PENDING, SETTLE_FULFILLED, SETTLE_REJECTED };
-static int settle_state;
-static JSValue settle_value;
-/* Which call's promise the callbacks belong to: a promise left pending by an earlier call may settle later. */
-static int32_t settle_generation;
-
-static JSValue on_settle(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv, int magic, JSValue *data) {
-  (void)this_val;
-  int32_t generation = -1;
-  JS_ToInt32(c, &generation, data[0]);
-  if (generation != settle_generation || settle_state != SETTLE_PENDING) return JS_UNDEFINED;
-  settle_state = magic;
-  settle_value = JS_DupValue(c, argc > 0 ? argv[0] : JS_UNDEFINED);
-  return JS_UNDEFINED;
-}
-
-/*
- * If `ret` is a thenable, subscribes to it. Returns 1 when it is one (the
- * outcome arrives in settle_state once jobs run), 0 when it is a plain value,
- * -1 when reading or calling `then` threw (the exception is pending).
- */
-static int await_thenable(JSValueConst ret) {
-  if (!JS_IsObject(ret)) return 0;
-  JSValue then = JS_GetPropertyStr(ctx, ret, "then");
-  if (JS_IsException(then)) return -1;
-  if (!JS_IsFunction(ctx, then)) {
-    JS_FreeValue(ctx, then);
-    return 0;
-  }
-  settle_state = SETTLE_PENDING;
-  settle_value = JS_UNDEFINED;
-  JSValue generation = JS_NewInt32(ctx, ++settle_generation);
-  JSValue handlers[2] = {
-    JS_NewCFunctionData(ctx, on_settle, 1, SETTLE_FULFILLED, 1, &generation),
-    JS_NewCFunctionData(ctx, on_settle, 1, SETTLE_REJECTED, 1, &generation),
-  };
-  JSValue r = JS_Call(ctx, then, ret, 2, (JSValueConst *)handlers);
-  JS_FreeValue(ctx, handlers[0]);
-  JS_FreeValue(ctx, handlers[1]);
-  JS_FreeValue(ctx, then);
-  if (JS_IsException(r)) return -1;
-  JS_FreeValue(ctx, r);
-  return 1;
 }
 
 static int32_t call_export(int32_t index) {
@@ -286,16 +148,18 @@ static int32_t call_export(int32_t index) {
   JSValue ret = JS_Call(ctx, fn, JS_UNDEFINED, 0, NULL);
   JS_FreeValue(ctx, fn);
   int failed = JS_IsException(ret);
-  int awaited = failed ? 0 : await_thenable(ret);
+  int awaited = failed ? 0 : hb_await_thenable(ctx, ret);
   if (awaited < 0) failed = 1;
-  if (!failed && settle_call() < 0) failed = 1;
+  if (!failed && hb_settle_call(ctx) < 0) failed = 1;
   if (!failed && awaited == 1) {
     JS_FreeValue(ctx, ret);
+    JSValue settled;
+    int state = hb_settled(&settled);
     ret = JS_UNDEFINED;
-    if (settle_state == SETTLE_REJECTED) {
-      JS_Throw(ctx, settle_value); /* report_exception describes it like a synchronous throw */
+    if (state == HB_SETTLE_REJECTED) {
+      JS_Throw(ctx, settled); /* report_exception describes it like a synchronous throw */
       failed = 1;
-    } else if (settle_state == SETTLE_PENDING) {
+    } else if (state == HB_SETTLE_PENDING) {
       static const char pending[] =
           "hookbox: the export returned a promise that was still pending when no job was left to run "
           "(it awaits something that never settles; only promise jobs and timers run inside a call)";
@@ -308,12 +172,11 @@ static int32_t call_export(int32_t index) {
       hb_set_error(pending, sizeof pending - 1);
       return 1;
     } else {
-      ret = settle_value; /* the fulfilled value: a number is the export's return code */
+      ret = settled; /* the fulfilled value: a number is the export's return code */
     }
-    settle_value = JS_UNDEFINED;
   }
   instance_ticks += ticks_spent();
-  if (failed) hb_clear_timers(ctx); /* a synchronous throw skipped settle_call: its timers go with the call */
+  if (failed) hb_clear_timers(ctx); /* a synchronous throw skipped hb_settle_call: its timers go with the call */
   if (log_ticks) {
     /* Lets authors and tests see what a call costs against the budget (deterministic). */
     char line[64];
@@ -357,13 +220,13 @@ static char *read_stdin(size_t *len_out) {
 
 static void init_fail(const char *what) {
   JSValue exc = JS_GetException(ctx);
-  strbuf b = {0};
+  hb_strbuf b = {0};
   if (budget_exhausted) {
     char head[120];
     int n = snprintf(head, sizeof head, "instruction budget of %" PRIu64 " ticks exhausted (an endless loop?)", budget);
-    sb_put(&b, head, (size_t)n);
+    hb_sb_put(&b, head, (size_t)n);
   } else {
-    describe(&b, exc);
+    hb_describe_exception(ctx, &b, exc);
   }
   fprintf(stderr, "hookbox-init-error: %s: %s\n", what, b.data ? b.data : "unknown error");
   exit(1);
@@ -397,7 +260,7 @@ __attribute__((export_name("wizer.initialize"))) void wizer_initialize(void) {
   }
   r = eval(src, len, "hook.js");
   free(src);
-  if (JS_IsException(r) || settle_call() < 0) init_fail("top-level code");
+  if (JS_IsException(r) || hb_settle_call(ctx) < 0) init_fail("top-level code");
   JS_FreeValue(ctx, r);
 
   JSValue global = JS_GetGlobalObject(ctx);

@@ -46,6 +46,25 @@ int hb_run_timer(JSContext *ctx);
 /* Drops every pending timer without running JS (after a fault). */
 void hb_clear_timers(JSContext *ctx);
 
+/* A growing NUL-terminated message; hb_sb_put silently truncates on allocation failure (error-text.c). */
+typedef struct {
+  char *data;
+  size_t len, cap;
+} hb_strbuf;
+void hb_sb_put(hb_strbuf *b, const char *s, size_t n);
+/* "Name: message\n<stack>" for an error, "Uncaught " + String(value) for anything else thrown. */
+void hb_describe_exception(JSContext *ctx, hb_strbuf *b, JSValueConst exc);
+/* Whether `exc` is QuickJS's own "out of memory" error (the heap limit). */
+int hb_is_out_of_memory(JSContext *ctx, JSValueConst exc);
+
+/* Promise jobs, then timers, until neither is left (settle.c); -1: one threw (pending exception), timers dropped. */
+int hb_settle_call(JSContext *ctx);
+/* Subscribes to `ret` if it is a thenable: 1 it is, 0 a plain value, -1 `then` threw (pending exception). */
+int hb_await_thenable(JSContext *ctx, JSValueConst ret);
+enum { HB_SETTLE_PENDING, HB_SETTLE_FULFILLED, HB_SETTLE_REJECTED };
+/* The awaited promise's state once jobs ran, and (moved to the caller) its value or reason. */
+int hb_settled(JSValue *value);
+
 /* Appended to quickjs.c by pdk/engine/build.ts: the interrupt counter is private to it. */
 void hookbox_set_interrupt_counter(JSContext *ctx, int value);
 int hookbox_get_interrupt_counter(JSContext *ctx);

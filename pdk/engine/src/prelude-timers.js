@@ -2,7 +2,7 @@
 // performance inside the call, on a virtual clock. Nothing waits: when the
 // call has no promise job left, the engine runs the pending timer due first
 // (then the earliest scheduled), moving the clock to its time (timers.c,
-// engine.c). A call ends only when no timer is left, so none outlives it, and
+// settle.c). A call ends only when no timer is left, so none outlives it, and
 // an interval never cleared runs until the instruction budget ends the call.
 //
 // performance.now(): with the clock grant, real milliseconds since the

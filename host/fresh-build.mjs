@@ -16,7 +16,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = new URL('../../', import.meta.url);
+const ROOT = new URL('../', import.meta.url);
 const SOURCE_DIRS = ['host', 'pdk'];
 const SKIP = new Set(['node_modules', 'dist', 'build', '.cache']);
 

@@ -1,5 +1,5 @@
 /**
- * When the bin may run the build instead of the sources (host/cli/fresh-build.mjs),
+ * When the bin may run the build instead of the sources (host/fresh-build.mjs),
  * on a scratch checkout (a `.git`, a stamp, source files with chosen mtimes) and
  * on a scratch installed package (no `.git`, no host/ sources, every mtime "now").
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error — a plain .mjs module without types
-import { freshBin as freshBinUntyped, freshBuild as freshBuildUntyped, isCheckout as isCheckoutUntyped } from '../../host/cli/fresh-build.mjs';
+import { freshBin as freshBinUntyped, freshBuild as freshBuildUntyped, isCheckout as isCheckoutUntyped } from '../../host/fresh-build.mjs';
 import { isCheckoutRoot } from '../../host/package.ts';
 
 const freshBin = freshBinUntyped as (root: URL) => URL | undefined;
