@@ -121,7 +121,7 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
   },
   {
     name: 'hook',
-    term: 'hook [options] <agent>',
+    term: 'hook [options] <agent> [event]',
     description: "the command hook an agent runs per event: stdin → hookbox serve's socket → the agent's answer; with no server (or one serving another project's config), decides in-process; fails closed in the agent's format",
     register: async () => (await import('./commands/hook.ts')).registerHookCommand,
   },
