@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { readSessionLog } from '../../host/log/index.ts';
 import { DecisionServer, EXIT_HEADER, loadServedHooks } from '../../host/serve/index.ts';
 import { runCommandHook as runClient } from '../helpers/command-hook.ts';
@@ -56,7 +56,12 @@ describe('hookbox serve', () => {
   let socket: string;
   const lines: string[] = [];
 
-  beforeAll(async () => {
+  // Opened by the first test's beforeEach, not a beforeAll: Stryker credits what a beforeAll
+  // runs to no test, so every mutant in the server's start would run against every suite
+  // (docs/testing.md, "Open shared fixtures in a beforeEach").
+  let opening: Promise<void> | undefined;
+  beforeEach(() => (opening ??= open()), 60_000);
+  async function open(): Promise<void> {
     dir = mkdtempSync(join(tmpdir(), 'hookbox-serve-'));
     project = join(dir, 'proj');
     const trap = await writeCorpusWasm('trap', join(dir, 'wasm'));
@@ -89,7 +94,7 @@ describe('hookbox serve', () => {
       log: (line) => lines.push(line),
     });
     await server.listen();
-  }, 60_000);
+  }
 
   afterAll(async () => {
     await server?.close();

@@ -13,7 +13,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { doctorAgent } from '../../host/cli/doctor.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { claudeCodeBridge } from '../../host/agents/index.ts';
@@ -77,12 +77,15 @@ describe('hookbox serve: the TCP door', () => {
   let dir: string;
   let server: DecisionServer;
 
-  beforeAll(async () => {
+  // Each server opens in the first test's beforeEach, never a beforeAll (docs/testing.md).
+  let opening: Promise<void> | undefined;
+  beforeEach(() => (opening ??= open()), 60_000);
+  async function open(): Promise<void> {
     dir = mkdtempSync(join(tmpdir(), 'hookbox-door-'));
     const config = writeConfig(dir, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
     server = new DecisionServer({ hooks: await loadServedHooks(config), port: 0, token: TOKEN, log: () => {} });
     await server.listen();
-  }, 60_000);
+  }
 
   afterAll(async () => {
     await server?.close();
@@ -147,7 +150,9 @@ describe('hookbox serve: one server serves one project', () => {
   let configB: string;
   const lines: string[] = [];
 
-  beforeAll(async () => {
+  let opening: Promise<void> | undefined;
+  beforeEach(() => (opening ??= open()), 60_000);
+  async function open(): Promise<void> {
     root = mkdtempSync(join(tmpdir(), 'hookbox-two-'));
     // A allows anything but what guard-bash denies; B denies every shell command.
     configA = writeConfig(join(root, 'a'), [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
@@ -155,7 +160,7 @@ describe('hookbox serve: one server serves one project', () => {
     socket = join(root, 'a', '.hookbox', 'run', 'serve.sock');
     server = new DecisionServer({ hooks: await loadServedHooks(configA), socket, log: (line) => lines.push(line) });
     await server.listen();
-  }, 60_000);
+  }
 
   afterAll(async () => {
     await server?.close();
@@ -191,7 +196,9 @@ describe('hookbox hook (the node and the sh client): its own deadline answers cl
   let socket: string;
   let slowConfig: string;
 
-  beforeAll(async () => {
+  let opening: Promise<void> | undefined;
+  beforeEach(() => (opening ??= open()), 60_000);
+  async function open(): Promise<void> {
     dir = mkdtempSync(join(tmpdir(), 'hookbox-deadline-'));
     const spin = await writeCorpusWasm('infinite-loop', join(dir, 'wasm'));
     // A hook that spins to its 20 s deadline on every seam the client is asked about.
@@ -201,7 +208,7 @@ describe('hookbox hook (the node and the sh client): its own deadline answers cl
     socket = join(dir, 'run', 'serve.sock');
     server = new DecisionServer({ hooks: await loadServedHooks(slowConfig), socket, log: () => {} });
     await server.listen();
-  }, 60_000);
+  }
 
   afterAll(async () => {
     await server?.close();
