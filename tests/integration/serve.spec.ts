@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { readSessionLog } from '../../host/log/index.ts';
 import { DecisionServer, EXIT_HEADER, loadServedHooks } from '../../host/serve/index.ts';
+import { claudeEvent, preBash } from '../helpers/claude-events.ts';
 import { runCommandHook as runClient } from '../helpers/command-hook.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
@@ -41,13 +42,6 @@ function post(target: { port?: number; socket?: string }, body: string | Buffer,
     req.end(body);
   });
 }
-
-function event(cwd: string, session: string, fields: Record<string, unknown>): string {
-  return JSON.stringify({ session_id: session, transcript_path: '/dev/null', cwd, permission_mode: 'default', ...fields });
-}
-
-const preBash = (cwd: string, session: string, command: string, id = 'toolu_1') =>
-  event(cwd, session, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'x' }, tool_use_id: id });
 
 describe('hookbox serve', () => {
   let dir: string;
@@ -150,10 +144,10 @@ describe('hookbox serve', () => {
     const truncated = await post({ socket }, '{"hook_event_name":"UserPromptSubmit","prompt":"hi');
     expect(truncated.status).toBe(400);
     expect(JSON.parse(truncated.body)).toMatchObject({ decision: 'block', reason: expect.stringContaining('not JSON') });
-    const badId = await post({ socket }, event(project, '../../etc/x', { hook_event_name: 'UserPromptSubmit', prompt: 'hi' }));
+    const badId = await post({ socket }, claudeEvent(project, '../../etc/x', { hook_event_name: 'UserPromptSubmit', prompt: 'hi' }));
     expect(badId.status).toBe(400);
     expect(JSON.parse(badId.body).reason).toContain('input.session_id');
-    const relative = await post({ socket }, event('proj', 's-bad', { hook_event_name: 'Stop' }));
+    const relative = await post({ socket }, claudeEvent('proj', 's-bad', { hook_event_name: 'Stop' }));
     expect(relative).toMatchObject({ status: 400, body: '' }); // a Stop is never forced on by a failure
     const unknownShape = await post({ socket }, '[1,2]');
     expect(unknownShape).toMatchObject({ status: 400, exit: '2' });
@@ -162,13 +156,13 @@ describe('hookbox serve', () => {
   });
 
   it('an event hookbox has no seam for passes with no opinion', async () => {
-    const reply = await post({ socket }, event(project, 's-pass', { hook_event_name: 'Notification', message: 'hi' }));
+    const reply = await post({ socket }, claudeEvent(project, 's-pass', { hook_event_name: 'Notification', message: 'hi' }));
     expect(reply).toMatchObject({ status: 200, exit: '0', body: '' });
   });
 
   it('quarantine is per agent session: one session switching a hook off leaves other sessions alone', async () => {
     const read = (session: string, id: string) =>
-      post({ socket }, event(project, session, { hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(project, 'a') }, tool_use_id: id }));
+      post({ socket }, claudeEvent(project, session, { hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(project, 'a') }, tool_use_id: id }));
     const reasons: string[] = [];
     for (const id of ['r1', 'r2', 'r3']) reasons.push(JSON.parse((await read('s-bad-repo', id)).body).hookSpecificOutput.permissionDecisionReason);
     expect(reasons[0]).toContain('failed (trap)');
@@ -179,8 +173,8 @@ describe('hookbox serve', () => {
   });
 
   it('Stop: continue becomes decision "block" until the continuation cap; stop_hook_active false starts the count again', async () => {
-    const stop = (active: boolean) => post({ socket }, event(project, 's-stop', { hook_event_name: 'Stop', stop_hook_active: active }));
-    await post({ socket }, event(project, 's-stop', { hook_event_name: 'UserPromptSubmit', prompt: 'go' }));
+    const stop = (active: boolean) => post({ socket }, claudeEvent(project, 's-stop', { hook_event_name: 'Stop', stop_hook_active: active }));
+    await post({ socket }, claudeEvent(project, 's-stop', { hook_event_name: 'UserPromptSubmit', prompt: 'go' }));
     expect(JSON.parse((await stop(false)).body)).toEqual({ decision: 'block', reason: 'again' });
     expect(JSON.parse((await stop(true)).body)).toEqual({ decision: 'block', reason: 'again' });
     expect((await stop(true)).body).toBe(''); // cap 2 reached: the agent stops

@@ -1,14 +1,14 @@
 /**
- * The door of `hookbox serve` and the client's own deadline, with real
+ * The door of `hookbox serve`, with real
  * listeners, real wasm hooks and the real command client:
  * the token checked before any body byte, strangers capped in number and
  * time, a foreign `Host` refused, `/health` behind the token with a proof
- * of the token, a server that decides only its own project's events, and
- * a client that answers closed — in the agent's format — when a decision
- * does not come in time. `doctor` tells hookbox from a squatter.
+ * of the token, a server that decides only its own project's events.
+ * `doctor` tells hookbox from a squatter. The client's own deadline is
+ * `hook-client-deadline.spec.ts`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,18 +22,9 @@ import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
 import { MAX_UNAUTHENTICATED_CONNECTIONS } from '../../host/serve/auth-gate.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 import { HOOK_CLIENTS } from '../helpers/command-hook.ts';
-import { writeCorpusWasm } from '../helpers/wat.ts';
+import { preBash, writeHookConfig } from '../helpers/claude-events.ts';
 
 const TOKEN = 'door-token-0123456789abcdefghijklmnopqrstuvwxyz';
-
-function event(cwd: string, session: string, fields: Record<string, unknown>): string {
-  return JSON.stringify({ session_id: session, transcript_path: '/dev/null', cwd, permission_mode: 'default', ...fields });
-}
-const preBash = (cwd: string, session: string, command: string) =>
-  event(cwd, session, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'x' }, tool_use_id: 'toolu_1' });
-const postBash = (cwd: string, session: string, output: string) =>
-  event(cwd, session, { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat .env', description: 'x' }, tool_response: { stdout: output, stderr: '', interrupted: false }, tool_use_id: 'toolu_1' });
-const prompt = (cwd: string, session: string, text: string) => event(cwd, session, { hook_event_name: 'UserPromptSubmit', prompt: text });
 
 /** Opens a raw TCP connection and sends `head`; resolves what the server sent back before it closed (or `undefined` after `waitMs`). */
 function rawExchange(port: number, head: string, waitMs: number): Promise<string | undefined> {
@@ -66,13 +57,6 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
   });
 }
 
-function writeConfig(dir: string, hooks: unknown[]): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'hookbox.config.json');
-  writeFileSync(file, `${JSON.stringify({ hooks }, null, 2)}\n`);
-  return file;
-}
-
 describe('hookbox serve: the TCP door', () => {
   let dir: string;
   let server: DecisionServer;
@@ -82,7 +66,7 @@ describe('hookbox serve: the TCP door', () => {
   beforeEach(() => (opening ??= open()), 60_000);
   async function open(): Promise<void> {
     dir = mkdtempSync(join(tmpdir(), 'hookbox-door-'));
-    const config = writeConfig(dir, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
+    const config = writeHookConfig(dir, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
     server = new DecisionServer({ hooks: await loadServedHooks(config), port: 0, token: TOKEN, log: () => {} });
     await server.listen();
   }
@@ -155,8 +139,8 @@ describe('hookbox serve: one server serves one project', () => {
   async function open(): Promise<void> {
     root = mkdtempSync(join(tmpdir(), 'hookbox-two-'));
     // A allows anything but what guard-bash denies; B denies every shell command.
-    configA = writeConfig(join(root, 'a'), [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
-    configB = writeConfig(join(root, 'b'), [{ name: 'deny-all-bash', permissions: { deny: ['Bash'], root: '.' } }]);
+    configA = writeHookConfig(join(root, 'a'), [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
+    configB = writeHookConfig(join(root, 'b'), [{ name: 'deny-all-bash', permissions: { deny: ['Bash'], root: '.' } }]);
     socket = join(root, 'a', '.hookbox', 'run', 'serve.sock');
     server = new DecisionServer({ hooks: await loadServedHooks(configA), socket, log: (line) => lines.push(line) });
     await server.listen();
@@ -190,73 +174,10 @@ describe('hookbox serve: one server serves one project', () => {
   });
 });
 
-describe('hookbox hook (the node and the sh client): its own deadline answers closed in the agent format', () => {
-  let dir: string;
-  let server: DecisionServer;
-  let socket: string;
-  let slowConfig: string;
-
-  let opening: Promise<void> | undefined;
-  beforeEach(() => (opening ??= open()), 60_000);
-  async function open(): Promise<void> {
-    dir = mkdtempSync(join(tmpdir(), 'hookbox-deadline-'));
-    const spin = await writeCorpusWasm('infinite-loop', join(dir, 'wasm'));
-    // A hook that spins to its 20 s deadline on every seam the client is asked about.
-    slowConfig = writeConfig(dir, [
-      { name: 'spin', wasm: spin, seams: ['tools/pre-execute', 'tools/post-execute', 'agent/prompt-submit'], timeoutMs: 20_000 },
-    ]);
-    socket = join(dir, 'run', 'serve.sock');
-    server = new DecisionServer({ hooks: await loadServedHooks(slowConfig), socket, log: () => {} });
-    await server.listen();
-  }
-
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  for (const client of HOOK_CLIENTS) {
-    const cases: readonly [string, string, (stdout: string) => void][] = [
-      ['pre-tool', 'pre', (out) => expect(JSON.parse(out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 1500 ms') })],
-      // Claude Code: the JSON a block uses (exit 2 on PostToolUse would show the model the output).
-      ['post-tool', 'post', (out) => expect(JSON.parse(out)).toMatchObject({ continue: false, decision: 'block', reason: expect.stringContaining('no decision within') })],
-      ['prompt', 'prompt', (out) => expect(JSON.parse(out)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within') })],
-    ];
-    for (const [label, kind, check] of cases) {
-      it(`${client.name} client, claude-code ${label}: a server slower than the deadline → the closed answer on exit 0`, async () => {
-        const cwd = join(dir, 'p');
-        const input = kind === 'pre' ? preBash(cwd, `s-${kind}-${client.name}`, 'ls') : kind === 'post' ? postBash(cwd, `s-${kind}-${client.name}`, 'AWS_SECRET=x') : prompt(cwd, `s-${kind}-${client.name}`, 'hi');
-        const run = await client.run('claude-code', ['--socket', socket, '--config', slowConfig, '--deadline-ms', '1500'], input);
-        expect(run.code, run.stderr).toBe(0);
-        check(run.stdout);
-      }, 60_000);
-    }
-
-    it(`${client.name} client, codex and gemini: the same give-up answers their own closed forms`, async () => {
-      const cwd = join(dir, 'p');
-      const codex = await client.run('codex', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, `s-codex-${client.name}`, { hook_event_name: 'PostToolUse', model: 'm', turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'x', tool_use_id: 'c1' }));
-      expect(JSON.parse(codex.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('no decision within 1500 ms') });
-      const gemini = await client.run('gemini', ['--socket', socket, '--deadline-ms', '1500'], event(cwd, `s-gem-${client.name}`, { hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'ls' } }));
-      expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('no decision within 1500 ms') });
-    }, 60_000);
-
-    it(`${client.name} client, in-process (no server): the deadline covers loading and running the hooks too`, async () => {
-      const run = await client.run('claude-code', ['--socket', join(dir, 'nobody.sock'), '--config', slowConfig, '--deadline-ms', '4000'], preBash(join(dir, 'p'), `s-inproc-${client.name}`, 'ls'));
-      expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no decision within 4000 ms') });
-    }, 60_000);
-
-    it(`${client.name} client: a bad argument is answered closed for the event, not with an exit code the agent ignores`, async () => {
-      const run = await client.run('claude-code', ['--socket', socket, '--bogus'], postBash(join(dir, 'p'), 's-bad', 'x'));
-      expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({ continue: false, reason: expect.stringContaining('unknown option --bogus') });
-    });
-  }
-});
-
 describe('hookbox doctor: hookbox or a squatter on the http port', () => {
   it('a process on the port that does not hold the token is reported; hookbox proves itself', async () => {
     const project = mkdtempSync(join(tmpdir(), 'hookbox-squat-'));
-    const config = writeConfig(project, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
+    const config = writeHookConfig(project, [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }]);
     const tokenFile = join(project, 'private', 'token');
     // The squatter answers everything 200 with what a hookbox allow looks like.
     const squatter = http.createServer((req, res) => {
