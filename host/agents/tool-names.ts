@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pathUnder } from '../path-under.ts';
 import type { ToolResult } from '../seams/index.ts';
 
 /**
@@ -191,6 +192,6 @@ export function fromProtocolToolResponse(protocol: ToolProtocol, theirs: string,
 /** `file` relative to `cwd` when it lies inside it, else absolute. */
 export function relativeInside(cwd: string, file: string): string {
   const absolute = path.resolve(cwd, file);
-  const relative = path.relative(cwd, absolute);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
+  const relative = pathUnder(cwd, absolute);
+  return relative === undefined || relative === '' ? absolute : relative;
 }

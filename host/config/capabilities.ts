@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { pathUnder } from '../path-under.ts';
 import { ConfigError } from '../errors.ts';
 import { type Capabilities, type PathGrant, hostCovers, pathGrant } from '../runner/index.ts';
 
@@ -90,6 +91,5 @@ export function realpathOrNull(file: string): string | null {
 
 /** Whether `child` is `parent` or lies under it (both absolute). */
 export function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return pathUnder(parent, child) !== undefined;
 }

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { pathUnder } from '../path-under.ts';
 import * as z from 'zod';
 import { ConfigError, HookLoadError } from '../errors.ts';
 import { readJsonFile } from '../json/index.ts';
@@ -79,10 +80,8 @@ export function readHookPackage(dir: string): HookPackage {
 
 /** `relative` resolved against `base`, refused unless it lies inside `root`, by name and by realpath (symlinks). */
 function inside(base: string, relative: string, at: string, root = base): string {
-  const outside = (file: string) => {
-    const fromRoot = path.relative(root, file);
-    return fromRoot === '' || fromRoot.startsWith('..') || path.isAbsolute(fromRoot);
-  };
+  // The root itself is no file of the package either.
+  const outside = (file: string) => (pathUnder(root, file) ?? '') === '';
   const refuse = (file: string) =>
     new ConfigError(`${at}: ${JSON.stringify(relative)} resolves outside the package (${file}); a hook package may only name its own files`);
   const resolved = path.resolve(base, relative);

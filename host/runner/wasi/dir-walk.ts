@@ -1,5 +1,6 @@
 import { type Stats, closeSync, constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { pathUnder } from '../../path-under.ts';
 import { Errno, WasiErrno, errnoFromNode } from './errno.ts';
 
 /** Symlinks followed in one walk before `ELOOP` (Linux's limit is 40); a component seen to change under the walk counts too. */
@@ -78,8 +79,8 @@ export function walkInRoot(root: string, base: readonly string[], guestPath: str
       queue.unshift(...split(target));
       return;
     }
-    const inside = path.relative(root, path.resolve(target));
-    if (inside.startsWith('..') || path.isAbsolute(inside)) throw new WasiErrno(Errno.NOTCAPABLE);
+    const inside = pathUnder(root, path.resolve(target));
+    if (inside === undefined) throw new WasiErrno(Errno.NOTCAPABLE);
     while (fds.length > 1) closeSync(fds.pop() as number);
     names.length = 0;
     queue.unshift(...split(inside));
