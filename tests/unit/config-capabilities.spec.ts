@@ -5,6 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { intersectCapabilities } from '../../host/config/index.ts';
 import { ConfigError } from '../../host/errors.ts';
 
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
 describe('intersectCapabilities: a hook gets only what both the manifest requests and the operator grants', () => {
   it('grants nothing by default', () => {
     expect(intersectCapabilities({}, {})).toEqual({});
@@ -58,6 +68,43 @@ describe('intersectCapabilities: a hook gets only what both the manifest request
       expect(() => intersectCapabilities({ allowedPaths: { [path.join(root, 'nope')]: '/n' } }, { allowedPaths: { [root]: '/data' } }, { request: 'M', grant: 'G' })).toThrow(
         /M: ".*nope" does not exist/,
       );
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('each refusal names its side: a path that leaves its grant through a symlink, a write the grant does not give, a missing granted path', () => {
+    const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookbox-caps-')));
+    try {
+      const granted = path.join(base, 'granted');
+      mkdirSync(path.join(granted, 'sub'), { recursive: true });
+      mkdirSync(path.join(base, 'elsewhere'));
+      symlinkSync(path.join(base, 'elsewhere'), path.join(granted, 'link'));
+      const grant = { allowedPaths: { [granted]: '/g' } };
+      expect(refusal(() => intersectCapabilities({ allowedPaths: { [path.join(granted, 'link')]: '/l' } }, grant))).toBe(
+        `the requested capabilities.allowedPaths: "${path.join(granted, 'link')}" resolves to ${path.join(base, 'elsewhere')}, outside the grant "${granted}" (the granted allowedPaths); a path that leaves its grant through a symlink is refused`,
+      );
+      expect(refusal(() => intersectCapabilities({ allowedPaths: { [path.join(granted, 'sub')]: { path: '/s', write: true } } }, grant))).toBe(
+        `the requested capabilities.allowedPaths: "${path.join(granted, 'sub')}" asks for "write": true, but the granted allowedPaths grants "${granted}" read-only (add "write": true to that grant to allow writes)`,
+      );
+      // Without a manifest the grant is the request: its own missing path is named as the grant's.
+      const missing = path.join(base, 'missing');
+      expect(refusal(() => intersectCapabilities(undefined, { allowedPaths: { [missing]: '/m' } }))).toBe(
+        `the granted allowedPaths: "${missing}" does not exist (or cannot be resolved); a granted path must be an existing directory`,
+      );
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('a write is kept when any grant covering the path is writable; a grant that does not exist covers nothing', () => {
+    const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'hookbox-caps-')));
+    try {
+      const sub = path.join(base, 'sub');
+      mkdirSync(sub);
+      const grant = { allowedPaths: { [base]: '/b', [sub]: { path: '/s', write: true }, [path.join(base, 'gone')]: '/x' } };
+      expect(intersectCapabilities({ allowedPaths: { [sub]: { path: '/mine', write: true } } }, grant)).toStrictEqual({ allowedPaths: { [sub]: { path: '/mine', write: true } } });
+      expect(intersectCapabilities({ allowedPaths: { '/etc': '/etc' } }, { allowedPaths: { [path.join(base, 'gone')]: '/x' } })).toStrictEqual({});
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
