@@ -68,6 +68,7 @@ export const GROUPS = {
   loop: {
     mutate: ['host/loop/**/*.ts', '!host/loop/index.ts'],
     tests: [
+      'tests/unit/loop-*.spec.ts',
       'tests/unit/seam-firing.spec.ts',
       'tests/unit/log-and-script.spec.ts',
       'tests/unit/prompter.spec.ts',
