@@ -119,8 +119,8 @@ describe('a wasm or manifest entry', () => {
 
 describe('a command entry', () => {
   it('with unsandboxed, a tool protocol, seams and its own settings loads', () => {
-    const [hook] = load({ hooks: [{ ...command, protocol: 'codex', env: { A_1: 'x', _b: 'y' }, sources: ['startup'], tools: ['bash'], timeoutMs: 5, failPolicy: 'open' }] }).hooks;
-    expect(hook).toMatchObject({ command: './guard.sh', protocol: 'codex', env: { A_1: 'x', _b: 'y' }, sources: ['startup'] });
+    const [hook] = load({ hooks: [{ ...command, protocol: 'codex', env: { A_1: 'x', _b: 'y' }, sources: ['startup', 'resume'], tools: ['bash'], timeoutMs: 5, failPolicy: 'open' }] }).hooks;
+    expect(hook).toMatchObject({ command: './guard.sh', protocol: 'codex', env: { A_1: 'x', _b: 'y' }, sources: ['startup', 'resume'] });
   });
 
   it.each([
@@ -173,6 +173,11 @@ describe('string formats', () => {
     for (const sha256 of ['A'.repeat(64), 'a'.repeat(63), 'a'.repeat(65), `${'a'.repeat(63)}g`]) {
       expect(refusal({ ...wasm, pin: { sha256 } }), sha256).toBe(at('pin.sha256', 'a 64-digit lowercase hex sha256'));
     }
+    // The reviewed manifest's digests have the same form, anchored at both ends.
+    for (const sha256 of ['a'.repeat(65), `x${'a'.repeat(64)}`]) {
+      const manifestPin = { ...MANIFEST_PIN, sha256 };
+      expect(refusal({ name: 'm', manifest: 'hook.json', pin: { sha256: SHA, manifest: manifestPin } }), sha256).toBe(at('pin.manifest.sha256', 'a 64-digit lowercase hex sha256'));
+    }
   });
 
   it('a protocol: 1, "claude-code" or "codex"', () => {
@@ -193,6 +198,8 @@ describe('string formats', () => {
     write({});
     expect(loadManifest(manifest).name).toBe('ok.name_1-x');
     write({ name: 'Bad' });
+    expect(() => loadManifest(manifest)).toThrow(new ConfigError(`${manifest}: name: a lowercase name of letters, digits, ".", "_" or "-"`));
+    write({ name: 'ab!' });
     expect(() => loadManifest(manifest)).toThrow(new ConfigError(`${manifest}: name: a lowercase name of letters, digits, ".", "_" or "-"`));
     write({ name: '_a' });
     expect(() => loadManifest(manifest)).toThrow(new ConfigError(`${manifest}: name: a lowercase name of letters, digits, ".", "_" or "-"`));
