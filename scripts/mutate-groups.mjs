@@ -9,8 +9,9 @@
 //   node scripts/mutate-groups.mjs report --no-store       # run it, print the score only
 //   node scripts/mutate-groups.mjs --check                 # stored scores against the targets
 //   node scripts/mutate-groups.mjs report --concurrency 2  # two test runners (default 1: shared machine)
+//   node scripts/mutate-groups.mjs report --nice 0         # at normal priority (default 19, the lowest)
 //
-// Always at the lowest CPU priority, without the type checker (a mutant that does not
+// At the lowest CPU priority unless told (--nice), without the type checker (a mutant that does not
 // type-check fails its suites anyway, only more slowly).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -136,7 +137,7 @@ if (args.includes('--check')) {
   process.exit(failed ? 1 : 0);
 }
 
-const name = args.find((arg) => !arg.startsWith('--') && arg !== option('--concurrency'));
+const name = args.find((arg) => !arg.startsWith('--') && arg !== option('--concurrency') && arg !== option('--nice'));
 if (name === undefined || !Object.hasOwn(GROUPS, name)) {
   console.error(`usage: mutate-groups.mjs <group> | --check (groups: ${Object.keys(GROUPS).join(', ')})`);
   process.exit(2);
@@ -147,7 +148,7 @@ console.log(`== ${name}: ${group.mutate.join(', ')}\n   suites: ${group.tests.jo
 const run = spawnSync(
   'nice',
   [
-    '-n', '19',
+    '-n', option('--nice') ?? '19',
     process.execPath, join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run',
     '--concurrency', option('--concurrency') ?? '1',
     '--checkers', '',
