@@ -2,7 +2,7 @@
  * Every seam fires somewhere in the loop: `SEAM_FIRING` (which `tsc` makes
  * complete) names the file, and that file must dispatch the seam.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,25 @@ const LOOP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 // Under `npm run mutate:loop` these files are Stryker's instrumented copies, every literal
 // wrapped in a mutant switch: the text below is not there to read (the behaviour suites still run).
 const INSTRUMENTED = readFileSync(path.join(LOOP, 'session.ts'), 'utf8').includes('stryMutAct_');
+
+describe('SEAM_FIRING names real places', () => {
+  // Identifiers survive instrumentation, so these run under Stryker too.
+  it.each(SEAM_IDS)('%s: its file is a module of host/loop that defines the function its firedBy names', (seam) => {
+    const { file, firedBy } = SEAM_FIRING[seam];
+    expect(file).toMatch(/^[a-z-]+\.ts$/);
+    expect(statSync(path.join(LOOP, file)).isFile()).toBe(true);
+    const named = /^(?<owner>[A-Za-z]+)(?:\.(?<member>#?[A-Za-z]+))?, \S/.exec(firedBy);
+    expect(named, `firedBy "${firedBy}" starts with the function (or Class.method) and, after a comma, when`).not.toBeNull();
+    const source = readFileSync(path.join(LOOP, file), 'utf8');
+    const { owner = '', member } = named?.groups ?? {};
+    if (member === undefined) {
+      expect(source).toMatch(new RegExp(`function ${owner}\\(`));
+    } else {
+      expect(source).toMatch(new RegExp(`class ${owner} `));
+      expect(source).toMatch(new RegExp(`\\s(?:async )?${member}\\(`));
+    }
+  });
+});
 
 describe.skipIf(INSTRUMENTED)('the loop fires every seam', () => {
   it.each(SEAM_IDS)('%s is dispatched in the file SEAM_FIRING names', (seam) => {
