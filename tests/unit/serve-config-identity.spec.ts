@@ -109,6 +109,8 @@ describe('the health proof', () => {
       proofHolds(token, 'n1', identity, `${proof}x`),
       proofHolds(token, 'n1', identity, Buffer.from(proof, 'hex')),
       proofHolds(token, 'n1', identity, undefined),
-    ]).toStrictEqual([true, false, false, false, false, false, false, false, false, false, false]);
+      // Not a string, though it reads as the proof when made one (an answer's JSON can hold anything).
+      proofHolds(token, 'n1', identity, [proof]),
+    ]).toStrictEqual([true, false, false, false, false, false, false, false, false, false, false, false]);
   });
 });

@@ -6,7 +6,7 @@
  * back from its log, the continuation cap as given. Real config files and
  * real shell hooks (Claude Code's protocol) in a temp folder.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,16 @@ describe('a real event', () => {
       [1, 2, 'toolu_2'],
     ]);
     expect(events.filter((event) => event.type === 'session/start')).toHaveLength(1);
+  });
+
+  it('closes what it opened: the session log and the hooks leave no file open', async () => {
+    const config = blockingConfig(['tools/pre-execute'], 'no');
+    const open = () => readdirSync('/proc/self/fd').length;
+    await decideInProcess('claude-code', config, preBash(dir, 's3', 'ls', 'toolu_1'));
+    const before = open();
+    await decideInProcess('claude-code', config, preBash(dir, 's3', 'ls', 'toolu_2'));
+    await decideInProcess('claude-code', config, preBash(dir, 's4', 'ls', 'toolu_3'));
+    expect(open()).toBe(before);
   });
 
   it('an agent whose events carry no name is decided as the event its command line names', async () => {

@@ -5,7 +5,7 @@
  * a fresh token, refused when readable by others, not a file, or not one
  * token). A real temp folder, real modes and owners.
  */
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -140,6 +140,14 @@ describe('readOrCreateToken', () => {
     expect(thrown(() => readOrCreateToken(file))).toStrictEqual(refused(`${file}: readable by others (mode 640); chmod 600 it or delete it for a new one`));
     chmodSync(file, 0o604);
     expect(thrown(() => readOrCreateToken(file))).toStrictEqual(refused(`${file}: readable by others (mode 604); chmod 600 it or delete it for a new one`));
+  });
+
+  it('never writes a new token through a link planted where the token goes', () => {
+    const file = path.join(root, 'serve-token');
+    const target = path.join(root, 'elsewhere');
+    symlinkSync(target, file);
+    expect(thrown(() => readOrCreateToken(file))?.message).toMatch(/^EEXIST/);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('refuses a token path that is a folder', () => {

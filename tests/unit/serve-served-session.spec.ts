@@ -70,6 +70,7 @@ describe('opening a session', () => {
         line({ type: 'steering/message', turn: 1, content: 'go on' }),
         line({ type: 'turn/end', turn: 1, reason: 'completed', steps: 4 }),
         line({ type: 'turn/start', turn: 2 }),
+        line({ type: 'user/message', turn: 2, content: 'next' }),
         line({ type: 'tool/call', turn: 2, step: 3, toolCallId: 'b', toolName: 'bash', arguments: {} }),
         line({ type: 'tool/call', turn: 2, step: 2, toolCallId: 'c', toolName: 'bash', arguments: {} }),
         line({ type: 'steering/message', turn: 2, content: 'again' }),
@@ -78,7 +79,7 @@ describe('opening a session', () => {
     );
     const session = open();
     expect(state(session)).toStrictEqual({ turn: 2, step: 3, turnOpen: true, continuations: 2, fresh: false });
-    expect(logged()).toHaveLength(10);
+    expect(logged()).toHaveLength(11);
   });
 
   it('a closed last turn reads back as closed, its continuations kept', () => {
