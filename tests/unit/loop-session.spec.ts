@@ -5,6 +5,8 @@
  * The loop's rules inside a turn are tests/unit/loop-turn.spec.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { NO_OPINION, type NativeHandlers, SeamBus, nativeHook } from '../../host/events/index.ts';
@@ -12,6 +14,7 @@ import { type SessionEvent, readSessionLog } from '../../host/log/index.ts';
 import { LOOP_DEFAULTS, Session, type SessionOptions } from '../../host/loop/index.ts';
 import type { ModelProvider, ModelRequest } from '../../host/loop/provider.ts';
 import type { Tool } from '../../host/loop/tool.ts';
+import { ATTR, SPAN, TelemetryRecorder, setTelemetry } from '../../host/telemetry/index.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 
 const AT = expect.any(String);
@@ -224,6 +227,36 @@ describe('Session.start', () => {
     } finally {
       defaults.close();
     }
+  });
+});
+
+describe('Session telemetry and close', () => {
+  it('with telemetry on, each turn runs inside a turn span naming the session and that turn', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const previous = setTelemetry(new TelemetryRecorder(tracerProvider.getTracer('hookbox'), new MeterProvider().getMeter('hookbox')));
+    const { provider } = model([{ text: 'a' }, { text: 'b' }]);
+    const session = await Session.start(options(provider));
+    try {
+      expect(await session.prompt('one')).toStrictEqual({ turn: 1, reason: 'completed', steps: 1 });
+      expect(await session.prompt('two')).toStrictEqual({ turn: 2, reason: 'completed', steps: 1 });
+    } finally {
+      session.close();
+      setTelemetry(previous);
+    }
+    const turns = exporter.getFinishedSpans().filter((span) => span.name === SPAN.turn);
+    expect(turns.map((span) => [span.attributes[ATTR.sessionId], span.attributes[ATTR.turn], span.attributes[ATTR.turnEndReason]])).toStrictEqual([
+      ['sess-1', 1, 'completed'],
+      ['sess-1', 2, 'completed'],
+    ]);
+  });
+
+  it('close closes the log: nothing more can be written to it', async () => {
+    const { provider } = model([]);
+    const session = await Session.start(options(provider));
+    session.close();
+    expect(() => session.recordHookLog('h', 'info', 'late')).toThrow(`session log ${workspace.logPath} is closed`);
+    expect(logged().map((event) => event.type)).toStrictEqual(['session/start']);
   });
 });
 
