@@ -10,6 +10,7 @@
 //   node scripts/mutate-groups.mjs --check                 # stored scores against the targets
 //   node scripts/mutate-groups.mjs report --concurrency 2  # two test runners (default 1: shared machine)
 //   node scripts/mutate-groups.mjs report --nice 0         # at normal priority (default 19, the lowest)
+//   node scripts/mutate-groups.mjs report --force          # every mutant again, not only those whose code or tests changed
 //
 // At the lowest CPU priority unless told (--nice), without the type checker (a mutant that does not
 // type-check fails its suites anyway, only more slowly).
@@ -155,6 +156,9 @@ const run = spawnSync(
     '--mutate', group.mutate.join(','),
     '--incrementalFile', `reports/stryker-${name}.json`,
     '--reporters', 'clear-text,progress,json,html',
+    // An incremental run reuses a static mutant's result (a module-level table or constant,
+    // which no test's coverage names) even when a new test would kill it.
+    ...(args.includes('--force') ? ['--force'] : []),
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, HOOKBOX_MUTATE_TESTS: group.tests.join(','), HOOKBOX_MUTATE_REPORT: name } },
 );

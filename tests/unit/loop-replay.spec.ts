@@ -199,13 +199,47 @@ describe('replaySession', () => {
   });
 
   it('a result for another call than the last one, or with no call, is not re-decided', async () => {
-    const log: SessionEvent[] = [toolResult('orphan'), toolCall('c1', 'ls'), toolResult('c2'), toolResult('c1'), toolResult('c1')];
-    const report = await replaySession(log, new SeamBus());
-    // c1 once: its first matching result; the repeat has no pending call.
+    const results: unknown[] = [];
+    const bus = new SeamBus();
+    bus.use(nativeHook({ name: 'n', handlers: { 'tools/post-execute': (payload) => (results.push(payload.result), NO_OPINION) } }));
+    const log: SessionEvent[] = [toolResult('orphan'), toolCall('c1', 'ls'), toolResult('c2', { content: 'not c1' }), toolResult('c1', { content: 'c1 out' }), toolResult('c1')];
+    const report = await replaySession(log, bus);
+    // c1 once, with its own result; the repeat has no pending call.
     expect(report.decisions.map((d) => [d.seam, d.toolCallId])).toStrictEqual([
       ['tools/pre-execute', 'c1'],
       ['tools/post-execute', 'c1'],
     ]);
+    expect(results).toStrictEqual([{ content: 'c1 out', isError: false }]);
+  });
+
+  it('each re-decision folds only its own seam’s recorded calls: session-start and continuation calls stay out', async () => {
+    const log: SessionEvent[] = [
+      start,
+      invoke('agent/session-start', 'ctx', { additionalContext: 'rules' }),
+      invoke('agent/prompt-submit', 'p', { action: 'allow', reason: 'prompt ok' }),
+      { type: 'user/message', turn: 1, content: 'hi' },
+      toolCall('c1', 'ls'),
+      invoke('tools/pre-execute', 'pre', { action: 'allow', reason: 'pre ok' }),
+      invoke('tools/post-execute', 'post', { action: 'accept', additionalContext: 'seen' }),
+      toolResult('c1'),
+      invoke('agent/turn-continuation', 'gate', { action: 'stop' }),
+      { type: 'user/message', turn: 2, content: 'again' },
+    ];
+    const report = await replaySession(log, new SeamBus());
+    expect(report.decisions.map((d) => [d.seam, d.before.hooks.map((hook) => hook.hook)])).toStrictEqual([
+      ['agent/prompt-submit', ['p']],
+      ['tools/pre-execute', ['pre']],
+      ['tools/post-execute', ['post']],
+      ['agent/prompt-submit', []],
+    ]);
+  });
+
+  it('a log whose session/start is not its first line still replays under its id and folder', async () => {
+    const sessions: SessionInfo[] = [];
+    const bus = new SeamBus();
+    bus.use(nativeHook({ name: 'n', handlers: { 'agent/prompt-submit': (_, { session }) => (sessions.push(session), NO_OPINION) } }));
+    await replaySession([invoke('agent/session-start', 'ctx', null), start, { type: 'user/message', turn: 1, content: 'hi' }], bus);
+    expect(sessions).toStrictEqual([{ id: 'sess-1', turn: 1, step: 0, cwd: '/work/project' }]);
   });
 
   it('a blocked prompt is re-decided with its own content; a prompt without hooks compares unchanged', async () => {
@@ -214,14 +248,22 @@ describe('replaySession', () => {
       { type: 'prompt/blocked', turn: 1, reason: 'secret', content: 'my SECRET' },
       { type: 'user/message', turn: 2, content: 'hello' },
     ];
-    const report = await replaySession(log, new SeamBus());
+    const payloads: unknown[] = [];
+    const bus = new SeamBus();
+    bus.use(nativeHook({ name: 'n', handlers: { 'agent/prompt-submit': (payload) => (payloads.push(payload), NO_OPINION) } }));
+    const report = await replaySession(log, bus);
+    expect(payloads).toStrictEqual([
+      { content: 'my SECRET', source: 'api' },
+      { content: 'hello', source: 'api' },
+    ]);
+    const none = { hook: 'n', applied: null };
     expect(report.decisions).toStrictEqual([
       {
         seam: 'agent/prompt-submit',
         turn: 1,
         subject: 'my SECRET',
         before: { decision: { action: 'block', reason: 'secret' }, hooks: [{ hook: 'guard', applied: { action: 'block', reason: 'secret' } }] },
-        after: { decision: { action: 'allow' }, hooks: [] },
+        after: { decision: { action: 'allow' }, hooks: [none] },
         changed: true,
       },
       {
@@ -229,7 +271,7 @@ describe('replaySession', () => {
         turn: 2,
         subject: 'hello',
         before: { decision: { action: 'allow' }, hooks: [] },
-        after: { decision: { action: 'allow' }, hooks: [] },
+        after: { decision: { action: 'allow' }, hooks: [none] },
         changed: false,
       },
     ]);

@@ -157,12 +157,16 @@ describe('Session.start', () => {
       session.submit('two', 'cli');
       session.steer('focus');
       expect(await session.runTurn()).toStrictEqual({ turn: 1, reason: 'completed', steps: 1 });
+      await session.prompt('three'); // the model has no reply left: the turn ends in an error, after prompt-submit
+      await session.prompt('four', 'acp');
     } finally {
       session.close();
     }
     expect(seen).toStrictEqual([
       { content: 'one', source: 'api' },
       { content: 'two', source: 'cli' },
+      { content: 'three', source: 'api' },
+      { content: 'four', source: 'acp' },
     ]);
     expect(logged().filter((event) => event.type === 'steering/message')).toStrictEqual([{ type: 'steering/message', turn: 1, content: 'focus' }]);
   });
@@ -313,6 +317,30 @@ describe('Session.resume', () => {
       { type: 'session/start', sessionId: 'sess-1', cwd: workspace.dir, source: 'resume', at: AT },
     ]);
     expect(readSessionLog(workspace.logPath).tornBytes).toBe(0);
+  });
+
+  it('after closing the interrupted turn no turn is open: the resume’s session-start call is logged outside any turn', async () => {
+    await firstSession([{ text: 'a' }], ['one']);
+    const lines = readFileSync(workspace.logPath, 'utf8').trimEnd().split('\n');
+    writeFileSync(workspace.logPath, `${lines.slice(0, -1).join('\n')}\n`);
+    const { provider } = model([]);
+    const resumed = await Session.resume(options(provider, { bus: busWith({ 'agent/session-start': () => NO_OPINION }) }));
+    resumed.close();
+    expect(logged().slice(lines.length - 1)).toStrictEqual([
+      { type: 'turn/end', turn: 1, reason: 'cancelled', steps: 1, message: 'interrupted: the log ended inside this turn' },
+      { type: 'session/start', sessionId: 'sess-1', cwd: workspace.dir, source: 'resume', at: AT },
+      { type: 'hook/invoke', hook: 'h1', seam: 'agent/session-start', durationUs: expect.any(Number), outcome: 'no-opinion', applied: null },
+    ]);
+  });
+
+  it('a log whose session/start is not its first line resumes under that session’s id', async () => {
+    const hookLog = { type: 'hook/log', hook: 'h', level: 'info', message: 'early' };
+    const startLine = { type: 'session/start', sessionId: 'from-log', cwd: workspace.dir, source: 'startup', at: 'x' };
+    writeFileSync(workspace.logPath, `${JSON.stringify(hookLog)}\n${JSON.stringify(startLine)}\n`);
+    const { provider } = model([]);
+    const resumed = await Session.resume(options(provider));
+    resumed.close();
+    expect(resumed.id).toBe('from-log');
   });
 
   it('a log that ended between turns is not closed again', async () => {
