@@ -156,6 +156,20 @@ describe('options', () => {
   });
 });
 
+describe('a TCP-only server', () => {
+  it('listens on loopback with no socket, decides, and closes; a port in use is refused', async () => {
+    const server = new DecisionServer({ hooks: hooks(), port: 0, token: TOKEN, log: (line) => lines.push(line) });
+    servers.push(server);
+    await server.listen();
+    expect(seen(await send({ port: server.port! }, { headers: auth, body: preBash(project, 's1', 'ls') }))).toStrictEqual(text(200, '0', ''));
+    const taken = new DecisionServer({ hooks: hooks(), port: server.port!, token: TOKEN, log: () => {} });
+    await expect(taken.listen()).rejects.toThrow(/EADDRINUSE/);
+    await taken.close();
+    await server.close();
+    await expect(send({ port: server.port! }, { headers: auth, body: '{}' })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
 describe('routes', () => {
   it('POST /hooks/<agent> decides; anything else is 404 with the endpoint named', async () => {
     handlers['tools/pre-execute'] = () => ({ action: 'deny', reason: 'no' });
@@ -181,6 +195,7 @@ describe('routes', () => {
     );
     const denied = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } });
     expect(replies.map(seen)).toStrictEqual([json(200, `${denied}\n`), ...Array(11).fill(notFound)]);
+    expect(logLines().filter((line) => line.includes(' 404 '))).toStrictEqual(Array(11).fill('hookbox serve: - - - invalid 404 <µs>'));
   });
 
   it("an agent whose events carry no name is decided as the route's event; other agents ignore the route's", async () => {
@@ -195,6 +210,15 @@ describe('routes', () => {
     expect(seen(unnamed)).toMatchObject({ status: 400, exit: '2' });
     const ignored = await send(target, { path: '/hooks/claude-code/UserPromptSubmit', body: preBash(project, 's1', 'ls') });
     expect(JSON.parse(ignored.body)).toStrictEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'not here' } });
+  });
+
+  it("for other agents the route's event names nothing: not the closed answer's event, not an unauthenticated one's", async () => {
+    const server = await serve({ port: 0 });
+    const body = '{"hook_event_name":"PreToolUse", "tool';
+    const notJson = await send({ socket: server.socketPath }, { path: '/hooks/claude-code/UserPromptSubmit', body });
+    expect(JSON.parse(notJson.body).hookSpecificOutput.permissionDecision).toBe('deny');
+    const unauthenticated = await send({ port: server.port! }, { path: '/hooks/claude-code/PreToolUse', body });
+    expect(seen(unauthenticated)).toStrictEqual(sent(401, claudeCodeBridge.failClosed(undefined, 'unauthenticated request (a bearer token is required)')));
   });
 
   it('an event that does not validate is 400 with the closed answer', async () => {
@@ -281,6 +305,23 @@ describe('the TCP door', () => {
     const health = await send(target, { method: 'GET', path: '/health' });
     expect(health.status).toBe(401);
     expect(logLines()).toStrictEqual(Array(4).fill('hookbox serve: - - - unauthenticated 401 <µs>'));
+  });
+
+  it('the socket has no door: idle connections on it are not capped', async () => {
+    const server = await serve({ port: 0 });
+    const open: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 17; i += 1) {
+        const socket = net.connect(server.socketPath);
+        open.push(socket);
+        await new Promise((resolve) => socket.once('connect', resolve));
+      }
+      expect((await send({ socket: server.socketPath }, { body: preBash(project, 's1', 'ls') })).status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(open.map((socket) => socket.destroyed)).toStrictEqual(Array(17).fill(false));
+    } finally {
+      for (const socket of open) socket.destroy();
+    }
   });
 
   it('strangers that never send a request are capped: the 17th connection is closed at once', async () => {
@@ -441,6 +482,16 @@ describe('the session state a server keeps', () => {
     expect(existsSync(path.join(project, '.hookbox'))).toBe(false);
   });
 
+  it('by default a session is closed after 30 minutes idle', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const server = await serve();
+    await send({ socket: server.socketPath }, { body: preBash(project, 's1', 'ls') });
+    vi.advanceTimersByTime(30_000);
+    expect(server.sessions).toBe(1);
+    vi.advanceTimersByTime(30 * 60_000);
+    expect(server.sessions).toBe(0);
+  });
+
   it('by default sessions log under their cwd', async () => {
     const server = await serve();
     await send({ socket: server.socketPath }, { body: preBash(project, 's1', 'ls') });
@@ -513,6 +564,8 @@ describe('the socket', () => {
       connectablePath(under('é'.repeat(50))),
       connectablePath(under('é'.repeat(54))),
     ]).toStrictEqual([exact, `${exact}a`, 'b'.repeat(100), 'b'.repeat(107), under('b'.repeat(108)), 'é'.repeat(50), under('é'.repeat(54))]);
+    const at107 = under('c'.repeat(107 - Buffer.byteLength(cwd) - 1));
+    expect([Buffer.byteLength(at107), connectablePath(at107), connectablePath('/tmp/s.sock')]).toStrictEqual([107, at107, '/tmp/s.sock']);
   });
 });
 
