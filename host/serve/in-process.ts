@@ -17,7 +17,7 @@ export async function decideInProcess(
   agent: string,
   configPath: string,
   body: string,
-  maxContinuations = LOOP_DEFAULTS.maxContinuations,
+  maxContinuations: number = LOOP_DEFAULTS.maxContinuations,
   named?: string,
 ): Promise<AgentAnswer> {
   const bridge = agentBridge(agent);

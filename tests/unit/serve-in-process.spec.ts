@@ -12,7 +12,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeCodeBridge, copilotBridge } from '../../host/agents/index.ts';
 import { readSessionLog } from '../../host/log/index.ts';
-import { LOOP_DEFAULTS } from '../../host/loop/defaults.ts';
 import { decideInProcess } from '../../host/serve/index.ts';
 import { claudeEvent, preBash } from '../helpers/claude-events.ts';
 
@@ -40,11 +39,6 @@ function blockingConfig(seams: readonly string[], reason: string): string {
   return file;
 }
 const missingConfig = () => path.join(dir, 'no-such-config.json');
-/**
- * A continuation cap other than the default. The parameter's type is inferred from its default
- * (`LOOP_DEFAULTS` is `as const`), so tsc takes only the literal 3 there: cast until it says `number`.
- */
-const cap = (continuations: number) => continuations as typeof LOOP_DEFAULTS.maxContinuations;
 
 describe('a body that is not JSON', () => {
   it('is answered closed for the event its text names, when the name can be read', async () => {
@@ -109,7 +103,7 @@ describe('a real event', () => {
     const stop = (active: boolean) => claudeEvent(dir, 's2', { hook_event_name: 'Stop', stop_hook_active: active, last_assistant_message: 'done' });
     const continued = { exitCode: 0, stdout: `${JSON.stringify({ decision: 'block', reason: 'keep going' })}\n`, stderr: '' };
     const stopped = claudeCodeBridge.failClosed('Stop', 'let through');
-    expect(await decideInProcess('claude-code', config, stop(false), cap(0))).toStrictEqual(stopped);
+    expect(await decideInProcess('claude-code', config, stop(false), 0)).toStrictEqual(stopped);
     const answers = [];
     answers.push(await decideInProcess('claude-code', config, stop(false)));
     for (let i = 0; i < 3; i += 1) answers.push(await decideInProcess('claude-code', config, stop(true)));
