@@ -13,11 +13,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentSeamEvent, ParsedAgentEvent } from '../../host/agents/index.ts';
-import { NO_OPINION, type NativeHandlers, SeamBus, nativeHook } from '../../host/events/index.ts';
+import { NO_OPINION, type NativeHandlers, SeamBus } from '../../host/events/index.ts';
 import { readSessionLog } from '../../host/log/index.ts';
 import { CONTINUE_REASON, continuationCapReason, deniedCallText, withheldResultText } from '../../host/loop/reactions.ts';
-import type { PayloadOf, SeamId, SessionInfo } from '../../host/seams/index.ts';
+import type { PayloadOf, SeamId } from '../../host/seams/index.ts';
 import { type DeciderOptions, type DecidingBridge, SessionTable, decideAgentEvent } from '../../host/serve/index.ts';
+import { type ScriptedCall, scriptedHook } from '../helpers/scripted-hook.ts';
 
 const SESSION = 's1';
 const CWD = '/work/project';
@@ -59,7 +60,7 @@ let sessions: SessionTable;
 /** What the test's hook answers, per seam; a seam not set has no opinion. */
 let handlers: NativeHandlers;
 /** Each hook call: its seam, payload and the session info it was given. */
-let seen: { seam: SeamId; payload: unknown; session: SessionInfo }[];
+let seen: ScriptedCall[];
 let options: DeciderOptions;
 
 beforeEach(() => {
@@ -68,24 +69,7 @@ beforeEach(() => {
   handlers = {};
   seen = [];
   const bus = new SeamBus();
-  const relay = <S extends SeamId>(seam: S) =>
-    ((payload: PayloadOf<S>, context: { session: SessionInfo }) => {
-      seen.push({ seam, payload, session: context.session });
-      const handler = handlers[seam] as ((payload: PayloadOf<S>, context: unknown) => unknown) | undefined;
-      return handler === undefined ? NO_OPINION : handler(payload, context);
-    }) as never;
-  bus.use(
-    nativeHook({
-      name: 'script',
-      handlers: {
-        'agent/session-start': relay('agent/session-start'),
-        'agent/prompt-submit': relay('agent/prompt-submit'),
-        'tools/pre-execute': relay('tools/pre-execute'),
-        'tools/post-execute': relay('tools/post-execute'),
-        'agent/turn-continuation': relay('agent/turn-continuation'),
-      },
-    }),
-  );
+  bus.use(scriptedHook(() => handlers, seen));
   options = { bus, sessions, maxContinuations: 2 };
 });
 afterEach(() => {
@@ -211,7 +195,7 @@ describe('a session whose first event is not session-start', () => {
   it('a session reopened from its log is not fresh: session-start is not fired again', async () => {
     await decide(prompt('one'));
     sessions.closeAll();
-    seen = [];
+    seen.length = 0;
     await decide(prompt('two'));
     expect(seen.map((hook) => hook.seam)).toStrictEqual(['agent/prompt-submit']);
   });

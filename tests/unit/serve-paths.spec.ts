@@ -71,23 +71,17 @@ describe('ensurePrivateDir', () => {
   });
 
   it('tightens a folder others can enter to 0700, and leaves a private one as it is', () => {
-    const open = path.join(root, 'open');
-    mkdirSync(open, { mode: 0o755 });
-    chmodSync(open, 0o755);
-    ensurePrivateDir(open);
-    const groupOnly = path.join(root, 'group');
-    mkdirSync(groupOnly);
-    chmodSync(groupOnly, 0o710);
-    ensurePrivateDir(groupOnly);
-    const othersOnly = path.join(root, 'others');
-    mkdirSync(othersOnly);
-    chmodSync(othersOnly, 0o701);
-    ensurePrivateDir(othersOnly);
-    const narrow = path.join(root, 'narrow');
-    mkdirSync(narrow);
-    chmodSync(narrow, 0o500);
-    ensurePrivateDir(narrow);
-    expect([mode(open), mode(groupOnly), mode(othersOnly), mode(narrow)]).toStrictEqual([0o700, 0o700, 0o700, 0o500]);
+    // Each folder's mode before, and what ensurePrivateDir leaves.
+    const cases = { open: [0o755, 0o700], group: [0o710, 0o700], others: [0o701, 0o700], narrow: [0o500, 0o500] } as const;
+    const after: Record<string, number> = {};
+    for (const [name, [before]] of Object.entries(cases)) {
+      const dir = path.join(root, name);
+      mkdirSync(dir);
+      chmodSync(dir, before);
+      ensurePrivateDir(dir);
+      after[name] = mode(dir);
+    }
+    expect(after).toStrictEqual(Object.fromEntries(Object.entries(cases).map(([name, [, expected]]) => [name, expected])));
   });
 
   it('refuses a file where the folder should be, and a link to a folder', () => {

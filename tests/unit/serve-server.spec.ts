@@ -16,13 +16,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { claudeCodeBridge, copilotBridge } from '../../host/agents/index.ts';
 import { ConfigError } from '../../host/errors.ts';
-import { NO_OPINION, type NativeHandlers, SeamBus, nativeHook } from '../../host/events/index.ts';
+import { type NativeHandlers, SeamBus } from '../../host/events/index.ts';
 import { readSessionLog } from '../../host/log/index.ts';
-import type { SeamId } from '../../host/seams/index.ts';
 import { healthProof } from '../../host/serve/config-identity.ts';
 import { DEFAULT_MAX_BODY_BYTES, DecisionServer, type DecisionServerOptions, EXIT_HEADER, type ServedHooks } from '../../host/serve/index.ts';
 import { connectablePath } from '../../host/serve/server.ts';
 import { claudeEvent, preBash, promptSubmit } from '../helpers/claude-events.ts';
+import { scriptedHook } from '../helpers/scripted-hook.ts';
 
 const TOKEN = 'server-token-0123456789abcdefghijklmnopqrstuvwxyz';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -53,23 +53,7 @@ interface Hooks extends ServedHooks {
 /** The served hooks: one native hook answering per `handlers`, on a real bus. */
 function hooks(extra: Partial<Pick<ServedHooks, 'config' | 'keepReplacedOriginals'>> = {}): Hooks {
   const bus = new SeamBus();
-  const relay = (seam: SeamId) =>
-    ((payload: unknown, context: unknown) => {
-      const handler = handlers[seam] as ((payload: unknown, context: unknown) => unknown) | undefined;
-      return handler === undefined ? NO_OPINION : handler(payload, context);
-    }) as never;
-  bus.use(
-    nativeHook({
-      name: 'script',
-      handlers: {
-        'agent/session-start': relay('agent/session-start'),
-        'agent/prompt-submit': relay('agent/prompt-submit'),
-        'tools/pre-execute': relay('tools/pre-execute'),
-        'tools/post-execute': relay('tools/post-execute'),
-        'agent/turn-continuation': relay('agent/turn-continuation'),
-      },
-    }),
-  );
+  bus.use(scriptedHook(() => handlers));
   const forgotten: string[] = [];
   let closes = 0;
   return {
