@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '**/dist/**', 'dist.next/**', 'dist.old/**', '**/build/**', '.cache/**', 'pdk/generated/**'] },
+  { ignores: ['node_modules/**', '**/dist/**', 'dist.next/**', 'dist.old/**', '**/build/**', '.cache/**', 'pdk/generated/**', '.stryker-tmp/**', 'reports/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
