@@ -33,12 +33,12 @@ type Settings = z.infer<typeof SettingsSchema>;
 /** The name the permissions entry gets in the written config. */
 export const PERMISSIONS_HOOK_NAME = 'claude-permissions';
 
-/** Permission fields with no hookbox meaning: reported, not imported. */
-const PERMISSION_FIELDS_NOT_IMPORTED: Readonly<Record<string, string>> = {
-  defaultMode: 'hookbox has no permission modes: tool calls run unless a hook denies or asks',
-  additionalDirectories: "hookbox's tools are not confined to directories; use a deny rule or a hook",
-  disableBypassPermissionsMode: 'hookbox has no bypass mode to disable',
-};
+/** Permission fields with no hookbox meaning: reported, not imported. A Map, so a key like `constructor` finds nothing inherited. */
+const PERMISSION_FIELDS_NOT_IMPORTED: ReadonlyMap<string, string> = new Map([
+  ['defaultMode', 'hookbox has no permission modes: tool calls run unless a hook denies or asks'],
+  ['additionalDirectories', "hookbox's tools are not confined to directories; use a deny rule or a hook"],
+  ['disableBypassPermissionsMode', 'hookbox has no bypass mode to disable'],
+]);
 
 /**
  * A settings file's `permissions` as one rule entry: every rule that can be
@@ -53,7 +53,7 @@ export function importPermissions(settings: Settings, root: string): { entry?: P
   if (permissions === undefined) return { refused };
   for (const key of Object.keys(permissions)) {
     if ((PERMISSION_BEHAVIOURS as readonly string[]).includes(key)) continue;
-    refused.push({ at: `permissions.${key}`, what: `"${key}"`, why: PERMISSION_FIELDS_NOT_IMPORTED[key] ?? 'not a permissions field hookbox reproduces', weakens: false });
+    refused.push({ at: `permissions.${key}`, what: `"${key}"`, why: PERMISSION_FIELDS_NOT_IMPORTED.get(key) ?? 'not a permissions field hookbox reproduces', weakens: false });
   }
   const rules: PermissionRules = { root };
   let count = 0;
