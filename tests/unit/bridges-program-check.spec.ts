@@ -114,8 +114,9 @@ describe('the #! interpreter of a script', () => {
     expect(check('./hooks/long.sh')).toStrictEqual({ missing: [{ program: `/opt/${'d'.repeat(249)}`, problem: `no such file (the #! interpreter of ${long})` }] });
   });
 
-  it('a program found on PATH is not read for a #! line (sh finds it the way PATH says)', () => {
+  it('a program found on PATH is not read for a #! line, nor is a file of that name in the cwd', () => {
     put('bin/tool', '#!/opt/nowhere/sh\n', 0o755);
+    put('tool', '#!/opt/nowhere/sh\n', 0o755);
     expect(check('tool')).toStrictEqual({ missing: [] });
   });
 
@@ -137,6 +138,14 @@ describe("an interpreter's script argument", () => {
     expect(check('python3 hooks/gone.py')).toStrictEqual({ missing: [{ program: 'hooks/gone.py', problem: 'no such file (the python3 script)' }] });
     expect(check('python3 hooks/pkg')).toStrictEqual({ missing: [{ program: 'hooks/pkg', problem: 'no such file (the python3 script)' }] });
     expect(check(`${bin}/node ./gone.js`)).toStrictEqual({ missing: [{ program: './gone.js', problem: 'no such file (the node script)' }] });
+  });
+
+  it('each interpreter hooks are commonly run with has its script checked', () => {
+    const interpreters = ['sh', 'bash', 'zsh', 'node', 'python', 'python3', 'ruby', 'perl', 'deno', 'bun', 'tsx', 'npx'];
+    for (const name of interpreters) put(`bin/${name}`, '', 0o755);
+    for (const name of interpreters) {
+      expect(check(`${name} hooks/gone`)).toStrictEqual({ missing: [{ program: 'hooks/gone', problem: `no such file (the ${name} script)` }] });
+    }
   });
 
   it('an option, a bare word or no argument at all is not taken for a script; other programs are not interpreters', () => {
