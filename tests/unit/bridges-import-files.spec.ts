@@ -1,25 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeContext, importClaudeSettingsFile, importCodexHooksFile } from '../../host/bridges/index.ts';
 import { ConfigError } from '../../host/errors.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 
-// HOME points into the workspace, so "the user's ~/.claude" is a folder the test owns.
 let workspace: TestWorkspace;
-let home: string;
 let cwd: string;
 beforeEach(() => {
   workspace = makeWorkspace('hookbox-import-files-');
-  home = join(workspace.dir, 'home');
   cwd = join(workspace.dir, 'cwd');
   mkdirSync(cwd);
-  vi.stubEnv('HOME', home);
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-  workspace.dispose();
-});
+afterEach(() => workspace.dispose());
 
 function put(rel: string, content: unknown): string {
   const file = join(workspace.dir, rel);
@@ -39,7 +33,8 @@ describe('claudeContext', () => {
   });
 
   it("the user's ~/.claude settings and any other file belong to the project hookbox runs in (cwd, made absolute)", () => {
-    expect(claudeContext(put('home/.claude/settings.json', {}), cwd)).toStrictEqual({ projectDir: cwd });
+    // The user's own settings are only named, never read or written (HOME cannot be moved for a test: Stryker runs it in a worker thread).
+    expect(claudeContext(join(homedir(), '.claude', 'settings.json'), cwd)).toStrictEqual({ projectDir: cwd });
     expect(claudeContext(put('elsewhere/settings.json', {}), cwd)).toStrictEqual({ projectDir: cwd });
     expect(claudeContext(put('elsewhere/settings.json', {}), 'rel')).toStrictEqual({ projectDir: resolve('rel') });
   });
@@ -62,7 +57,7 @@ describe('importClaudeSettingsFile', () => {
   it('checks programs from the project the file belongs to, and gives a plugin its CLAUDE_PLUGIN_ROOT', () => {
     const project = importClaudeSettingsFile(put('proj/.claude/settings.json', probe), cwd);
     expect(probedProject(project.missing)).toStrictEqual([join(workspace.dir, 'proj')]);
-    const user = importClaudeSettingsFile(put('home/.claude/settings.json', probe), cwd);
+    const user = importClaudeSettingsFile(put('user/settings.json', probe), cwd);
     expect(probedProject(user.missing)).toStrictEqual([cwd]);
     expect(user.config.hooks[0]?.env).toBeUndefined();
     const plugin = importClaudeSettingsFile(put('plug/hooks/hooks.json', probe), cwd);
@@ -76,9 +71,8 @@ describe('importClaudeSettingsFile', () => {
 });
 
 describe('importCodexHooksFile', () => {
-  it("a project's .codex/ belongs to the folder above it; the user's ~/.codex and other files to the cwd", () => {
+  it("a project's .codex/ belongs to the folder above it; other files to the cwd", () => {
     expect(probedProject(importCodexHooksFile(put('proj/.codex/hooks.json', probe), cwd).missing)).toStrictEqual([join(workspace.dir, 'proj')]);
-    expect(probedProject(importCodexHooksFile(put('home/.codex/hooks.json', probe), cwd).missing)).toStrictEqual([cwd]);
     expect(probedProject(importCodexHooksFile(put('other/hooks.json', probe), cwd).missing)).toStrictEqual([cwd]);
     expect(probedProject(importCodexHooksFile(put('proj/.codex/config.toml', '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "\\"$CLAUDE_PROJECT_DIR\\"/probe.sh"\n'), cwd).missing)).toStrictEqual([
       join(workspace.dir, 'proj'),
