@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -167,7 +168,8 @@ describe('shellHook: the environment of the command', () => {
     );
     expect(await start(writer)).toStrictEqual({ type: 'no-opinion' });
     const envFile = file('envfile.path').trim();
-    expect(envFile).not.toBe('');
+    // In the system's temp dir, not the project the hook runs in.
+    expect(envFile.startsWith(`${tmpdir()}/`)).toBe(true);
     expect(file('envfile.mode').trim()).toBe('-rw-------');
     expect(file('envfile.size').trim()).toBe('0');
     expect(existsSync(dirname(envFile))).toBe(false);
@@ -216,6 +218,18 @@ describe('shellHook: a program that cannot run', () => {
   it('the program is named with the entry env expanded (exit 126 too)', async () => {
     const missing = hook('"$TOOLS/lint" 2>/dev/null; exit 126', { env: { TOOLS: join(workspace.dir, 'tools') } });
     expect(await pre(missing)).toStrictEqual(loadFault(`the hook's command cannot run (${workspace.dir}/tools/lint: no such file)`));
+  });
+
+  it('every program that is missing is named: a script\'s #! interpreter and the script an interpreter is given', async () => {
+    mkdirSync(join(workspace.dir, 'tools'));
+    writeFileSync(join(workspace.dir, 'tools', 'python3'), '#!/no/such/python\n');
+    chmodSync(join(workspace.dir, 'tools', 'python3'), 0o755);
+    const missing = hook('./tools/python3 hooks/x.py 2>/dev/null');
+    expect(await pre(missing)).toStrictEqual(
+      loadFault(
+        `the hook's command cannot run (/no/such/python: no such file (the #! interpreter of ${workspace.dir}/tools/python3); hooks/x.py: no such file (the python3 script))`,
+      ),
+    );
   });
 
   it('exit 126 with only stderr: what the shell said, trimmed and cut at 500 characters; no stderr, nothing after the reason', async () => {
