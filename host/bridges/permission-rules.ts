@@ -42,8 +42,9 @@ const RULE = /^([A-Za-z_][\w.-]*)(?:\((.*)\))?$/s;
  *   path the tool would touch, normalised (`..` resolved) and, when it exists,
  *   through symlinks too. `//p` is absolute, `~/p` under the home directory,
  *   `/p` under `root` (the settings file's project), `./p` or `a/b` under the
- *   session cwd; a pattern without a slash (`.env*`) matches a file name at
- *   any depth. A pattern also covers everything under a directory it names.
+ *   session cwd (so are `.` and `..`); a pattern without a slash (`.env*`)
+ *   matches a file name at any depth. A pattern also covers everything under
+ *   a directory it names.
  * - A bare tool name hookbox does not have matches a tool of that name; with a
  *   specifier (`WebFetch(domain:x)`, `mcp__…(…)`) it cannot be enforced.
  */
@@ -105,12 +106,15 @@ function commandMatcher(specifier: string): (part: string) => boolean {
 function pathMatcher(pattern: string, root: string): (file: string, cwd: string) => boolean {
   const home = process.env.HOME ?? '/';
   const anchored = (base: string, rest: string): string => path.join(base, rest);
+  // `.` and `..` are the cwd and its parent, not names at any depth (a normalised path has no such segment: they matched nothing).
+  const trimmed = pattern.replace(/\/$/, '');
+  const underCwd = trimmed.includes('/') || trimmed === '.' || trimmed === '..';
   const build = (cwd: string): string[] => {
     let absolute: string;
     if (pattern.startsWith('//')) absolute = pattern.slice(1);
     else if (pattern.startsWith('~/')) absolute = anchored(home, pattern.slice(2));
     else if (pattern.startsWith('/')) absolute = anchored(root, pattern.slice(1));
-    else if (pattern.startsWith('./') || pattern.replace(/\/$/, '').includes('/')) absolute = anchored(cwd, pattern);
+    else if (underCwd) absolute = anchored(cwd, pattern);
     else absolute = `**/${pattern}`;
     const base = absolute.replace(/\/+$/, '');
     return [base, `${base}/**`];

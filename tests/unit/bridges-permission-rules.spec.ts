@@ -108,6 +108,7 @@ describe('compileRule: Bash specifiers', () => {
     expect(bash('Bash(git * main)', 'xgit push main')).toBe(false);
     expect(bash('Bash(git * main *)', 'git push origin main --force')).toBe(true);
     expect(bash('Bash(git * main *)', 'git push origin main')).toBe(true);
+    expect(bash('Bash(git * main *)', 'git push origin dev')).toBe(false);
     // No space before the star: any continuation of the word.
     expect(bash('Bash(ls*)', 'lsof -i')).toBe(true);
     expect(bash('Bash(ls *)', 'lsof -i')).toBe(false);
@@ -169,6 +170,7 @@ describe('commandParts', () => {
   it('drops VAR=value prefixes, not assignments later in the command', () => {
     expect(commandParts('FOO=1 BAR_2=x npm test')).toStrictEqual(['npm test']);
     expect(commandParts('_A= CI=true  make')).toStrictEqual(['make']);
+    expect(commandParts('A=1  B=2\tmake')).toStrictEqual(['make']);
     expect(commandParts('cd x && NODE_ENV=prod node app.js')).toStrictEqual(['cd x', 'node app.js']);
     expect(commandParts('echo X=1 y')).toStrictEqual(['echo X=1 y']);
     expect(commandParts('1X=2 ls')).toStrictEqual(['1X=2 ls']);
@@ -217,6 +219,21 @@ describe('compileRule: path rules', () => {
     expect(touches('Read(config/*.json)', 'read_file', 'config/db.yaml')).toBe(false);
   });
 
+  it('"." and ".." are the cwd and its parent, with or without a slash, not names at any depth', () => {
+    const cwd = join(dir, 'app');
+    for (const rule of ['Edit(.)', 'Edit(./)']) {
+      expect([rule, touches(rule, 'write_file', 'src/index.ts', cwd)]).toStrictEqual([rule, true]);
+      expect([rule, touches(rule, 'write_file', '../lib/x.ts', cwd)]).toStrictEqual([rule, false]);
+    }
+    for (const rule of ['Edit(..)', 'Edit(../)']) {
+      expect([rule, touches(rule, 'write_file', '../lib/x.ts', cwd)]).toStrictEqual([rule, true]);
+      expect([rule, touches(rule, 'write_file', 'src/index.ts', cwd)]).toStrictEqual([rule, true]);
+      expect([rule, touches(rule, 'write_file', '../../elsewhere/x.ts', cwd)]).toStrictEqual([rule, false]);
+    }
+    // A name that merely starts with dots is still a name at any depth.
+    expect(touches('Read(...)', 'read_file', 'a/...', cwd)).toBe(true);
+  });
+
   it('a path is normalised against the cwd before it is matched ("..", ".", absolute)', () => {
     expect(touches('Read(./secrets)', 'read_file', 'src/../secrets/key.txt')).toBe(true);
     expect(touches('Read(./secrets)', 'read_file', './secrets/./key.txt')).toBe(true);
@@ -259,6 +276,10 @@ describe('compileRule: path rules', () => {
     expect(rule.matches('read_file', { path: join(dir, 'vault', 'k') }, '/')).toBe(true);
     expect(rule.matches('read_file', { path: 'vault/k' }, dir)).toBe(true);
     expect(rule.matches('read_file', { path: 'vault/k' }, join(dir, 'sub'))).toBe(false);
+    // Extra trailing slashes still name the folder.
+    const slashed = compiled('deny', `Read(/${dir}/vault//)`, join(dir, 'project'));
+    expect(slashed.matches('read_file', { path: join(dir, 'vault', 'k') }, '/')).toBe(true);
+    expect(slashed.matches('read_file', { path: join(dir, 'vault') }, '/')).toBe(true);
   });
 
   it('"~/p" is under the home directory', () => {
