@@ -38,6 +38,10 @@ describe('parseEnvFile: lines', () => {
     });
   });
 
+  it('"export" is the keyword only at the start of the line', () => {
+    expect(one('A="export B=1"')).toStrictEqual({ vars: { A: 'export B=1' }, refused: [] });
+  });
+
   it('"export" must be followed by blanks to be the keyword', () => {
     expect(one('exportA=1')).toStrictEqual({ vars: { exportA: '1' }, refused: [] });
     expect(one('export=1')).toStrictEqual({ vars: { export: '1' }, refused: [] });

@@ -102,15 +102,22 @@ describe('permissionRulesHook', () => {
     expect(await hook.invoke(preTool('read_file', { path: 'app/secrets/key' }, dir))).toStrictEqual({ type: 'no-opinion' });
   });
 
-  it('has no opinion on any other seam', async () => {
-    const hook = permissionRulesHook('p', { deny: ['Bash'], root: dir }, WHERE);
-    const call: SeamCall<'agent/prompt-submit'> = {
+  it('has no opinion on any other seam, even on a tool call its rules match', async () => {
+    const hook = permissionRulesHook('p', { deny: ['Bash(rm:*)'], root: dir }, WHERE);
+    const post: SeamCall<'tools/post-execute'> = {
+      seam: 'tools/post-execute',
+      payload: { toolCallId: 'call-1', toolName: 'bash', arguments: { command: 'rm -rf build' }, result: { content: '', isError: false } },
+      next: { action: 'accept' },
+      session: { id: 'session-1', turn: 1, step: 1, cwd: dir },
+    };
+    expect(await hook.invoke(post)).toStrictEqual({ type: 'no-opinion' });
+    const prompt: SeamCall<'agent/prompt-submit'> = {
       seam: 'agent/prompt-submit',
-      payload: { content: 'Bash', source: 'cli' },
+      payload: { content: 'rm -rf build', source: 'cli' },
       next: { action: 'allow' },
       session: { id: 'session-1', turn: 1, step: 0, cwd: dir },
     };
-    expect(await hook.invoke(call)).toStrictEqual({ type: 'no-opinion' });
+    expect(await hook.invoke(prompt)).toStrictEqual({ type: 'no-opinion' });
   });
 });
 
