@@ -92,12 +92,19 @@ describe('runCommand', () => {
     expect(await killed(pid)).toBe(true);
   });
 
-  it('a background child that keeps stdout open does not hold the answer: the exit is taken after a short grace, and the child is killed', async () => {
-    // Without the grace the run would wait for `close`, i.e. for the child's 30 s sleep (here: the 60 s timeout).
-    const run = await runCommand('sleep 30 & echo $!; echo note >&2', options);
+  it('a background child that keeps stdout open does not hold the answer: the exit is taken after a short grace, and the child is killed before it finishes', async () => {
+    // Without the grace the run would wait for `close`, i.e. for the child to end on its own and write late.txt.
+    const run = await runCommand('(sleep 10; echo late > late.txt) & echo $!; echo note >&2', options);
     expect(run).toStrictEqual({ type: 'exited', exitCode: 0, stdout: expect.stringMatching(/^\d+\n$/), stderr: 'note\n' });
     const pid = Number((run as { stdout: string }).stdout);
     expect(await killed(pid)).toBe(true);
+    expect(existsSync(join(workspace.dir, 'late.txt'))).toBe(false);
+  });
+
+  it('the group is killed with SIGKILL: a background child that ignores SIGTERM dies too', async () => {
+    const run = await runCommand("(trap '' TERM; exec sleep 30) >/dev/null 2>&1 & echo $!", options);
+    expect(run).toStrictEqual({ type: 'exited', exitCode: 0, stdout: expect.stringMatching(/^\d+\n$/), stderr: '' });
+    expect(await killed(Number((run as { stdout: string }).stdout))).toBe(true);
   });
 
   it('a shell that cannot start is a spawn-error with the reason, whether the start fails at once or later', async () => {

@@ -183,8 +183,8 @@ describe('shellHook: the environment of the command', () => {
     expect(file('later.txt')).toBe(`bar|${workspace.dir}/bin:bar`);
   });
 
-  it('a SessionStart hook that removes its CLAUDE_ENV_FILE exports nothing', async () => {
-    const remover = hook('echo "export FOO=bar" >> "$CLAUDE_ENV_FILE"; rm "$CLAUDE_ENV_FILE"', { seams: ['agent/session-start'] });
+  it('a SessionStart hook that removes its CLAUDE_ENV_FILE (and its folder) exports nothing, and is not a fault', async () => {
+    const remover = hook('echo "export FOO=bar" >> "$CLAUDE_ENV_FILE"; rm -r "$(dirname "$CLAUDE_ENV_FILE")"', { seams: ['agent/session-start'] });
     expect(await start(remover)).toStrictEqual({ type: 'no-opinion' });
     expect(recorder.exports.get('sess-1')).toStrictEqual({});
     expect(recorder.notices).toStrictEqual([]);
@@ -273,8 +273,9 @@ describe('shellHook: faults and their texts', () => {
     });
   });
 
-  it('killed by a signal is a plugin-error naming it, with stderr trimmed and cut at 2000 characters', async () => {
+  it('killed by a signal is a plugin-error naming it, with stderr (if any but blanks) trimmed and cut at 2000 characters', async () => {
     expect(await pre(hook('kill -9 $$'))).toStrictEqual({ type: 'fault', fault: { kind: 'plugin-error', message: 'killed by SIGKILL' } });
+    expect(await pre(hook('echo "   " >&2; kill -9 $$'))).toStrictEqual({ type: 'fault', fault: { kind: 'plugin-error', message: 'killed by SIGKILL' } });
     expect(await pre(hook("printf '  %02500d  \\n' 0 >&2; kill -TERM $$"))).toStrictEqual({
       type: 'fault',
       fault: { kind: 'plugin-error', message: `killed by SIGTERM: ${'0'.repeat(2000)}` },
