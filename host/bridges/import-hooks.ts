@@ -99,8 +99,8 @@ const SourceSchema = z.looseObject({
   disableAllHooks: z.boolean().optional(),
 });
 
-/** Why an event has no seam. */
-const UNSUPPORTED_EVENTS: Readonly<Record<string, string>> = {
+/** Why an event has no seam (a Map: an event named like an Object built-in, `constructor`, finds nothing). */
+const UNSUPPORTED_EVENTS: ReadonlyMap<string, string> = new Map(Object.entries({
   Notification: 'hookbox has no notification seam',
   PermissionRequest: 'an ask goes to the permission prompter, not to hooks; decide it in a PreToolUse hook instead',
   PermissionDenied: 'hookbox has no permission-denied seam',
@@ -110,14 +110,14 @@ const UNSUPPORTED_EVENTS: Readonly<Record<string, string>> = {
   PreCompact: 'hookbox does not compact context',
   PostCompact: 'hookbox does not compact context',
   SessionEnd: 'hookbox has no session-end seam',
-};
+}));
 
 /** Handler fields with a meaning hookbox does not reproduce (they are reported, not silently ignored). */
-const IGNORED_FIELDS: Readonly<Record<string, string>> = {
+const IGNORED_FIELDS: ReadonlyMap<string, string> = new Map(Object.entries({
   async: 'runs synchronously: hookbox runs every hook in order and waits for it',
   once: 'runs on every matching call, not once per session',
   if: 'the "if" filter is not applied: the hook runs on every call its matcher selects',
-};
+}));
 const KNOWN_FIELDS = new Set(['type', 'command', 'timeout', 'timeoutSec', 'statusMessage']);
 
 /**
@@ -155,7 +155,7 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
 
   for (const [event, groups] of Object.entries(parsed.data.hooks ?? {})) {
     if (!isToolEventName(event)) {
-      skipped.push({ at: `hooks.${event}`, what: `event ${event} (${groups.length} matcher group(s))`, why: UNSUPPORTED_EVENTS[event] ?? 'not one of the five hookbox seams' });
+      skipped.push({ at: `hooks.${event}`, what: `event ${event} (${groups.length} matcher group(s))`, why: UNSUPPORTED_EVENTS.get(event) ?? 'not one of the five hookbox seams' });
       continue;
     }
     const seam = SEAM_FOR_EVENT[event];
@@ -179,7 +179,7 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
         const hookNotes = [...selection.notes];
         for (const key of Object.keys(handler)) {
           if (KNOWN_FIELDS.has(key)) continue;
-          hookNotes.push(`"${key}" ignored: ${IGNORED_FIELDS[key] ?? `not a field hookbox reproduces`}`);
+          hookNotes.push(`"${key}" ignored: ${IGNORED_FIELDS.get(key) ?? `not a field hookbox reproduces`}`);
         }
         // A plugin's scripts may read CLAUDE_PLUGIN_ROOT themselves: every hook of the plugin gets it.
         const env: Record<string, string> = { ...settingsEnv, ...pluginEnv };

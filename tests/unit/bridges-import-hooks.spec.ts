@@ -248,6 +248,13 @@ describe('importClaudeSettingsFile: a project settings file', () => {
     ]);
   });
 
+  it("an event or a handler field named like an Object built-in is reported as unknown, not by the built-in's source", () => {
+    const file = write('settings.json', { hooks: { constructor: [{ hooks: [command('true')] }], PreToolUse: [{ hooks: [command('true', { toString: 1 })] }] } });
+    const result = importClaudeSettingsFile(file, dir);
+    expect(result.skipped.map((skip) => [skip.at, skip.why])).toStrictEqual([['hooks.constructor', 'not one of the five hookbox seams']]);
+    expect(result.imported.map((hook) => hook.notes)).toStrictEqual([['"toString" ignored: not a field hookbox reproduces']]);
+  });
+
   it('notes a file without hooks, and hooks Claude Code has switched off', () => {
     expect(importClaudeSettingsFile(write('a.json', { disableAllHooks: true })).notes).toStrictEqual([
       'no "hooks" section: nothing to import',
