@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeContext, importClaudeSettingsFile, importCodexHooksFile } from '../../host/bridges/index.ts';
+import { TomlError } from 'smol-toml';
 import { ConfigError } from '../../host/errors.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 
@@ -24,6 +25,15 @@ function put(rel: string, content: unknown): string {
 
 /** A hook whose program names the project folder, so the import's missing-program report shows which folder it used. */
 const probe = { hooks: { Stop: [{ hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/probe.sh' }] }] } };
+function caught(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
 const probedProject = (missing: readonly { program: string }[]) => missing.map((gone) => dirname(gone.program));
 
 describe('claudeContext', () => {
@@ -64,13 +74,26 @@ describe('importClaudeSettingsFile', () => {
     expect(plugin.config.hooks[0]?.env).toStrictEqual({ CLAUDE_PLUGIN_ROOT: join(workspace.dir, 'plug') });
   });
 
-  it('a file it cannot read is a ConfigError naming the file', () => {
+  it('a file it cannot read is a ConfigError naming the file, carrying the system error as its cause', () => {
     const gone = join(workspace.dir, 'gone.json');
     expect(() => importClaudeSettingsFile(gone, cwd)).toThrow(new ConfigError(`${gone}: cannot read: ENOENT: no such file or directory, open '${gone}'`));
+    expect(caught(() => importClaudeSettingsFile(gone, cwd))).toMatchObject({ name: 'ConfigError', cause: { code: 'ENOENT', path: gone } });
   });
 });
 
 describe('importCodexHooksFile', () => {
+  it('hooks.json and config.toml both import as Codex hooks', () => {
+    const toml = put('config.toml', '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "true"\n');
+    const json = put('hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    for (const file of [toml, json]) {
+      const result = importCodexHooksFile(file, cwd);
+      expect(result.protocol).toBe('codex');
+      expect(result.config.hooks).toStrictEqual([
+        { name: 'codex-stop-1', command: 'true', protocol: 'codex', unsandboxed: true, seams: ['agent/turn-continuation'], timeoutMs: 600_000, failPolicy: 'closed' },
+      ]);
+    }
+  });
+
   it("a project's .codex/ belongs to the folder above it; other files to the cwd", () => {
     expect(probedProject(importCodexHooksFile(put('proj/.codex/hooks.json', probe), cwd).missing)).toStrictEqual([join(workspace.dir, 'proj')]);
     expect(probedProject(importCodexHooksFile(put('other/hooks.json', probe), cwd).missing)).toStrictEqual([cwd]);
@@ -90,6 +113,7 @@ describe('importCodexHooksFile', () => {
   it('a TOML error names the file, line and column and the first line of the parser message', () => {
     const file = put('config.toml', 'a = 1\n[[hooks.Stop]\n');
     expect(() => importCodexHooksFile(file, cwd)).toThrow(new ConfigError(`${file}:2:14: invalid TOML: Invalid TOML document: expected end of table array declaration`));
+    expect(caught(() => importCodexHooksFile(file, cwd))).toMatchObject({ name: 'ConfigError', cause: expect.any(TomlError) });
   });
 
   it('a file it cannot read is a ConfigError naming the file; a hooks.json is read as JSON, whatever it holds', () => {
