@@ -171,6 +171,8 @@ describe('seam decisions → Gemini CLI answers', () => {
   it('post-tool: replaced content keeps its lines; empty content is withheld; nothing to say is no answer', () => {
     expect(answer(post, { action: 'accept', content: 'line 1\nline 2' })).toStrictEqual(json({ decision: 'deny', reason: 'line 1\nline 2' }));
     expect(answer(post, { action: 'accept', content: '' })).toStrictEqual(json({ decision: 'deny', reason: WITHHELD_OUTPUT }));
+    // Emptied output with context after it: the model is still told its output was withheld.
+    expect(answer(post, { action: 'accept', content: '', additionalContext: 'ctx' })).toStrictEqual(json({ decision: 'deny', reason: `${WITHHELD_OUTPUT}\n\nctx` }));
     expect(answer(post, { action: 'accept' })).toStrictEqual(NO_OPINION);
     expect(answer(post, { action: 'block', reason: 'secret\nhere' })).toStrictEqual(json({ decision: 'deny', reason: 'secret\\nhere' }));
   });

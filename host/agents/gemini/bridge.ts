@@ -57,8 +57,9 @@ const answer = answerBySeam({
     // Gemini replaces the tool's output with a deny's reason (shown to the model as an error);
     // it drops additionalContext on a deny, so the context rides in the reason.
     if (post.content !== undefined) {
-      const withContext = post.additionalContext === undefined ? post.content : `${post.content}\n\n${post.additionalContext}`;
-      return deny(withContext === '' ? WITHHELD_OUTPUT : withContext, true);
+      // Emptied output is said to be withheld, with or without context after it.
+      const shown = post.content === '' ? WITHHELD_OUTPUT : post.content;
+      return deny(post.additionalContext === undefined ? shown : `${shown}\n\n${post.additionalContext}`, true);
     }
     return contextAnswer('AfterTool', post.additionalContext);
   },
