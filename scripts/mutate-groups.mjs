@@ -80,7 +80,7 @@ export const GROUPS = {
   ...familyGroups('agents', {
     'agents-shared': { mutate: ['host/agents/*.ts', '!host/agents/index.ts'], tests: ['tests/unit/agent-*.spec.ts', 'tests/unit/serve-decide.spec.ts'] },
     'agents-claude': { mutate: ['host/agents/claude-code/**/*.ts', 'host/agents/claude-format/**/*.ts'], tests: ['tests/unit/agent-claude-*.spec.ts', 'tests/unit/agent-setup-claude-code.spec.ts', 'tests/unit/agent-copilot.spec.ts', 'tests/unit/agent-qwen.spec.ts', 'tests/unit/agent-factory.spec.ts', 'tests/unit/agent-tool-maps.spec.ts'] },
-    'agents-codex': { mutate: ['host/agents/codex/**/*.ts'], tests: ['tests/unit/agent-codex.spec.ts', 'tests/unit/agent-setup-codex-gemini.spec.ts', 'tests/unit/agent-tool-maps.spec.ts', 'tests/unit/serve-decide.spec.ts'] },
+    'agents-codex': { mutate: ['host/agents/codex/**/*.ts'], tests: ['tests/unit/agent-codex*.spec.ts', 'tests/unit/agent-setup-codex-gemini.spec.ts', 'tests/unit/agent-tool-maps.spec.ts', 'tests/unit/serve-decide.spec.ts'] },
     'agents-gemini': { mutate: ['host/agents/gemini/**/*.ts'], tests: ['tests/unit/agent-gemini*.spec.ts', 'tests/unit/agent-setup-codex-gemini.spec.ts', 'tests/unit/agent-tool-maps.spec.ts'] },
     'agents-copilot': { mutate: ['host/agents/copilot/**/*.ts', 'host/agents/qwen/**/*.ts', 'host/agents/factory/**/*.ts'], tests: ['tests/unit/agent-copilot*.spec.ts', 'tests/unit/agent-qwen*.spec.ts', 'tests/unit/agent-factory.spec.ts'] },
     'agents-plugins': { mutate: ['host/agents/opencode/**/*.ts', 'host/agents/kilo/**/*.ts', 'host/agents/pi/**/*.ts'], tests: ['tests/unit/agent-plugin*.spec.ts'] },
