@@ -28,3 +28,23 @@ export function writeHookConfig(dir: string, hooks: unknown[]): string {
   writeFileSync(file, `${JSON.stringify({ hooks }, null, 2)}\n`);
   return file;
 }
+
+/** What `hookbox doctor` sends a Claude-format agent's hooks: a PreToolUse of `tool` with `input` in `/p`, with or without a `tool_use_id`. */
+export function doctorProbe(tool: string, input: Record<string, unknown>, withId = true): Record<string, unknown> {
+  return {
+    session_id: 'hookbox-doctor-probe',
+    transcript_path: null,
+    cwd: '/p',
+    hook_event_name: 'PreToolUse',
+    permission_mode: 'default',
+    tool_name: tool,
+    tool_input: input,
+    ...(withId && { tool_use_id: 'hookbox-doctor-probe' }),
+  };
+}
+
+/** The seam call a doctor probe with a `tool_use_id` becomes: hookbox's bash running `true`. */
+export const DOCTOR_PROBE_SEAM = {
+  kind: 'seam',
+  event: { event: 'PreToolUse', sessionId: 'hookbox-doctor-probe', cwd: '/p', seam: 'tools/pre-execute', payload: { toolCallId: 'hookbox-doctor-probe', toolName: 'bash', arguments: { command: 'true' } } },
+};

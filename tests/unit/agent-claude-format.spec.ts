@@ -21,6 +21,7 @@ import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
+import { DOCTOR_PROBE_SEAM, doctorProbe } from '../helpers/claude-events.ts';
 
 const CWD = '/work/app';
 const common = { session_id: 'sess-1', transcript_path: '/t.jsonl', cwd: CWD, permission_mode: 'default' };
@@ -155,20 +156,8 @@ describe('Claude Code events → seam calls, whole', () => {
     expect([cc.name, cc.label, cc.projectDirVariable, cc.canReplace.prompt]).toStrictEqual(['claude-code', 'Claude Code', 'CLAUDE_PROJECT_DIR', false]);
     expect(claudeCodeProbe.timeoutUnitMs).toBe(1000);
     const probe = claudeCodeProbe.event('/p');
-    expect(probe).toStrictEqual({
-      session_id: 'hookbox-doctor-probe',
-      transcript_path: null,
-      cwd: '/p',
-      hook_event_name: 'PreToolUse',
-      permission_mode: 'default',
-      tool_name: 'Bash',
-      tool_input: { command: 'true' },
-      tool_use_id: 'hookbox-doctor-probe',
-    });
-    expect(cc.toSeam(probe)).toStrictEqual({
-      kind: 'seam',
-      event: { event: 'PreToolUse', sessionId: 'hookbox-doctor-probe', cwd: '/p', seam: 'tools/pre-execute', payload: { toolCallId: 'hookbox-doctor-probe', toolName: 'bash', arguments: { command: 'true' } } },
-    });
+    expect(probe).toStrictEqual(doctorProbe('Bash', { command: 'true' }));
+    expect(cc.toSeam(probe)).toStrictEqual(DOCTOR_PROBE_SEAM);
   });
 });
 

@@ -18,6 +18,7 @@ import { fromQwenTool, fromQwenToolResponse } from '../../host/agents/qwen/tools
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
+import { DOCTOR_PROBE_SEAM, doctorProbe } from '../helpers/claude-events.ts';
 
 const CWD = '/work/app';
 const FLAG = { _hookbox: { unmappedTool: true } };
@@ -103,33 +104,13 @@ describe('the bridges: a replaced output withheld in the agent\'s name; the doct
 
   it('Qwen\'s probe: a PreToolUse of run_shell_command running `true`', () => {
     const probe = qwen.probe.event('/p');
-    expect(probe).toStrictEqual({
-      session_id: 'hookbox-doctor-probe',
-      transcript_path: null,
-      cwd: '/p',
-      hook_event_name: 'PreToolUse',
-      permission_mode: 'default',
-      tool_name: 'run_shell_command',
-      tool_input: { command: 'true' },
-      tool_use_id: 'hookbox-doctor-probe',
-    });
-    expect(qwen.toSeam(probe)).toStrictEqual({
-      kind: 'seam',
-      event: { event: 'PreToolUse', sessionId: 'hookbox-doctor-probe', cwd: '/p', seam: 'tools/pre-execute', payload: { toolCallId: 'hookbox-doctor-probe', toolName: 'bash', arguments: { command: 'true' } } },
-    });
+    expect(probe).toStrictEqual(doctorProbe('run_shell_command', { command: 'true' }));
+    expect(qwen.toSeam(probe)).toStrictEqual(DOCTOR_PROBE_SEAM);
   });
 
   it('Factory\'s probe: a PreToolUse of Execute running `true`, without tool_use_id', () => {
     const probe = factory.probe.event('/p');
-    expect(probe).toStrictEqual({
-      session_id: 'hookbox-doctor-probe',
-      transcript_path: null,
-      cwd: '/p',
-      hook_event_name: 'PreToolUse',
-      permission_mode: 'default',
-      tool_name: 'Execute',
-      tool_input: { command: 'true', summary: 'Check hookbox answers' },
-    });
+    expect(probe).toStrictEqual(doctorProbe('Execute', { command: 'true', summary: 'Check hookbox answers' }, false));
     expect(factory.toSeam(probe)).toMatchObject({ kind: 'seam', event: { seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: { command: 'true' } } } });
   });
 });
