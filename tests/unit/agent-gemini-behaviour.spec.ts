@@ -33,6 +33,8 @@ describe('Gemini CLI tool calls → hookbox tool calls', () => {
     ['read_file', { absolute_path: `${CWD}/src/a.ts` }, { toolName: 'read_file', arguments: { path: 'src/a.ts' } }],
     ['read_file', { path: '/etc/passwd' }, { toolName: 'read_file', arguments: { path: '/etc/passwd' } }],
     ['read_file', { file_path: `${CWD}/a`, path: '/etc/passwd' }, { toolName: 'read_file', arguments: { path: 'a' } }],
+    // `path` is read too: a write inside the cwd under it becomes relative, as every mapped path does.
+    ['write_file', { path: `${CWD}/b.txt`, content: 'X' }, { toolName: 'write_file', arguments: { path: 'b.txt', content: 'X' } }],
     // read_file and write_file keep their names: without a path they pass as Gemini sent them, unflagged.
     ['read_file', { start_line: 1 }, { toolName: 'read_file', arguments: { start_line: 1 } }],
     ['write_file', { content: 'X' }, { toolName: 'write_file', arguments: { content: 'X' } }],
