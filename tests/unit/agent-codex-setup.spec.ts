@@ -150,6 +150,8 @@ describe('finish: trust in config.toml', () => {
       hooks: {
         Stop: [{ hooks: [ourHandler, userHook] }, { hooks: [userHook] }],
         PreToolUse: [{ hooks: [userHook] }, { hooks: [ourHandler] }, { hooks: [userHook] }],
+        // Moves from 1:0 to 0:0 but has no trust to move.
+        PostToolUse: [{ hooks: [ourHandler] }, { hooks: [userHook] }],
         // An event Codex has no label for: its handlers have no trust key to move.
         Notification: [{ hooks: [userHook] }],
       },
