@@ -213,6 +213,14 @@ describe('apply, paths and project trust', () => {
     expect(codexSetup.unsupported('http')).toBe('Codex has no http hooks (command, mcp_tool, prompt and agent only); use --transport command');
   });
 
+  it("takes out only hookbox's handlers, leaving a user's odd (null, text) handlers where they were", () => {
+    const settings = { hooks: { Stop: [{ hooks: [null, ourHandler, 'echo'] }] } };
+    expect(codexSetup.remove(settings)).toStrictEqual({
+      settings: { hooks: { Stop: [{ hooks: [null, 'echo'] }] } },
+      changes: [{ action: 'removed', where: 'hooks.Stop[0]', what: `command ${OURS} (timeout 30 s)` }],
+    });
+  });
+
   it('$CODEX_HOME (resolved) when set and not empty, else ~/.codex', () => {
     process.env.CODEX_HOME = 'rel/home';
     expect(codexHome('/h')).toBe(join(process.cwd(), 'rel/home'));
