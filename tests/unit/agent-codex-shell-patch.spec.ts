@@ -16,6 +16,7 @@ describe('argv apply_patch <patch>', () => {
   it('yields the second word verbatim, whatever it holds, under either name and any directory', () => {
     expect(shellPatch(['apply_patch', 'not even a patch'], '')).toStrictEqual({ patch: 'not even a patch' });
     expect(shellPatch(['applypatch', PATCH], '')).toStrictEqual({ patch: PATCH });
+    expect(shellPatch(['applypatch', 'x'], '')).toStrictEqual({ patch: 'x' });
     expect(shellPatch(['/usr/local/bin/apply_patch', 'x'], '')).toStrictEqual({ patch: 'x' });
   });
 
@@ -106,6 +107,11 @@ describe('the heredoc after apply_patch', () => {
   it('<<- strips leading tabs from each line and from the delimiter line', () => {
     const text = 'apply_patch <<-EOF\n\t*** Begin Patch\n\t\t*** Add File: t.txt\n+a\tb\n\t*** End Patch\n\t\tEOF\nafter\n';
     expect(shellPatch([], text)).toStrictEqual({ patch: '*** Begin Patch\n*** Add File: t.txt\n+a\tb\n*** End Patch' });
+  });
+
+  it('<<- ends only at a line that is the delimiter once leading tabs are gone', () => {
+    const text = 'apply_patch <<-EOF\n*** Begin Patch\n\tEOF\t\n*** End Patch\nEOF\n';
+    expect(shellPatch([], text)).toStrictEqual({ patch: '*** Begin Patch\nEOF\t\n*** End Patch' });
   });
 
   it('plain << keeps tabs, and a tab-indented delimiter does not end it', () => {
