@@ -95,6 +95,7 @@ describe('the heredoc after apply_patch', () => {
 
   it('runs to the end of the text when the delimiter never comes, dropping trailing newlines', () => {
     expect(shellPatch([], `apply_patch <<EOF\n${PATCH}\n\n`)).toStrictEqual({ patch: PATCH });
+    expect(shellPatch([], `apply_patch <<EOF\n${PATCH}`)).toStrictEqual({ patch: PATCH });
     expect(shellPatch([], `apply_patch <<EOF\n${PATCH}\n\n\nEOF`)).toStrictEqual({ patch: PATCH });
   });
 
