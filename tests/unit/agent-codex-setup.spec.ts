@@ -139,6 +139,11 @@ describe('finish: trust in config.toml', () => {
     expect(readFileSync(configToml, 'utf8')).toBe('');
   });
 
+  it('records no trust for a handler of ours under an event Codex does not run (Notification, constructor)', () => {
+    const settings = { hooks: { Notification: [{ hooks: [ourHandler] }], constructor: [{ hooks: [ourHandler] }], Stop: [{ hooks: [ourHandler] }] } };
+    expect([...codexTrustFor(FILE, settings).keys()]).toStrictEqual([`${FILE}:stop:0:0`]);
+  });
+
   it('writes no config.toml when there is nothing to record', () => {
     expect(codexSetup.finish!({ scope, settingsFile: FILE, before: {}, after: {}, removing: true })).toStrictEqual({ changes: [], notes: [] });
     expect(existsSync(configToml)).toBe(false);

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import type { AgentSetup, DoctorFinding, SetupChange, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from '../agent-bridge.ts';
-import { CODEX_EVENT_LABELS, codexHookHash, codexHookKey } from './trust.ts';
+import { codexEventLabel, codexHookHash, codexHookKey } from './trust.ts';
 import { type HandlerPosition, type HookGroupsLayout, applyHookGroups, handlerPositions, isHookboxCommand, removeHookGroups } from '../hook-groups.ts';
 import { editTomlTables } from '../toml-tables.ts';
 
@@ -49,10 +49,14 @@ function ours(positions: readonly HandlerPosition[]): HandlerPosition[] {
   return positions.filter((position) => LAYOUT.isOurs(position.handler));
 }
 
-/** The trust Codex needs for each of hookbox's handlers in these settings: key → hash. */
+/**
+ * The trust Codex needs for each of hookbox's handlers in these settings: key → hash. A handler
+ * under an event Codex does not run needs none (and has no key to record it under).
+ */
 export function codexTrustFor(settingsFile: string, settings: Record<string, unknown>): Map<string, string> {
   const trust = new Map<string, string>();
   for (const position of ours(handlerPositions(settings))) {
+    if (codexEventLabel(position.event) === undefined) continue;
     const handler = position.handler;
     const timeout = typeof handler.timeout === 'number' ? handler.timeout : typeof handler.timeoutSec === 'number' ? handler.timeoutSec : undefined;
     trust.set(
@@ -78,7 +82,7 @@ function movedUserKeys(file: string, before: Record<string, unknown>, after: Rec
     const b = now.filter((p) => p.event === event);
     a.forEach((position, i) => {
       const next = b[i];
-      if (next === undefined || CODEX_EVENT_LABELS[event] === undefined) return;
+      if (next === undefined || codexEventLabel(event) === undefined) return;
       const from = codexHookKey(file, event, position.group, position.index);
       const to = codexHookKey(file, event, next.group, next.index);
       if (from !== to) moved.set(from, to);

@@ -34,6 +34,11 @@ export const CODEX_EVENT_LABELS: Readonly<Record<string, string>> = {
   Stop: 'stop',
 };
 
+/** The label Codex keys an event's trust under; undefined for an event Codex does not run (`Notification`, `constructor`). */
+export function codexEventLabel(event: string): string | undefined {
+  return Object.hasOwn(CODEX_EVENT_LABELS, event) ? CODEX_EVENT_LABELS[event] : undefined;
+}
+
 /** Events whose matcher Codex ignores (and leaves out of the hash). */
 const NO_MATCHER = new Set(['UserPromptSubmit', 'Stop']);
 
@@ -48,14 +53,14 @@ export interface CodexCommandHandler {
 
 /** The `[hooks.state]` key Codex looks a handler's trust up under. */
 export function codexHookKey(hooksFile: string, event: string, groupIndex: number, handlerIndex: number): string {
-  const label = CODEX_EVENT_LABELS[event];
+  const label = codexEventLabel(event);
   if (label === undefined) throw new Error(`no Codex event label for ${event}`);
   return `${hooksFile}:${label}:${groupIndex}:${handlerIndex}`;
 }
 
 /** The `trusted_hash` Codex expects for a command handler in a matcher group. */
 export function codexHookHash(event: string, matcher: string | undefined, handler: CodexCommandHandler): string {
-  const label = CODEX_EVENT_LABELS[event];
+  const label = codexEventLabel(event);
   if (label === undefined) throw new Error(`no Codex event label for ${event}`);
   const normalized: Record<string, unknown> = {
     type: 'command',
