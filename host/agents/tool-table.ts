@@ -31,6 +31,13 @@ export interface ToolMeta {
   /** An MCP tool (`mcp__<server>__<tool>`): the server it belongs to and its own tool name. */
   readonly mcpServer?: string;
   readonly mcpTool?: string;
+  /**
+   * A write whose directory only the shell knows (a Codex script that runs
+   * `apply_patch` after `cd "$DIR"` and the like): its path is read from the
+   * session cwd, but may land elsewhere. A guard that must place every write
+   * denies it.
+   */
+  readonly workdirUnknown?: true;
 }
 
 /** `mcp__<server>__<tool>` → its server and tool (the server name has no `__`), else undefined. */

@@ -148,8 +148,52 @@ describe('cd DIR && apply_patch', () => {
     expect(shellPatch([], `${prefix} <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH, workdir });
   });
 
-  it('has no workdir when the script does not start with the cd', () => {
-    expect(shellPatch([], `echo hi; cd src && apply_patch <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH });
-    expect(shellPatch([], `cd src; apply_patch <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH });
+  it.each([
+    ['echo hi; cd src && apply_patch', 'src'],
+    ['cd src; apply_patch', 'src'],
+    ['cd src\napply_patch', 'src'],
+    ['cd a && cd ../b && apply_patch', 'b'],
+    ['cd a; cd b; apply_patch', 'a/b'],
+    ['cd /abs; cd rel && apply_patch', '/abs/rel'],
+    ['cd a; cd /abs && apply_patch', '/abs'],
+    ['cd -P "my dir" && apply_patch', 'my dir'],
+    ['cd -- src && apply_patch', 'src'],
+    ["cd a; cd '' && apply_patch", 'a'],
+  ])('follows every cd before it: %j → workdir %j', (prefix, workdir) => {
+    expect(shellPatch([], `${prefix} <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH, workdir });
+  });
+
+  it.each([
+    ['echo "a; cd b" && apply_patch'],
+    ["echo 'cd b' && apply_patch"],
+    ['echo cd && apply_patch'],
+    ['mkdir -p src && apply_patch'],
+  ])('has no workdir when no command changes directory: %j', (prefix) => {
+    expect(shellPatch([], `${prefix} <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH });
+  });
+
+  it.each([
+    ['cd "$DIR" && apply_patch'],
+    ['cd $DIR && apply_patch'],
+    ['cd `pwd`/src && apply_patch'],
+    ['cd ~ && apply_patch'],
+    ['cd ~/src && apply_patch'],
+    ['cd src* && apply_patch'],
+    ['cd; apply_patch'],
+    ['cd - && apply_patch'],
+    ['cd a b && apply_patch'],
+    ['pushd src && apply_patch'],
+    ['popd; apply_patch'],
+    ['chdir src; apply_patch'],
+    ['(cd src && apply_patch'],
+    ['{ cd src; apply_patch'],
+    ['cd src || exit 1; apply_patch'],
+    ['false || cd src; apply_patch'],
+    ['cd src | cat; apply_patch'],
+    ['cd src & apply_patch'],
+    ['cd src; cd "$X"; apply_patch'],
+    ['cat <<X\ncd y\nX\napply_patch'],
+  ])('knows it cannot tell where it stands: %j → workdirUnknown', (prefix) => {
+    expect(shellPatch([], `${prefix} <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH, workdirUnknown: true });
   });
 });

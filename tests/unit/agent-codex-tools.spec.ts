@@ -48,6 +48,22 @@ describe('Codex tool calls at their edges', () => {
     ]);
   });
 
+  it("a patch after a cd that is not at the script's start lands where the cd leads: ../.env from src is the project's .env", () => {
+    const cmd = `echo x; cd src && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ../.env\n+K=1\n*** End Patch\nEOF\n`;
+    expect(fromCodexTool('exec_command', { cmd }, CWD)).toStrictEqual([
+      { toolName: 'bash', arguments: { command: cmd } },
+      { toolName: 'write_file', arguments: { path: '.env', content: 'K=1\n' } },
+    ]);
+  });
+
+  it('a patch after a cd only the shell can follow: each write is flagged workdirUnknown, its path read from the cwd', () => {
+    const cmd = `cd "$PKG" && apply_patch <<'EOF'\n${PATCH}EOF\n`;
+    expect(fromCodexTool('exec_command', { cmd }, CWD)).toStrictEqual([
+      { toolName: 'bash', arguments: { command: cmd } },
+      { toolName: 'write_file', arguments: { path: 'a.txt', content: 'hi\n', _hookbox: { workdirUnknown: true } } },
+    ]);
+  });
+
   it('apply_patch takes its patch from command, input or patch (the first text), else passes', () => {
     const write = [{ toolName: 'write_file', arguments: { path: 'a.txt', content: 'hi\n' } }];
     expect(fromCodexTool('apply_patch', { input: PATCH }, CWD)).toStrictEqual(write);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type OurToolCall, fromProtocolToolName, relativeInside } from '../tool-names.ts';
 import { patchFileChanges } from './patch.ts';
 import { shellPatch } from './shell-patch.ts';
-import { type AgentToolRow, passedCall } from '../tool-table.ts';
+import { type AgentToolRow, TOOL_META_KEY, type ToolMeta, passedCall } from '../tool-table.ts';
 
 /** Codex's patch tool: hooks see `apply_patch {command: <the patch envelope>}`. */
 const PATCH_TOOL = 'apply_patch';
@@ -14,7 +14,7 @@ const PATCH_TOOL = 'apply_patch';
  */
 export const CODEX_TOOLS: readonly AgentToolRow[] = [
   { tool: 'Bash', as: 'bash', how: '`{command}` → `{command}` (what Codex tells hooks for every shell call); a command that runs `apply_patch` also → its `write_file`s' },
-  { tool: 'exec_command', as: 'bash', how: '`{cmd}` → `{command}`; `apply_patch <<EOF … EOF` (or `cd DIR && …`) also → its `write_file`s' },
+  { tool: 'exec_command', as: 'bash', how: '`{cmd}` → `{command}`; `apply_patch <<EOF … EOF` also → its `write_file`s, from where the script\'s `cd`s lead (a `cd` only the shell can follow flags them `_hookbox.workdirUnknown`)' },
   { tool: 'shell', as: 'bash', how: '`{command: [argv]}` → `{command}` (argv quoted); `["apply_patch", patch]` and `["bash", "-lc", "apply_patch <<EOF…"]` also → its `write_file`s' },
   { tool: 'local_shell', as: 'bash', how: 'as `shell`' },
   { tool: 'container.exec', as: 'bash', how: 'as `shell`' },
@@ -53,7 +53,7 @@ export function fromCodexTool(toolName: string, input: Readonly<Record<string, u
     const shell = shellCall(input);
     if (shell === undefined) return [passedCall([], toolName, input)];
     const patch = shellPatch(shell.argv ?? [], shell.command);
-    return [{ toolName: 'bash', arguments: { command: shell.command } }, ...(patch === undefined ? [] : patchWrites(patch.patch, patch.workdir === undefined ? cwd : path.resolve(cwd, patch.workdir), cwd))];
+    return [{ toolName: 'bash', arguments: { command: shell.command } }, ...(patch === undefined ? [] : patchWrites(patch.patch, path.resolve(cwd, patch.workdir ?? ''), cwd, patch.workdirUnknown))];
   }
   if (toolName === PATCH_TOOL) {
     const patch = [input.command, input.input, input.patch].find((value): value is string => typeof value === 'string');
@@ -63,11 +63,17 @@ export function fromCodexTool(toolName: string, input: Readonly<Record<string, u
   return [passedCall(CODEX_TOOLS, toolName, input)];
 }
 
-/** One `write_file` per path the patch touches; paths resolve against `base` (a `cd DIR &&` prefix) and show relative to `cwd`. */
-function patchWrites(patch: string, base: string, cwd: string): OurToolCall[] {
+/**
+ * One `write_file` per path the patch touches; paths resolve against `base`
+ * (where the script's `cd`s lead) and show relative to `cwd`. When the script
+ * moves somewhere its text does not say, each write is flagged
+ * `_hookbox.workdirUnknown` and its path is read from `cwd`.
+ */
+function patchWrites(patch: string, base: string, cwd: string, workdirUnknown?: true): OurToolCall[] {
+  const meta: ToolMeta | undefined = workdirUnknown === true ? { workdirUnknown } : undefined;
   return patchFileChanges(patch).map((change) => ({
     toolName: 'write_file',
-    arguments: { path: relativeInside(cwd, path.resolve(base, change.path)), content: change.content },
+    arguments: { path: relativeInside(cwd, path.resolve(base, change.path)), content: change.content, ...(meta !== undefined && { [TOOL_META_KEY]: meta }) },
   }));
 }
 
