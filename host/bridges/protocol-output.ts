@@ -180,10 +180,10 @@ function blockingExit<S extends SeamId>(protocol: ToolProtocol, seam: S, stderr:
   );
 }
 
-/** Plain (non-JSON) stdout on exit 0: context where the tool documents it, ignored elsewhere. */
+/** Plain (non-JSON) stdout on exit 0: context where the tool documents it (clipped as a JSON context is), ignored elsewhere. */
 function plainStdout<S extends SeamId>(seam: S, text: string): Outcome<S> {
-  if (seam === 'agent/prompt-submit') return decision({ action: 'allow', additionalContext: text });
-  if (seam === 'agent/session-start') return decision({ additionalContext: text });
+  if (seam === 'agent/prompt-submit') return decision({ action: 'allow', additionalContext: clip(text) });
+  if (seam === 'agent/session-start') return decision({ additionalContext: clip(text) });
   return { type: 'no-opinion' };
 }
 

@@ -339,6 +339,9 @@ describe('long texts', () => {
         fault('plugin-error', `exited with code 1: ${clipped} (a non-blocking error in Claude Code; hookbox applies the hook's fail policy)`),
       ],
       ['claude-code', START, exit(2, long(2001)), fault('plugin-error', `exit code 2 cannot block agent/session-start (a notification): ${clipped}`)],
+      // Plain stdout is context on these two seams, clipped as a JSON additionalContext is.
+      ['claude-code', PROMPT, ok(long(2001)), decision({ action: 'allow', additionalContext: clipped })],
+      ['codex', START, ok(long(5000)), decision({ additionalContext: clipped })],
     ];
     for (const [protocol, seam, result, want] of cases) expect(protocolOutcome(protocol, seam, result)).toStrictEqual(want);
   });
@@ -348,6 +351,7 @@ describe('long texts', () => {
     expect(protocolOutcome('claude-code', PROMPT, specific('UserPromptSubmit', { additionalContext: long(2000) }))).toStrictEqual(
       decision({ action: 'allow', additionalContext: long(2000) }),
     );
+    expect(protocolOutcome('claude-code', START, ok(long(2000)))).toStrictEqual(decision({ additionalContext: long(2000) }));
   });
 });
 
