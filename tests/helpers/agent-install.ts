@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { sharedCacheDir } from './run-tmp.ts';
 import { join } from 'node:path';
 
 /** An installed agent package, or why it could not be installed. */
@@ -21,7 +21,7 @@ export type AgentInstall = { readonly kind: 'installed'; readonly root: string; 
 
 /** Where installed agents are kept: `$HOOKBOX_AGENT_CACHE`, else a folder in the system's temporary directory. */
 export function agentCacheDir(): string {
-  return process.env.HOOKBOX_AGENT_CACHE ?? join(tmpdir(), 'hookbox-agents');
+  return process.env.HOOKBOX_AGENT_CACHE ?? sharedCacheDir('hookbox-agents');
 }
 
 /** The marker a complete install leaves, holding the exact spec it installed. */

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { sharedCacheDir } from './run-tmp.ts';
 import { join, resolve } from 'node:path';
 
 const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
@@ -181,9 +181,12 @@ export function writeOpenCodeProject(project: string, mockUrl: string): void {
 export function runOpenCode(bin: string, home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
   return runAsync(bin, ['run', '--format', 'json', prompt], {
     cwd,
-    // The first run in a project installs `@opencode-ai/plugin` from the registry.
+    // The first run in a project installs `@opencode-ai/plugin` (64 MB) from the registry, through an npm
+    // cache every run shares: measured quiet, 13.3 s a run with a fresh cache, 10.2 s with a warm one.
     timeoutMs: 240_000,
     env: baseEnv({
+      npm_config_cache: sharedCacheDir('hookbox-agent-npm-cache'),
+      npm_config_prefer_offline: 'true',
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
       XDG_DATA_HOME: join(home, '.local', 'share'),
@@ -245,7 +248,7 @@ export function runKilo(bin: string, home: string, cwd: string, prompt: string, 
  * Where Copilot CLI unpacks itself on first run (~235 MB): one folder under
  * the temp dir shared by every run, so only the first run pays for it.
  */
-export const COPILOT_CACHE_DIR = join(tmpdir(), 'hookbox-copilot-cache');
+export const COPILOT_CACHE_DIR = sharedCacheDir('hookbox-copilot-cache');
 
 /**
  * `copilot -p` headless in `cwd` against a mock chat-completions model
