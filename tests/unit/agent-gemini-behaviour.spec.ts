@@ -35,10 +35,10 @@ describe('Gemini CLI tool calls → hookbox tool calls', () => {
     ['read_file', { file_path: `${CWD}/a`, path: '/etc/passwd' }, { toolName: 'read_file', arguments: { path: 'a' } }],
     // `path` is read too: a write inside the cwd under it becomes relative, as every mapped path does.
     ['write_file', { path: `${CWD}/b.txt`, content: 'X' }, { toolName: 'write_file', arguments: { path: 'b.txt', content: 'X' } }],
-    // read_file and write_file keep their names: without a path they pass as Gemini sent them, unflagged.
-    ['read_file', { start_line: 1 }, { toolName: 'read_file', arguments: { start_line: 1 } }],
-    ['write_file', { content: 'X' }, { toolName: 'write_file', arguments: { content: 'X' } }],
-    ['write_file', { file_path: `${CWD}/.env`, content: 7 }, { toolName: 'write_file', arguments: { file_path: `${CWD}/.env`, content: 7 } }],
+    // read_file and write_file are hookbox's names too: without a path (or text) they pass as Gemini sent them, flagged.
+    ['read_file', { start_line: 1 }, { toolName: 'read_file', arguments: { start_line: 1, ...FLAG } }],
+    ['write_file', { content: 'X' }, { toolName: 'write_file', arguments: { content: 'X', ...FLAG } }],
+    ['write_file', { file_path: `${CWD}/.env`, content: 7 }, { toolName: 'write_file', arguments: { file_path: `${CWD}/.env`, content: 7, ...FLAG } }],
     ['replace', { new_string: 'b' }, { toolName: 'replace', arguments: { new_string: 'b', ...FLAG } }],
     ['replace', { file_path: `${CWD}/a`, old_string: 'a', new_string: '' }, { toolName: 'write_file', arguments: { path: 'a', content: '' } }],
     ['list_directory', { path: `${CWD}/src` }, { toolName: 'list_dir', arguments: { path: 'src' } }],

@@ -27,7 +27,7 @@ describe('Gemini CLI tools → hookbox tools', () => {
     });
     expect(fromGeminiTool('list_directory', { dir_path: CWD }, CWD)).toEqual({ toolName: 'list_dir', arguments: { path: CWD } });
     expect(fromGeminiTool('google_web_search', { query: 'x' }, CWD)).toEqual({ toolName: 'google_web_search', arguments: { query: 'x' } });
-    expect(fromGeminiTool('write_file', { file_path: 'a' }, CWD)).toEqual({ toolName: 'write_file', arguments: { file_path: 'a' } });
+    expect(fromGeminiTool('write_file', { file_path: 'a' }, CWD)).toEqual({ toolName: 'write_file', arguments: { file_path: 'a', _hookbox: { unmappedTool: true } } });
   });
 
   it("gives a shell result hookbox's `exit code: N` ending from Gemini's `Exit Code:` line (none = 0)", () => {

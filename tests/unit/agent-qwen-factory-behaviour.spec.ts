@@ -26,9 +26,9 @@ const FLAG = { _hookbox: { unmappedTool: true } };
 describe('Qwen Code tool calls → hookbox tool calls', () => {
   it.each([
     ['read_file', { file_path: `${CWD}/a`, offset: 1 }, { toolName: 'read_file', arguments: { path: 'a' } }],
-    // read_file and write_file keep their names: of another shape they pass as sent, unflagged.
-    ['read_file', { path: `${CWD}/a` }, { toolName: 'read_file', arguments: { path: `${CWD}/a` } }],
-    ['write_file', { file_path: `${CWD}/a`, new_string: 'x' }, { toolName: 'write_file', arguments: { file_path: `${CWD}/a`, new_string: 'x' } }],
+    // read_file and write_file are hookbox's names too: of another shape they pass as sent, flagged.
+    ['read_file', { path: `${CWD}/a` }, { toolName: 'read_file', arguments: { path: `${CWD}/a`, ...FLAG } }],
+    ['write_file', { file_path: `${CWD}/a`, new_string: 'x' }, { toolName: 'write_file', arguments: { file_path: `${CWD}/a`, new_string: 'x', ...FLAG } }],
     ['edit', { file_path: `${CWD}/a`, content: 'x' }, { toolName: 'edit', arguments: { file_path: `${CWD}/a`, content: 'x', ...FLAG } }],
     ['edit', { new_string: 'x' }, { toolName: 'edit', arguments: { new_string: 'x', ...FLAG } }],
     ['run_shell_command', { command: 1 }, { toolName: 'run_shell_command', arguments: { command: 1, ...FLAG } }],

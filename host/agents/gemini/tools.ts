@@ -53,7 +53,8 @@ export function fromGeminiTool(toolName: string, input: Readonly<Record<string, 
     for (const key of keys) if (typeof input[key] === 'string') return input[key] as string;
     return undefined;
   };
-  const same: OurToolCall = passedCall(GEMINI_TOOLS.filter((row) => row.as === row.tool), toolName, input);
+  // A mapped tool of an unexpected shape: flagged, even where hookbox's tool has the same name (read_file, write_file).
+  const same: OurToolCall = passedCall([], toolName, input);
   const file = str('file_path', 'absolute_path', 'path');
   switch (toolName) {
     case 'run_shell_command': {
@@ -75,7 +76,7 @@ export function fromGeminiTool(toolName: string, input: Readonly<Record<string, 
       return dir === undefined ? same : { toolName: 'list_dir', arguments: { path: relativeInside(cwd, dir) } };
     }
     default:
-      return same;
+      return passedCall(GEMINI_TOOLS.filter((row) => row.as === row.tool), toolName, input);
   }
 }
 

@@ -24,6 +24,9 @@ export const QWEN_TOOLS: readonly AgentToolRow[] = [
   { tool: 'update_goal', as: 'update_goal', how: 'passed: the session\'s goal (no file or process)' },
 ];
 
+/** The tools mapped onto hookbox's (by their arguments, whatever their names). */
+const MAPPED = new Set(['run_shell_command', 'read_file', 'write_file', 'edit']);
+
 const str = (input: Readonly<Record<string, unknown>>, key: string): string | undefined => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
 
 /**
@@ -44,8 +47,8 @@ export function fromQwenTool(toolName: string, input: Readonly<Record<string, un
     return content === undefined ? undefined : { toolName: 'write_file', arguments: { path: relativeInside(cwd, file), content } };
   })();
   if (mapped !== undefined) return mapped;
-  const row = QWEN_TOOLS.find((candidate) => candidate.tool === toolName);
-  return passedCall(row !== undefined && row.as === row.tool ? QWEN_TOOLS : [], toolName, input);
+  // A mapped tool here had an unexpected shape: flagged, even where hookbox's tool has the same name (read_file, write_file).
+  return passedCall(MAPPED.has(toolName) ? [] : QWEN_TOOLS, toolName, input);
 }
 
 /** The shell result's `Exit Code: N` line (Qwen's `llmContent` lists it among others). */
