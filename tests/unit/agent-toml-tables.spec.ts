@@ -20,7 +20,7 @@ describe('parseDottedKey', () => {
     expect(parseDottedKey(text)).toStrictEqual(parts);
   });
 
-  it.each(['"unterminated', '"bad \\q escape"', "'open", 'a b', '=a', '+.+a', "a.'b", 'a."b'])('%j is not a plain dotted key', (text) => {
+  it.each(['"unterminated', '"bad \\q escape"', "'open", 'a b', '=a', '+.+a', '..a', 'a...a', "a.'b", 'a."b'])('%j is not a plain dotted key', (text) => {
     expect(parseDottedKey(text)).toBeUndefined();
   });
 });
@@ -49,7 +49,7 @@ describe('editTomlTables', () => {
   ].join('\n');
 
   it('removes exactly the named table, its body with it, up to the next header of any kind', () => {
-    expect(editTomlTables(text, { remove: [['hooks', 'state', '/x/hooks.json:stop:0:0']] })).toBe(
+    expect(editTomlTables(text, { remove: [['nothing'], ['hooks', 'state', '/x/hooks.json:stop:0:0']] })).toBe(
       ['# my config', 'model = "o3"', '', '[hooks]', 'enabled = true', '', '  [[profiles]]', 'name = "fast"', '', '[projects."/work/app"]', 'trust_level = "trusted"', ''].join('\n'),
     );
   });
@@ -75,7 +75,7 @@ describe('editTomlTables', () => {
         '',
       ].join('\n'),
     );
-    expect(editTomlTables(text, { remove: [['hooks', 'state', '/x/hooks.json:stop:0:0', 'more'], ['projects']] })).toBe(text);
+    expect(editTomlTables(text, { remove: [['hooks', 'state', '/x/hooks.json:stop:0:0', 'more'], ['projects'], ['projects', '/work/other'], ['hooks', 'state', '/y/hooks.json:stop:0:0']] })).toBe(text);
   });
 
   it('renames a header and keeps its body; replaces a table named in set, appending it last', () => {

@@ -84,11 +84,13 @@ describe('our call → the protocol tool_input', () => {
     ['claude-code', 'list_dir', { path: 'src' }, { path: `${CWD}/src` }],
     ['claude-code', 'grep', { path: 'src', pattern: 'x' }, { path: 'src', pattern: 'x' }],
     ['claude-code', 'read_file', { file: 'a' }, { file: 'a' }],
+    ['claude-code', 'read_file', { path: 5 }, { path: 5 }],
     ['codex', 'read_file', { path: 'a' }, { path: 'a' }],
     ['codex', 'write_file', { path: 'a.txt', content: 'one\n\ntwo\n' }, { command: '*** Begin Patch\n*** Add File: a.txt\n+one\n+\n+two\n*** End Patch' }],
     ['codex', 'write_file', { path: 'a.txt', content: 'one\ntwo' }, { command: '*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** End Patch' }],
     ['codex', 'write_file', { path: 'a.txt', content: '' }, { command: '*** Begin Patch\n*** Add File: a.txt\n*** End Patch' }],
     ['codex', 'write_file', { path: 'a.txt' }, { command: '*** Begin Patch\n*** Add File: a.txt\n*** End Patch' }],
+    ['codex', 'write_file', { path: 'a.txt', content: 5 }, { command: '*** Begin Patch\n*** Add File: a.txt\n*** End Patch' }],
   ] as const)('%s %s %j', (protocol, tool, args, expected) => {
     expect(toProtocolToolInput(protocol, tool, args, CWD)).toStrictEqual(expected);
   });
@@ -148,6 +150,7 @@ describe('the agent call → ours', () => {
     ['claude-code', 'Read', { file_path: `${CWD}/src/a.ts`, offset: 3 }, { toolName: 'read_file', arguments: { path: 'src/a.ts' } }],
     ['claude-code', 'Read', { file_path: '/etc/passwd' }, { toolName: 'read_file', arguments: { path: '/etc/passwd' } }],
     ['claude-code', 'Read', { path: `${CWD}/a` }, { toolName: 'Read', arguments: { path: `${CWD}/a` } }],
+    ['claude-code', 'Read', { file_path: 5 }, { toolName: 'Read', arguments: { file_path: 5 } }],
     ['claude-code', 'Write', { file_path: `${CWD}/a`, content: 'A' }, { toolName: 'write_file', arguments: { path: 'a', content: 'A' } }],
     ['claude-code', 'Write', { file_path: `${CWD}/a` }, { toolName: 'Write', arguments: { file_path: `${CWD}/a` } }],
     ['claude-code', 'LS', { path: `${CWD}/src` }, { toolName: 'list_dir', arguments: { path: 'src' } }],
