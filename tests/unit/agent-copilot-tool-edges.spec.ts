@@ -26,6 +26,17 @@ describe('Copilot CLI', () => {
   });
 });
 
+describe('a passed tool that names a file is not a write', () => {
+  it('Copilot grep, Qwen grep_search and Factory Grep with a path pass as they came', () => {
+    expect(fromCopilotTool('grep', { path: FILE, pattern: 'x' }, CWD)).toStrictEqual({ toolName: 'grep', arguments: { path: FILE, pattern: 'x' } });
+    expect(fromQwenTool('grep_search', { file_path: FILE, pattern: 'x', new_string: 'y' }, CWD)).toStrictEqual({
+      toolName: 'grep_search',
+      arguments: { file_path: FILE, pattern: 'x', new_string: 'y' },
+    });
+    expect(fromFactoryTool('Grep', { file_path: FILE, pattern: 'x', new_str: 'y' }, CWD)).toStrictEqual({ toolName: 'Grep', arguments: { file_path: FILE, pattern: 'x', new_str: 'y' } });
+  });
+});
+
 describe('Qwen Code', () => {
   it('edit writes new_string; write_file writes content', () => {
     expect(fromQwenTool('edit', { file_path: FILE, old_string: 'a', new_string: 'b' }, CWD)).toStrictEqual(write('b'));
