@@ -168,6 +168,11 @@ describe('cd DIR && apply_patch', () => {
     ["echo 'cd b' && apply_patch"],
     ['echo cd && apply_patch'],
     ['mkdir -p src && apply_patch'],
+    ['cdk deploy && apply_patch'],
+    ['abcd src; apply_patch'],
+    // An escaped or quoted separator does not end the command: no cd runs in a pipeline here.
+    ['echo a \\| cd src; apply_patch'],
+    ['echo "a\\" | cd b"; apply_patch'],
   ])('has no workdir when no command changes directory: %j', (prefix) => {
     expect(shellPatch([], `${prefix} <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH });
   });
@@ -193,6 +198,12 @@ describe('cd DIR && apply_patch', () => {
     ['cd src & apply_patch'],
     ['cd src; cd "$X"; apply_patch'],
     ['cat <<X\ncd y\nX\napply_patch'],
+    // Words the shell would join or expand: quotes with text beside them, an escape.
+    ["cd x'a' && apply_patch"],
+    ["cd 'a'x && apply_patch"],
+    ['cd x"a" && apply_patch'],
+    ['cd "a"x && apply_patch'],
+    ['cd my\\ dir && apply_patch'],
   ])('knows it cannot tell where it stands: %j → workdirUnknown', (prefix) => {
     expect(shellPatch([], `${prefix} <<'EOF'\n${PATCH}\nEOF\n`)).toStrictEqual({ patch: PATCH, workdirUnknown: true });
   });
