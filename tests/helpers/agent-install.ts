@@ -13,8 +13,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { sharedCacheDir } from './run-tmp.ts';
 import { join } from 'node:path';
+import { sharedCacheDir } from './run-tmp.ts';
 
 /** An installed agent package, or why it could not be installed. */
 export type AgentInstall = { readonly kind: 'installed'; readonly root: string; readonly bin: string } | { readonly kind: 'unavailable'; readonly reason: string };

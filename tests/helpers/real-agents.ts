@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { sharedCacheDir } from './run-tmp.ts';
 import { join, resolve } from 'node:path';
+import { sharedCacheDir } from './run-tmp.ts';
 
 const BIN = resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin');
 /** The real agents, as installed from their exact devDependencies. */

@@ -13,12 +13,7 @@ import { join } from 'node:path';
 /** Set by the global setup: the machine's temp dir, before `TMPDIR` was pointed at the run's. */
 export const MACHINE_TMP_ENV = 'HOOKBOX_MACHINE_TMPDIR';
 
-/** The machine's temp dir (outside a run's: `tmpdir()` as the run started). */
-export function machineTmpDir(): string {
-  return process.env[MACHINE_TMP_ENV] ?? tmpdir();
-}
-
-/** A folder in the machine's temp dir that every test run shares (created by whoever uses it). */
+/** A folder in the machine's temp dir (`tmpdir()` as the run started) that every test run shares (created by whoever uses it). */
 export function sharedCacheDir(name: string): string {
-  return join(machineTmpDir(), name);
+  return join(process.env[MACHINE_TMP_ENV] ?? tmpdir(), name);
 }

@@ -76,7 +76,8 @@ export function fromGeminiTool(toolName: string, input: Readonly<Record<string, 
       return dir === undefined ? same : { toolName: 'list_dir', arguments: { path: relativeInside(cwd, dir) } };
     }
     default:
-      return passedCall(GEMINI_TOOLS.filter((row) => row.as === row.tool), toolName, input);
+      // Every mapped row's name has its case above: a name that gets here is passed, or unknown (flagged).
+      return passedCall(GEMINI_TOOLS, toolName, input);
   }
 }
 
