@@ -146,6 +146,14 @@ export interface AgentAnswer {
   readonly stderr: string;
 }
 
+/** A file hookbox's self-protection guards, or a folder guarded with everything inside it. */
+export interface ProtectedPath {
+  /** Absolute. */
+  readonly path: string;
+  /** The agent loads every file in this folder (Copilot's `.github/hooks/`, pi's `.pi/extensions/`). */
+  readonly folder?: true;
+}
+
 /** Where hookbox's entries go: a project's settings or the user's. */
 export type SetupScope = { readonly kind: 'project'; readonly dir: string } | { readonly kind: 'user'; readonly home: string };
 
@@ -195,6 +203,14 @@ export interface AgentSetup {
   readonly detect: AgentDetect;
   /** The settings file for a scope (`<dir>/.claude/settings.json`, `<home>/.claude/settings.json`). */
   settingsPath(scope: SetupScope): string;
+  /**
+   * Every file (or folder, all of whose files the agent loads) whose change
+   * could switch hookbox off in this agent for a scope: what setup writes,
+   * the files beside it the agent reads hooks, trust or a "disable hooks"
+   * switch from. hookbox's self-protection refuses the agent's own tool calls
+   * that change any of them (host/guard).
+   */
+  protectedPaths(scope: SetupScope): readonly ProtectedPath[];
   /**
    * The agent's uncommitted settings file for a scope, where one exists
    * (Claude Code: `.claude/settings.local.json`): setup writes a transport

@@ -16,12 +16,14 @@ export type {
   SetupFinish,
   SetupFinishContext,
   SetupOptions,
+  ProtectedPath,
   SetupScope,
   SetupTransport,
 } from './agent-bridge.ts';
 export { AGENT_BRIDGES, AGENT_NAMES, agentBridge, agentNames, isAgentName } from './registry.ts';
 export type { AgentName } from './registry.ts';
 export { detectAgents, detectionLooksFor } from './detect.ts';
+export { agentProtectedPaths } from './protected-paths.ts';
 export type { DetectedAgent } from './detect.ts';
 export { claudeCodeBridge } from './claude-code/bridge.ts';
 export { CLAUDE_CODE_EVENTS, CLAUDE_CODE_SEAM_EVENTS } from './claude-code/protocol.ts';

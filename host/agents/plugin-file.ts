@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AgentDetect, AgentSetup, SetupEdit, SetupFinish, SetupFinishContext, SetupScope, SetupTransport } from './agent-bridge.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface PluginFileSpec {
   readonly tradeOff: string;
   /** What shows the agent is used (its folder in the project, its command on PATH). */
   readonly detect: AgentDetect;
+  /** Every folder the agent loads plugin files from for a scope; absent: the file's own folder. */
+  readonly pluginFolders?: (scope: SetupScope) => readonly string[];
 }
 
 /** The options the plugin module gets: paths relative to the project (two folders above the file) or absolute. */
@@ -85,6 +88,8 @@ export function pluginFileSetup(spec: PluginFileSpec): AgentSetup {
   return {
     detect: spec.detect,
     settingsPath: spec.file,
+    // The agent loads every file of its plugin folders: a new one there runs in its process as hookbox's does.
+    protectedPaths: (scope) => (spec.pluginFolders?.(scope) ?? [path.dirname(spec.file(scope))]).map((folder) => ({ path: folder, folder: true as const })),
     unsupported: (transport) => (transport === 'plugin' ? undefined : `${spec.label} has no ${transport} hooks (it loads hookbox as a plugin in its own process); use --transport plugin`),
     apply(settings: Record<string, unknown>, transport: SetupTransport): SetupEdit {
       if (transport.kind !== 'plugin') throw new TypeError(`${spec.label} runs plugin hooks only`);

@@ -9,6 +9,7 @@ export type { LayerFile, LayerFileOptions, LayerName } from './layer-files.ts';
 export { BOUND_KEYS, checkLayer, checkSetting } from './layer-bounds.ts';
 export type { BoundKey, Bounds, Origin } from './layer-bounds.ts';
 export { hookFileOverrides, loadLayeredConfig } from './layered-config.ts';
+export { selfProtectionFor } from './self-protection.ts';
 export type { FlagLimits, LayeredConfig, LayeredHook } from './layered-config.ts';
 export { explainConfig } from './explain.ts';
 export type { ConfigExplanation, ExplainedHook, ExplainedValue } from './explain.ts';

@@ -1,3 +1,5 @@
+import { ConfigError } from '../errors.ts';
+import type { SelfProtectionSettings } from '../guard/index.ts';
 import { readJsonFile } from '../json/index.ts';
 import { type Bounds, HOOK_BOUND_KEYS, NO_BOUNDS, type Origin, checkLayer, checkSetting, inheritedValues, narrowBounds } from './layer-bounds.ts';
 import type { HookFileOverrides } from './load-hooks.ts';
@@ -23,6 +25,8 @@ export interface LayeredConfig {
   readonly runner: { readonly memoryBudgetMb?: number };
   /** What session logs keep (`log` of the nearest layer that sets each key). */
   readonly log: { readonly keepReplacedOriginals: boolean };
+  /** hookbox's self-protection as the organisation or user layer set it (on, nothing allowed, by default). */
+  readonly selfProtection: SelfProtectionSettings;
   /** After the last layer: the effective defaults (with where each was set), the locks, the hook names. */
   readonly bounds: Bounds;
 }
@@ -39,10 +43,12 @@ export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig
   let bounds = NO_BOUNDS;
   const explained: LayeredHook[] = [];
   let keepReplacedOriginals = false;
+  let selfProtection: { settings: SelfProtectionSettings; file?: string } = { settings: { enabled: true, allowPaths: [] } };
   for (const layer of layers) {
     if (!layer.present) continue;
     const config = readJsonFile(layer.file, OperatorConfigSchema);
     keepReplacedOriginals = config.log?.keepReplacedOriginals ?? keepReplacedOriginals;
+    if (config.selfProtection !== undefined) selfProtection = selfProtectionOf(config.selfProtection, layer, selfProtection.file);
     checkLayer(config, layer, bounds);
     const resolved = resolveOperatorConfig(config, layer.file, inheritedValues(bounds));
     resolved.hooks.forEach((resolvedEntry, index) => {
@@ -53,7 +59,25 @@ export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig
     bounds = narrowBounds(bounds, config, layer);
   }
   const budget = bounds.defaults.memoryBudgetMb?.value;
-  return { layers, hooks: explained.map((hook) => hook.entry), explained, runner: budget === undefined ? {} : { memoryBudgetMb: budget }, log: { keepReplacedOriginals }, bounds };
+  return { layers, hooks: explained.map((hook) => hook.entry), explained, runner: budget === undefined ? {} : { memoryBudgetMb: budget }, log: { keepReplacedOriginals }, selfProtection: selfProtection.settings, bounds };
+}
+
+/**
+ * A layer's `selfProtection`: only the organisation's or the user's, and
+ * the user's only where the organisation's says nothing — the project (a
+ * cloned repository, or the agent writing to it) must not switch off what
+ * keeps hookbox in force.
+ */
+function selfProtectionOf(
+  setting: NonNullable<OperatorConfig['selfProtection']>,
+  layer: LayerFile,
+  setAbove: string | undefined,
+): { settings: SelfProtectionSettings; file: string } {
+  if (layer.layer === 'project') {
+    throw new ConfigError(`${layer.file}: selfProtection: only the organisation or user config may set it (a project's config must not switch hookbox's self-protection off)`);
+  }
+  if (setAbove !== undefined) throw new ConfigError(`${layer.file}: selfProtection: ${setAbove} (a higher layer) sets it; a lower layer may not change it`);
+  return { settings: { enabled: setting.enabled ?? true, allowPaths: setting.allowPaths ?? [] }, file: layer.file };
 }
 
 /** Keys of a hook entry whose origin `config explain` shows. */

@@ -138,6 +138,18 @@ export const OperatorConfigSchema = z.strictObject({
       keepReplacedOriginals: z.boolean().optional(),
     })
     .optional(),
+  /**
+   * hookbox's self-protection (host/guard): on unless a layer above the
+   * project turns it off. Only the organisation and user layers may set it.
+   */
+  selfProtection: z
+    .strictObject({
+      /** `false` lets the agent change its hook settings, hookbox's config and `.hookbox/`. */
+      enabled: z.boolean().optional(),
+      /** Globs (absolute, or `~/…`) of protected paths the agent may change all the same. */
+      allowPaths: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
   defaults: z
     .strictObject({
       ...SharedSettings,

@@ -1,4 +1,4 @@
-import { loadHooks, loadLayeredConfig } from '../config/index.ts';
+import { loadHooks, loadLayeredConfig, selfProtectionFor } from '../config/index.ts';
 import { SeamBus } from '../events/index.ts';
 import { DEFAULT_QUARANTINE_AFTER, HookRunner, type HookLogEntry } from '../runner/index.ts';
 import { type ServedConfig, configIdentity } from './config-identity.ts';
@@ -20,7 +20,8 @@ export interface ServedHooks {
  * Loads the hooks of the configuration layers (the organisation's, the
  * user's, then `configPath`'s) through one `HookRunner` (instances and Var
  * state are per session id inside it) and registers them in configured
- * order, each wasm hook behind a per-session quarantine.
+ * order behind hookbox's self-protection, each wasm hook behind a
+ * per-session quarantine.
  */
 export async function loadServedHooks(configPath: string, onLog?: (entry: HookLogEntry) => void): Promise<ServedHooks> {
   const served = configIdentity(configPath);
@@ -32,6 +33,9 @@ export async function loadServedHooks(configPath: string, onLog?: (entry: HookLo
   try {
     const listeners = await loadHooks(unquarantined, runner);
     const bus = new SeamBus();
+    // Self-protection first: the agent may not switch hookbox off through its own tools.
+    const guard = selfProtectionFor(config, configPath);
+    if (guard !== undefined) bus.use(guard);
     const wrapped: SessionQuarantined[] = [];
     for (const listener of listeners) {
       if (listener.sandbox === 'wasm') {

@@ -118,6 +118,9 @@ export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
   return {
     detect: { folders: [spec.folder], commands: spec.commands },
     settingsPath: (scope: SetupScope) => path.join(scope.kind === 'project' ? scope.dir : scope.home, spec.folder, 'settings.json'),
+    // Both files at either scope: Claude Code reads a `settings.local.json` (its `disableAllHooks`) wherever it finds one.
+    protectedPaths: (scope: SetupScope) =>
+      ['settings.json', ...(localFile !== undefined ? [localFile] : [])].map((file) => ({ path: path.join(scope.kind === 'project' ? scope.dir : scope.home, spec.folder, file) })),
     ...(localFile !== undefined && {
       localSettingsPath: (scope: SetupScope) => (scope.kind === 'project' ? path.join(scope.dir, spec.folder, localFile) : undefined),
     }),

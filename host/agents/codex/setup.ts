@@ -189,6 +189,12 @@ function tradeOff(): string {
 export const codexSetup: AgentSetup = {
   detect: { folders: ['.codex'], commands: ['codex'] },
   settingsPath,
+  // The hooks file, the project's config.toml (hooks can sit there too) and the user's, which records hook trust.
+  protectedPaths: (scope) => [
+    { path: settingsPath(scope) },
+    ...(scope.kind === 'project' ? [{ path: path.join(scope.dir, '.codex', 'config.toml') }] : []),
+    { path: codexUserConfig(scope) },
+  ],
   unsupported: (transport) => (transport === 'command' ? undefined : `Codex has no ${transport} hooks (command, mcp_tool, prompt and agent only); use --transport command`),
   apply,
   remove: (settings) => removeHookGroups(LAYOUT, settings),

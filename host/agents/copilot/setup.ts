@@ -159,6 +159,11 @@ function tradeOff(): string {
 export const copilotSetup: AgentSetup = {
   detect: { folders: ['.github/hooks'], commands: ['copilot'] },
   settingsPath,
+  // Every `*.json` of the hooks folder is a hook file to Copilot; the user's settings can hold hooks too.
+  protectedPaths: (scope) => [
+    { path: path.dirname(settingsPath(scope)), folder: true },
+    ...(scope.kind === 'user' ? [{ path: path.join(scope.home, '.copilot', 'settings.json') }] : []),
+  ],
   fileFormat,
   handlers,
   unsupported: (transport) =>

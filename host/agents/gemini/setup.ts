@@ -95,6 +95,8 @@ function tradeOff(): string {
 export const geminiSetup: AgentSetup = {
   detect: { folders: ['.gemini'], commands: ['gemini'] },
   settingsPath,
+  // The settings and the folder-trust list (an untrusted workspace runs no project hooks).
+  protectedPaths: (scope) => [{ path: settingsPath(scope) }, ...(scope.kind === 'user' ? [{ path: path.join(geminiHome(scope.home), '.gemini', 'trustedFolders.json') }] : [])],
   unsupported: (transport) => (transport === 'command' ? undefined : `Gemini CLI has no ${transport} hooks (command only); use --transport command`),
   apply,
   remove: (settings) => removeHookGroups(LAYOUT, settings),

@@ -8,6 +8,7 @@ export const kiloSetup: AgentSetup = openCodeFormatSetup({
   projectFolder: '.kilo',
   configDirName: 'kilo',
   pluginFolder: 'plugins',
+  pluginFolders: ['plugins', 'plugin'],
   detect: { folders: ['.kilo'], commands: ['kilo'] },
   factory: 'hookboxKiloPlugin',
   module: 'host/agents/kilo/plugin.mjs',

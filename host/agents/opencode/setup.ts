@@ -17,6 +17,8 @@ export interface OpenCodeSetupSpec {
   readonly configDirName: string;
   /** The plugin folder's name inside either (OpenCode's `plugin`, Kilo's `plugins`: each loads both, this is the one its docs use). */
   readonly pluginFolder: string;
+  /** Every plugin folder the agent loads, relative to the project folder and to the user config folder. */
+  readonly pluginFolders: readonly string[];
   readonly detect: AgentDetect;
   /** The factory the plugin module exports, and the module's path in the package. */
   readonly factory: string;
@@ -26,12 +28,11 @@ export interface OpenCodeSetupSpec {
 
 /** The setup of an agent of OpenCode's plugin API: one plugin file, `<project>/<projectFolder>/<pluginFolder>/hookbox.js` or the user's. */
 export function openCodeFormatSetup(spec: OpenCodeSetupSpec): AgentSetup {
-  const file = (scope: SetupScope): string =>
-    scope.kind === 'project'
-      ? path.join(scope.dir, spec.projectFolder, spec.pluginFolder, 'hookbox.js')
-      : path.join(xdgConfigDir(scope.home, spec.configDirName), spec.pluginFolder, 'hookbox.js');
+  const base = (scope: SetupScope): string => (scope.kind === 'project' ? path.join(scope.dir, spec.projectFolder) : xdgConfigDir(scope.home, spec.configDirName));
+  const file = (scope: SetupScope): string => path.join(base(scope), spec.pluginFolder, 'hookbox.js');
+  const pluginFolders = (scope: SetupScope): string[] => spec.pluginFolders.map((folder) => path.join(base(scope), folder));
   return {
-    ...pluginFileSetup({ label: spec.label, name: spec.name, detect: spec.detect, file, factory: spec.factory, exportAs: 'export const HookboxPlugin =', tradeOff: spec.tradeOff }),
+    ...pluginFileSetup({ label: spec.label, name: spec.name, detect: spec.detect, file, pluginFolders, factory: spec.factory, exportAs: 'export const HookboxPlugin =', tradeOff: spec.tradeOff }),
     plugin: { module: spec.module },
   };
 }
@@ -43,6 +44,7 @@ export const openCodeSetup: AgentSetup = openCodeFormatSetup({
   projectFolder: '.opencode',
   configDirName: 'opencode',
   pluginFolder: 'plugin',
+  pluginFolders: ['plugin', 'plugins'],
   detect: { folders: ['.opencode'], commands: ['opencode'] },
   factory: 'hookboxOpenCodePlugin',
   module: 'host/agents/opencode/plugin.mjs',
