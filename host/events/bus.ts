@@ -99,9 +99,12 @@ export class SeamBus {
       definition.kind === 'notify'
         ? await runNotify(seam, listeners, payload, session)
         : await runWaterfall(seam, listeners, payload, initial ?? definition.defaultDecision(payload), session);
-    for (const invocation of result.invocations) {
+    // A quiet listener's "no opinion" is not an event (hookbox's self-protection runs on every tool call).
+    const quiet = new Set(listeners.filter((listener) => listener.quiet === true).map((listener) => listener.name));
+    const invocations = quiet.size === 0 ? result.invocations : result.invocations.filter((invocation) => !(invocation.outcome === 'no-opinion' && quiet.has(invocation.hook)));
+    for (const invocation of invocations) {
       for (const observer of this.#observers) observer(invocation);
     }
-    return result;
+    return invocations === result.invocations ? result : { ...result, invocations };
   }
 }

@@ -45,6 +45,11 @@ export interface SeamListener {
    * The sandbox runner sets it; leave it unset unless that holds.
    */
   readonly checksDecisions?: boolean;
+  /**
+   * Its "no opinion" is not recorded (no `hook/invoke`, no transcript line):
+   * for hookbox's own checks that run on every call and speak only to refuse.
+   */
+  readonly quiet?: true;
   invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>>;
   /**
    * A hint that a session has started and will call soon: a listener with

@@ -52,6 +52,7 @@ export function selfProtectionHook(options: SelfProtectionOptions): SeamListener
   return {
     name: SELF_PROTECTION_HOOK,
     sandbox: 'native',
+    quiet: true,
     seams: ['tools/pre-execute', 'tools/post-execute'],
     failPolicy: 'closed',
     async invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>> {

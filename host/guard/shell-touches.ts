@@ -19,6 +19,8 @@ const READ_ONLY_GIT = new Set(['status', 'diff', 'log', 'show', 'ls-files', 'bla
 const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
 /** Words that run the rest of the command line as a program of its own. */
 const WRAPPERS = new Set(['sudo', 'env', 'command', 'builtin', 'nice', 'nohup', 'time', 'timeout', 'exec', 'doas']);
+/** Wrapper options whose value is the next word (`sudo -u root`, `timeout -s KILL`). */
+const OPTION_WITH_VALUE = new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-s', '-k']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'busybox']);
 /** Separators between simple commands. */
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;']);
@@ -107,7 +109,9 @@ function programAndArgs(words: readonly string[]): string[] {
     while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]!)) rest = rest.slice(1);
     if (rest.length === 0 || !WRAPPERS.has(path.basename(rest[0]!))) return rest;
     rest = rest.slice(1);
-    while (rest.length > 0 && (rest[0]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]!) || /^\d+[smhd]?$/.test(rest[0]!))) rest = rest.slice(1);
+    while (rest.length > 0 && (rest[0]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]!) || /^\d+[smhd]?$/.test(rest[0]!))) {
+      rest = rest.slice(OPTION_WITH_VALUE.has(rest[0]!) ? 2 : 1);
+    }
   }
 }
 
