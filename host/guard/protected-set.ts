@@ -13,6 +13,15 @@ export interface GuardRoots {
   readonly configFiles: readonly string[];
 }
 
+/**
+ * A protected path; `live`: hookbox itself writes there while it runs (the
+ * session logs, the server's socket and token in `.hookbox/`), so it is
+ * refused to the agent's tools but not compared after them.
+ */
+export interface GuardedPath extends ProtectedPath {
+  readonly live?: true;
+}
+
 /** How a path relates to what is protected. */
 export type Touch =
   /** It is a protected file, or lies inside a protected folder. */
@@ -28,7 +37,7 @@ export type Touch =
  * modules (a few path joins), so nothing here can go stale.
  */
 export class ProtectedSet {
-  readonly paths: readonly ProtectedPath[];
+  readonly paths: readonly GuardedPath[];
   /**
    * Names a command line may mention them by: project- or home-relative
    * (`.claude/settings.json`), else absolute; and each one's folder
@@ -40,13 +49,12 @@ export class ProtectedSet {
 
   constructor(roots: GuardRoots, cwd: string) {
     const dirs = [...new Set([roots.project, cwd].map((dir) => path.resolve(dir)))];
-    const paths: ProtectedPath[] = [
+    const paths: GuardedPath[] = [
       ...agentProtectedPaths([...dirs.map((dir) => ({ kind: 'project' as const, dir })), { kind: 'user', home: roots.home }]),
-      ...dirs.map((dir) => ({ path: path.join(dir, '.hookbox'), folder: true as const })),
-      { path: path.join(roots.home, '.hookbox'), folder: true },
+      ...[...dirs, roots.home].map((dir) => ({ path: path.join(dir, '.hookbox'), folder: true as const, live: true as const })),
       ...roots.configFiles.map((file) => ({ path: path.resolve(file) })),
     ];
-    const unique = new Map(paths.map((entry) => [entry.path, entry]));
+    const unique = new Map<string, GuardedPath>(paths.map((entry) => [entry.path, entry]));
     this.paths = [...unique.values()];
     this.#roots = [...dirs, roots.home];
     const names = new Map<string, boolean>();
@@ -61,13 +69,14 @@ export class ProtectedSet {
   /** How an absolute path relates to the protected set, if at all. Ancestors count only below a root (the project itself, or home, do not). */
   touch(file: string): Touch | undefined {
     const target = path.resolve(file);
+    // Plain prefix tests on resolved paths (`path.resolve` normalised both): this runs for every word of every command.
     for (const entry of this.paths) {
-      const inside = pathUnder(entry.path, target);
-      if (inside === '' || (inside !== undefined && entry.folder === true)) return { kind: 'protected', path: entry.path };
+      if (target === entry.path || (entry.folder === true && target.startsWith(`${entry.path}${path.sep}`))) return { kind: 'protected', path: entry.path };
     }
     if (this.#roots.includes(target) || target === path.parse(target).root) return undefined;
+    const prefix = `${target}${path.sep}`;
     for (const entry of this.paths) {
-      if (pathUnder(target, entry.path) !== undefined) return { kind: 'ancestor', path: entry.path };
+      if (entry.path.startsWith(prefix)) return { kind: 'ancestor', path: entry.path };
     }
     return undefined;
   }

@@ -48,6 +48,17 @@ export function selfProtectionHook(options: SelfProtectionOptions): SeamListener
   const allowed = (options.settings?.allowPaths ?? []).map((glob) => picomatch(glob.startsWith('~/') ? path.join(home, glob.slice(2)) : glob, { dot: true }));
   const isAllowed = (file: string): boolean => allowed.some((matches) => matches(file));
   const running = new Map<string, { readonly snapshot: ProtectedSnapshot; readonly set: ProtectedSet }>();
+  // One set per session folder: the paths depend only on it and on the roots, fixed for this listener's life.
+  const sets = new Map<string, ProtectedSet>();
+  const setFor = (session: SessionInfo): ProtectedSet => {
+    let set = sets.get(session.cwd);
+    if (set === undefined) {
+      if (sets.size >= MAX_RUNNING) sets.clear();
+      set = new ProtectedSet(roots(session), session.cwd);
+      sets.set(session.cwd, set);
+    }
+    return set;
+  };
 
   return {
     name: SELF_PROTECTION_HOOK,
@@ -56,7 +67,7 @@ export function selfProtectionHook(options: SelfProtectionOptions): SeamListener
     seams: ['tools/pre-execute', 'tools/post-execute'],
     failPolicy: 'closed',
     async invoke<S extends SeamId>(call: SeamCall<S>): Promise<ListenerOutcome<DecisionOf<S>>> {
-      const set = new ProtectedSet(roots(call.session), call.session.cwd);
+      const set = setFor(call.session);
       const key = `${call.session.id}\u0000${(call.payload as { toolCallId: string }).toolCallId}`;
       if (call.seam === 'tools/pre-execute') {
         const payload = call.payload as PayloadOf<'tools/pre-execute'>;

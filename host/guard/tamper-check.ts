@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ProtectedPath } from '../agents/index.ts';
+import type { GuardedPath } from './protected-set.ts';
 
 /** Files larger than this are compared by size and time only, and cannot be put back. */
 const MAX_KEPT_BYTES = 1024 * 1024;
@@ -19,15 +19,17 @@ type FileState = { readonly bytes: Buffer } | { readonly fingerprint: string } |
 export class ProtectedSnapshot {
   readonly #files = new Map<string, FileState>();
 
-  constructor(paths: readonly ProtectedPath[]) {
+  /** Reads every protected path but the live ones (hookbox's own `.hookbox/`, which it writes itself meanwhile). */
+  constructor(paths: readonly GuardedPath[]) {
     for (const entry of paths) {
+      if (entry.live === true) continue;
       if (entry.folder === true) this.#readFolder(entry.path, 0);
       else this.#files.set(entry.path, readState(entry.path));
     }
   }
 
   /** The protected paths that differ now from the snapshot (a file changed, added, removed, replaced by a link). */
-  changed(paths: readonly ProtectedPath[]): string[] {
+  changed(paths: readonly GuardedPath[]): string[] {
     const now = new ProtectedSnapshot(paths);
     const changed: string[] = [];
     for (const file of new Set([...this.#files.keys(), ...now.#files.keys()])) {
@@ -55,7 +57,9 @@ export class ProtectedSnapshot {
   #readFolder(folder: string, depth: number): void {
     let names: string[];
     try {
-      if (!lstatSync(folder).isDirectory()) {
+      const stat = lstatSync(folder, { throwIfNoEntry: false });
+      if (stat === undefined) return;
+      if (!stat.isDirectory()) {
         this.#files.set(folder, readState(folder));
         return;
       }
@@ -79,7 +83,8 @@ export class ProtectedSnapshot {
 
 function readState(file: string): FileState {
   try {
-    const stat = lstatSync(file);
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    if (stat === undefined) return null;
     if (stat.isSymbolicLink() || !stat.isFile()) return { fingerprint: `${stat.mode}:${stat.isSymbolicLink() ? 'link' : 'other'}:${stat.ino}` };
     if (stat.size > MAX_KEPT_BYTES) return { fingerprint: `${stat.size}:${stat.mtimeMs}:${stat.ino}` };
     return { bytes: readFileSync(file) };

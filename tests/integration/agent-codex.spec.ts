@@ -41,8 +41,9 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     return { ...ws, mock, env };
   }
 
-  it('guard-bash denies rm -rf of the workspace (it survives); a patch adding .env reaches a hook as a write to .env and is denied', { timeout: RUN_TIMEOUT }, async () => {
+  it('self-protection denies an apply_patch deleting .codex/hooks.json (the hooks stay); guard-bash denies rm -rf of the workspace (it survives); a patch adding .env reaches a hook as a write to .env and is denied', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project((dir) => [
+      { toolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Delete File: .codex/hooks.json\n*** End Patch\n' }] },
       { toolCalls: [{ name: 'exec_command', arguments: { cmd: `rm -rf ${dir}` } }] },
       { toolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes.md\n+hello\n*** Add File: .env\n+TOKEN=1\n*** End Patch\n' }] },
       { text: 'done' },
@@ -53,9 +54,11 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
     expect(existsSync(join(p.project, '.env'))).toBe(false);
     expect(existsSync(join(p.project, 'notes.md'))).toBe(false);
+    expect(readFileSync(join(p.project, '.codex', 'hooks.json'), 'utf8')).toContain('hookbox');
     const outputs = functionCallOutputs(p.mock.turns.at(-1)!);
-    expect(outputs[0]).toMatch(/^Command blocked by PreToolUse hook: guard-bash: recursive-delete/);
-    expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: no-env: writes to \.env files are not allowed/);
+    expect(outputs[0]).toMatch(/^Command blocked by PreToolUse hook: hookbox self-protection: write_file denied because it writes .*\.codex\/hooks\.json/);
+    expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: guard-bash: recursive-delete/);
+    expect(outputs[2]).toMatch(/^Command blocked by PreToolUse hook: no-env: writes to \.env files are not allowed/);
     expect(suite.server.log()).toMatch(/codex .*PreToolUse.*deny/);
   });
 

@@ -42,8 +42,9 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
 
   const run = (p: Awaited<ReturnType<typeof project>>, prompt: string) => runGemini(p.home, p.project, p.mock.url, prompt);
 
-  it('guard-bash denies rm -rf of the workspace (it survives); write_file to prod.env reaches a hook as a write_file and is denied', { timeout: RUN_TIMEOUT }, async () => {
+  it('self-protection denies write_file to .gemini/settings.json (the hooks stay); guard-bash denies rm -rf of the workspace (it survives); write_file to prod.env reaches a hook as a write_file and is denied', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project((dir) => [
+      { toolCalls: [{ name: 'write_file', arguments: { file_path: join(dir, '.gemini', 'settings.json'), content: '{}' } }] },
       { toolCalls: [{ name: 'run_shell_command', arguments: { command: `rm -rf ${dir}` } }] },
       { toolCalls: [{ name: 'write_file', arguments: { file_path: join(dir, 'prod.env'), content: 'TOKEN=1\n' } }] },
       { text: 'done' },
@@ -53,9 +54,11 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
     expect(result.status, result.stderr).toBe(0);
     expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
     expect(existsSync(join(p.project, 'prod.env'))).toBe(false);
+    expect(readFileSync(join(p.project, '.gemini', 'settings.json'), 'utf8')).toContain('hookbox');
     const responses = functionResponses(p.mock.turns.at(-1)!).map((response) => JSON.stringify(response));
-    expect(responses[0]).toMatch(/"error":"Tool execution blocked: guard-bash: recursive-delete/);
-    expect(responses[1]).toMatch(/"error":"Tool execution blocked: no-env: writes to \.env files are not allowed/);
+    expect(responses[0]).toMatch(/"error":"Tool execution blocked: hookbox self-protection: write_file denied because it writes .*\.gemini\/settings\.json/);
+    expect(responses[1]).toMatch(/"error":"Tool execution blocked: guard-bash: recursive-delete/);
+    expect(responses[2]).toMatch(/"error":"Tool execution blocked: no-env: writes to \.env files are not allowed/);
   });
 
   it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {

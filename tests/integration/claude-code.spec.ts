@@ -116,12 +116,14 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
 
   for (const transport of ['command', 'http'] as const) {
     it(
-      `${transport}: guard-bash denies rm -rf, git push asks (headless: not run), session-context reaches the model, test-gate continues until the tests pass, replay reports 0 changes`,
+      `${transport}: self-protection denies the shell's disableAllHooks (the hooks stay in force), guard-bash denies rm -rf, git push asks (headless: not run), session-context reaches the model, test-gate continues until the tests pass, replay reports 0 changes`,
       async () => {
         await inClaudeProject(
           (project) => setup(project, demo, transport),
           async ({ project, home, mock }) => {
             mock.script([
+              // The model switches hooks off with a redirection (Claude Code reloads its settings mid-session): refused.
+              bash(`printf %s '{"disableAllHooks":true}' > .claude/settings.local.json`),
               bash('rm -rf .'),
               bash('git push origin main'),
               bash('npm test --silent'),
@@ -131,9 +133,12 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
             ]);
             const run = await runClaude({ project, home, mock, prompt: 'Clean up and fix the tests.' });
             expect(run.result, run.stderr).toBeDefined();
-            // guard-bash: the wipe never ran.
+            // Self-protection: no settings.local.json, so guard-bash was still asked — the wipe never ran.
+            expect(existsSync(join(project, '.claude', 'settings.local.json'))).toBe(transport === 'http');
+            if (transport === 'http') expect(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')).not.toContain('disableAllHooks');
             expect(existsSync(join(project, 'keep-me.txt'))).toBe(true);
             const shown = mock.shown();
+            expect(shown.includes('hookbox self-protection: bash denied because it redirects output into'), 'the self-protection reason reached the model').toBe(true);
             expect(shown.includes('guard-bash: recursive-delete'), 'the deny reason reached the model').toBe(true);
             // git push → ask; headless Claude Code has nobody to ask: the call is refused and listed as a denial.
             const denials = JSON.stringify(run.result?.permission_denials);
@@ -143,7 +148,7 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
             expect(shown.includes('Team rules: small commits'), 'session-context reached the model').toBe(true);
             // test-gate: the first Stop was turned into "keep working" (the model was told why), the second let it stop.
             expect(shown.includes('test-gate: the last test run in this turn failed'), 'the continuation reason reached the model').toBe(true);
-            expect(mock.requests.filter((request) => request.withTools).length).toBe(6);
+            expect(mock.requests.filter((request) => request.withTools).length).toBe(7);
             expect(readFileSync(join(project, 'add.js'), 'utf8')).toContain('a + b');
             expect(run.result?.result).toBe('Fixed, the tests pass.');
 
@@ -152,7 +157,7 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
             const types = events.map((event) => event.type);
             expect(types[0]).toBe('session/start');
             expect(types).toEqual(expect.arrayContaining(['turn/start', 'user/message', 'tool/call', 'tool/result', 'hook/invoke', 'steering/message', 'turn/end']));
-            expect(events.filter((event) => event.type === 'tool/result' && event.hookEffect === 'denied')).toHaveLength(1);
+            expect(events.filter((event) => event.type === 'tool/result' && event.hookEffect === 'denied')).toHaveLength(2);
             const replay = spawnSync(process.execPath, [HOOKBOX, 'replay', log, '--config', demo.config], { encoding: 'utf8', timeout: 120_000 });
             expect(replay.stdout).toMatch(/re-decided [1-9]\d* decision\(s\): 0 would change/);
             expect(replay.status).toBe(0);

@@ -88,6 +88,17 @@ describe('after the tool: what changed anyway is put back and the result withhel
     expect(existsSync(path.join(project, '.github', 'hooks', 'x.json'))).toBe(false);
   });
 
+  it('leaves .hookbox/ to hookbox: a session log appended during the tool is neither reported nor put back', async () => {
+    const log = path.join(project, '.hookbox', 'sessions', 'claude-code-s1.jsonl');
+    mkdirSync(path.dirname(log), { recursive: true });
+    writeFileSync(log, '{"type":"session/start"}\n');
+    const listener = guard();
+    await pre(listener, 'bash', { command: 'npm test' });
+    writeFileSync(log, '{"type":"session/start"}\n{"type":"tool/call"}\n');
+    expect(await post(listener)).toEqual({ type: 'no-opinion' });
+    expect(readFileSync(log, 'utf8')).toContain('tool/call');
+  });
+
   it('has no opinion when nothing protected changed, and for a call it never saw', async () => {
     const listener = guard();
     await pre(listener, 'bash', { command: 'echo hi > out.txt' });
