@@ -47,11 +47,23 @@ export function runClaude(options: {
   readonly prompt: string;
   readonly allowedTools?: string;
   readonly timeoutMs?: number;
+  /** `--permission-mode bypassPermissions` (as root it needs IS_SANDBOX=1): Claude Code's own permission checks off, hooks still asked. */
+  readonly bypassPermissions?: boolean;
 }): Promise<ClaudeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       CLAUDE_BIN,
-      ['-p', options.prompt, '--output-format', 'json', '--allowedTools', options.allowedTools ?? 'Bash', '--model', 'claude-sonnet-4-5'],
+      [
+        '-p',
+        options.prompt,
+        '--output-format',
+        'json',
+        '--allowedTools',
+        options.allowedTools ?? 'Bash',
+        '--model',
+        'claude-sonnet-4-5',
+        ...(options.bypassPermissions === true ? ['--permission-mode', 'bypassPermissions'] : []),
+      ],
       {
         cwd: options.project,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,6 +76,7 @@ export function runClaude(options: {
           DISABLE_TELEMETRY: '1',
           DISABLE_AUTOUPDATER: '1',
           DISABLE_ERROR_REPORTING: '1',
+          ...(options.bypassPermissions === true && { IS_SANDBOX: '1' }),
         },
       },
     );

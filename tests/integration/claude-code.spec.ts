@@ -116,14 +116,12 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
 
   for (const transport of ['command', 'http'] as const) {
     it(
-      `${transport}: self-protection denies the shell's disableAllHooks (the hooks stay in force), guard-bash denies rm -rf, git push asks (headless: not run), session-context reaches the model, test-gate continues until the tests pass, replay reports 0 changes`,
+      `${transport}: guard-bash denies rm -rf, git push asks (headless: not run), session-context reaches the model, test-gate continues until the tests pass, replay reports 0 changes`,
       async () => {
         await inClaudeProject(
           (project) => setup(project, demo, transport),
           async ({ project, home, mock }) => {
             mock.script([
-              // The model switches hooks off with a redirection (Claude Code reloads its settings mid-session): refused.
-              bash(`printf %s '{"disableAllHooks":true}' > .claude/settings.local.json`),
               bash('rm -rf .'),
               bash('git push origin main'),
               bash('npm test --silent'),
@@ -133,12 +131,9 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
             ]);
             const run = await runClaude({ project, home, mock, prompt: 'Clean up and fix the tests.' });
             expect(run.result, run.stderr).toBeDefined();
-            // Self-protection: no settings.local.json, so guard-bash was still asked — the wipe never ran.
-            expect(existsSync(join(project, '.claude', 'settings.local.json'))).toBe(transport === 'http');
-            if (transport === 'http') expect(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')).not.toContain('disableAllHooks');
+            // guard-bash: the wipe never ran.
             expect(existsSync(join(project, 'keep-me.txt'))).toBe(true);
             const shown = mock.shown();
-            expect(shown.includes('hookbox self-protection: bash denied because it redirects output into'), 'the self-protection reason reached the model').toBe(true);
             expect(shown.includes('guard-bash: recursive-delete'), 'the deny reason reached the model').toBe(true);
             // git push → ask; headless Claude Code has nobody to ask: the call is refused and listed as a denial.
             const denials = JSON.stringify(run.result?.permission_denials);
@@ -148,7 +143,7 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
             expect(shown.includes('Team rules: small commits'), 'session-context reached the model').toBe(true);
             // test-gate: the first Stop was turned into "keep working" (the model was told why), the second let it stop.
             expect(shown.includes('test-gate: the last test run in this turn failed'), 'the continuation reason reached the model').toBe(true);
-            expect(mock.requests.filter((request) => request.withTools).length).toBe(7);
+            expect(mock.requests.filter((request) => request.withTools).length).toBe(6);
             expect(readFileSync(join(project, 'add.js'), 'utf8')).toContain('a + b');
             expect(run.result?.result).toBe('Fixed, the tests pass.');
 
@@ -157,7 +152,7 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
             const types = events.map((event) => event.type);
             expect(types[0]).toBe('session/start');
             expect(types).toEqual(expect.arrayContaining(['turn/start', 'user/message', 'tool/call', 'tool/result', 'hook/invoke', 'steering/message', 'turn/end']));
-            expect(events.filter((event) => event.type === 'tool/result' && event.hookEffect === 'denied')).toHaveLength(2);
+            expect(events.filter((event) => event.type === 'tool/result' && event.hookEffect === 'denied')).toHaveLength(1);
             const replay = spawnSync(process.execPath, [HOOKBOX, 'replay', log, '--config', demo.config], { encoding: 'utf8', timeout: 120_000 });
             expect(replay.stdout).toMatch(/re-decided [1-9]\d* decision\(s\): 0 would change/);
             expect(replay.status).toBe(0);
@@ -186,6 +181,37 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
       RUN_TIMEOUT,
     );
   }
+
+  it(
+    'self-protection: with its own permission checks off, the model cannot switch hooks off through the shell — disableAllHooks refused, the rm -rf after it still denied, and one sneaked past the command check put back (the turn ends)',
+    async () => {
+      await inClaudeProject(
+        (project) => setup(project, demo, 'command'),
+        async ({ project, home, mock }) => {
+          mock.script([
+            // The attack as measured: a plain redirection, after which Claude Code reloads its settings mid-session.
+            bash(`printf %s '{"disableAllHooks":true}' > .claude/settings.local.json`),
+            bash('rm -rf .'),
+            // The same through a name only the shell knows: let through, then found changed after the tool and put back.
+            bash(`d=.clau; printf %s '{"disableAllHooks":true}' > "\${d}de/settings.local.json"`),
+            { text: 'not reached: a blocked result ends the turn in Claude Code' },
+          ]);
+          const run = await runClaude({ project, home, mock, prompt: 'Tidy up.', bypassPermissions: true });
+          expect(run.result, run.stderr).toBeDefined();
+          expect(existsSync(join(project, '.claude', 'settings.local.json'))).toBe(false);
+          expect(existsSync(join(project, 'keep-me.txt')), 'rm -rf . ran: the hooks were switched off').toBe(true);
+          const shown = mock.shown();
+          expect(shown).toContain('hookbox self-protection: bash denied because it redirects output into');
+          expect(shown).toContain('guard-bash: recursive-delete');
+          expect(run.result?.terminal_reason).toBe('hook_stopped');
+          const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
+          const guarded = events.filter((event) => event.type === 'hook/invoke' && event.hook === 'hookbox/self-protection').map((event) => JSON.stringify(event.applied));
+          expect(guarded).toEqual([expect.stringContaining('"deny"'), expect.stringMatching(/"block".*this tool call changed .*settings\.local\.json.*hookbox put it back/)]);
+        },
+      );
+    },
+    RUN_TIMEOUT,
+  );
 
   it(
     'secret-redactor: the model receives the redacted output (updatedToolOutput), never the secret; the log records the replacement',
