@@ -205,7 +205,7 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
           expect(shown).toContain('guard-bash: recursive-delete');
           expect(run.result?.terminal_reason).toBe('hook_stopped');
           const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
-          const guarded = events.filter((event) => event.type === 'hook/invoke' && event.hook === 'hookbox/self-protection').map((event) => JSON.stringify(event.applied));
+          const guarded = events.flatMap((event) => (event.type === 'hook/invoke' && event.hook === 'hookbox/self-protection' ? [JSON.stringify(event.applied)] : []));
           expect(guarded).toEqual([expect.stringContaining('"deny"'), expect.stringMatching(/"block".*this tool call changed .*settings\.local\.json.*hookbox put it back/)]);
         },
       );
