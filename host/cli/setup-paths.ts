@@ -49,6 +49,46 @@ export const PROJECT_DIR_VARIABLE: Readonly<Record<string, string>> = Object.fro
 /** The per-project socket `setup` points the client at, relative to the project (a server serves one project). */
 export const PROJECT_SOCKET = path.join('.hookbox', 'run', 'serve.sock');
 
+/**
+ * What marks a folder as a hookbox project: its config (committed), or the
+ * `.hookbox/run/` a server made there (not `.hookbox/` alone: that is also
+ * the user-wide folder in the home folder).
+ */
+const PROJECT_MARKERS = ['hookbox.config.json', path.join('.hookbox', 'run')];
+
+/**
+ * The hookbox project a folder belongs to: `start` itself or the nearest
+ * folder above it holding `hookbox.config.json` or `.hookbox/run/`; undefined
+ * when none does. How `setup` and `doctor` with no `--project` find the
+ * project from a subfolder, as the hook command's prologue does.
+ */
+export function findProjectRoot(start: string): string | undefined {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (PROJECT_MARKERS.some((marker) => existsSync(path.join(dir, marker)))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/**
+ * What an agent that reads its settings only where it starts does when
+ * started in `cwd`, a subfolder of the project `root`; undefined when that
+ * does not arise (also when `guarded`: that folder's own settings hold
+ * hookbox's entries). setup prints it; doctor reports it as a failure.
+ */
+export function startFolderNote(bridge: AgentBridge, root: string, cwd: string, guarded: (dir: string) => boolean): { what: string; fix: string } | undefined {
+  const reads = bridge.setup.startFolderOnly;
+  // Set up in that folder too (`setup --project <subfolder>`): it runs hookbox's entries from there.
+  if (reads === undefined || path.resolve(cwd) === path.resolve(root) || guarded(cwd)) return undefined;
+  const here = bridge.setup.settingsPath({ kind: 'project', dir: cwd });
+  return {
+    what: `${reads}: started in ${cwd}, ${bridge.label} reads ${here}${existsSync(here) ? '' : ' (there is none)'}, not ${bridge.setup.settingsPath({ kind: 'project', dir: root })}: no hookbox hook runs and nothing it does is checked`,
+    fix: `start ${bridge.label} in ${root}; or guard this folder too: hookbox setup ${bridge.name} --project ${cwd} --config ${path.join(root, 'hookbox.config.json')} --socket ${path.join(root, PROJECT_SOCKET)}`,
+  };
+}
+
 /** POSIX single-quoting for one word of the command line the agent runs through `sh`. */
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -100,6 +140,40 @@ export function clientCommand(
     return { words: [interpreter, client], portable: true, client };
   }
   return { words: [interpreter, shellQuote(absolute)], portable: false, client: absolute };
+}
+
+/**
+ * The whole command line a project's agent runs per event, with every path
+ * reaching the project from wherever the agent was started (a teammate may
+ * start it in `src/`): behind the agent's project-folder variable where it
+ * has one; else a `sh -c` prologue walks up from the working folder to the
+ * folder holding `marker` (the config, relative to the project) and runs
+ * the client there — never the working folder. No such folder: exit 2 with
+ * the reason on stderr, which every agent of this kind takes as a block.
+ * A user-wide setup names absolute paths and needs neither.
+ */
+export function hookCommand(
+  agent: string,
+  scope: { kind: 'project'; dir: string } | { kind: 'user' },
+  client: { words: string[] },
+  args: { before: string[]; socket: string; config: string; after: string[] },
+  marker: string,
+): string {
+  const variable = PROJECT_DIR_VARIABLE[agent];
+  const relative = (file: string) => !path.isAbsolute(file);
+  if (scope.kind === 'user') return [...client.words, ...[...args.before, '--socket', args.socket, '--config', args.config, ...args.after].map(shellQuote)].join(' ');
+  if (variable !== undefined) {
+    // Double quotes so the agent's shell expands the variable; the relative path is plain ASCII from path.join.
+    const under = (file: string) => (relative(file) && /^[\w./-]+$/.test(file) ? `"$${variable}/${file.split(path.sep).join('/')}"` : shellQuote(file));
+    return [...client.words, ...args.before.map(shellQuote), "'--socket'", under(args.socket), "'--config'", under(args.config), ...args.after.map(shellQuote)].join(' ');
+  }
+  const seek = marker.split(path.sep).join('/');
+  if (!/^[\w./-]+$/.test(seek)) throw new ConfigError(`${seek}: the hook command finds the project by this file; name it with letters, digits, ".", "_", "-" and "/" only`);
+  const prologue =
+    `r=$PWD; until [ -e "$r/${seek}" ]; do [ "$r" = / ] && { echo "hookbox: no ${seek} in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; ` +
+    `cd "$r" || exit 2; exec ${client.words.join(' ')} "$@"`;
+  // $0 is the client's file name, so the line reads as hookbox's (`hookbox-hook.sh codex`) to setup --remove and doctor.
+  return ['sh', '-c', shellQuote(prologue), path.basename(client.words[1]!.replace(/['"]/g, '')), ...[...args.before, '--socket', args.socket, '--config', args.config, ...args.after].map(shellQuote)].join(' ');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   type AgentBridge,
@@ -20,7 +20,7 @@ import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 import { agentHasEntries } from '../doctor.ts';
-import { PROJECT_SOCKET, clientCommand, ensureGitignored, hookClientKind, installedIn, projectRelative, shellQuote } from '../setup-paths.ts';
+import { PROJECT_SOCKET, clientCommand, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
 
 interface SetupFlags {
@@ -108,8 +108,8 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
     const socket = flags.socket !== undefined ? resolve(flags.socket) : base !== undefined ? join(base, PROJECT_SOCKET) : join(homedir(), '.hookbox', 'serve.sock');
     const shown = (file: string) => (base === undefined ? file : projectRelative(base, file));
     const client = clientCommand(bridge.name, scope, hookClientKind(flags.client));
-    const args = [bridge.name, '--socket', shown(socket), '--config', shown(config), '--deadline-ms', String(deadlineMs)];
-    const command = [...client.words, ...args.map(shellQuote)].join(' ');
+    const marker = base !== undefined && !isAbsolute(shown(config)) ? shown(config) : relative(base ?? '.', bridge.setup.settingsPath(scope));
+    const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, marker);
     if (!client.portable && scope.kind === 'project') {
       notes.push(
         `hookbox is not installed in ${join(scope.dir, 'node_modules')}: the hook command names ${client.client}, which only this machine has — install it there (npm i -D hookbox) and run setup again for settings that work on every checkout`,
@@ -143,7 +143,8 @@ function effectiveHooks(config: string): { limits: { timeoutMs?: number }; comma
 
 function scopeOf(flags: SetupFlags): SetupScope {
   if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
-  return flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
+  // No --project: the project the current folder is in (run in a subfolder, setup sets up the project above it).
+  return flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? findProjectRoot(process.cwd()) ?? '.') };
 }
 
 /**
@@ -252,6 +253,8 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     for (const change of finished.changes) write(`  ${change.action} ${change.where}: ${printable(change.what)}\n`);
     notes.push(...finished.notes);
   }
+  const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => agentHasEntries(bridge, { kind: 'project', dir })) : undefined;
+  if (subfolder !== undefined && scope.kind === 'project') notes.push(`set up ${scope.dir}, the project above this folder. ${subfolder.what}. Fix: ${subfolder.fix}`);
   for (const note of notes) write(`${note}\n`);
   return edit;
 }
@@ -261,7 +264,7 @@ export function registerSetupCommand(program: Command): void {
     .command('setup')
     .description("merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out")
     .argument('[agent]', `the agent: ${agentNames().join(', ')} (default: every agent the project uses — its folder there, else its command on PATH; with --remove, every agent whose settings hold hookbox entries)`)
-    .option('--project <dir>', "the project's settings (default: the current folder)")
+    .option('--project <dir>', "the project's settings (default: the project the current folder is in — itself or the nearest folder above holding hookbox.config.json)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
     .option(
