@@ -124,10 +124,9 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
     const shell = agentShell(bridge, scope);
     findings.push(clientFinding(handler.command, shell.env));
     const words = shellWords(handler.command);
-    const base = shell.cwd ?? process.cwd();
-    // A path behind the agent's project variable ("$CLAUDE_PROJECT_DIR/…") is expanded as the agent's shell does.
-    const expand = (word: string) => word.replace(/^"(.*)"$/, '$1').replace(/\$(\w+)|\$\{(\w+)\}/g, (_all, a?: string, b?: string) => shell.env[a ?? b ?? ''] ?? '');
-    const named = (flag: string) => (words.includes(flag) && words[words.indexOf(flag) + 1] !== undefined ? path.resolve(base, expand(words[words.indexOf(flag) + 1]!)) : undefined);
+    // Relative paths start where the client starts them: the folder a setup prologue walks up to, else the agent's project folder.
+    const base = prologueRoot(handler.command, shell.cwd ?? process.cwd());
+    const named = (flag: string) => (words.includes(flag) && words[words.indexOf(flag) + 1] !== undefined ? path.resolve(base, words[words.indexOf(flag) + 1]!) : undefined);
     const socket = named('--socket');
     const config = named('--config');
     if (socket !== undefined) {
@@ -183,6 +182,16 @@ async function noServerFinding(socket: string, config: string | undefined): Prom
     };
   }
   return { ok: true, what: `no server on ${socket}: each event is decided in-process (slower; hooks keep no state across events) — start one with ${start}` };
+}
+
+/** The folder a command's `sh -c` prologue (setup-paths.ts `hookCommand`) walks up to from `start`; `start` for any other command. */
+function prologueRoot(command: string, start: string): string {
+  const marker = /until \[ -e "\$r\/([\w./-]+)" \]/.exec(command)?.[1];
+  if (marker === undefined) return start;
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, marker))) return dir;
+    if (path.dirname(dir) === dir) return start;
+  }
 }
 
 /** Which command client the handler runs; for the sh one, whether the agent's PATH has the curl it needs to skip Node. */

@@ -85,7 +85,7 @@ export function startFolderNote(bridge: AgentBridge, root: string, cwd: string, 
   const here = bridge.setup.settingsPath({ kind: 'project', dir: cwd });
   return {
     what: `${reads}: started in ${cwd}, ${bridge.label} reads ${here}${existsSync(here) ? '' : ' (there is none)'}, not ${bridge.setup.settingsPath({ kind: 'project', dir: root })}: no hookbox hook runs and nothing it does is checked`,
-    fix: `start ${bridge.label} in ${root}; or guard this folder too: hookbox setup ${bridge.name} --project ${cwd} --config ${path.join(root, 'hookbox.config.json')} --socket ${path.join(root, PROJECT_SOCKET)}`,
+    fix: `start ${bridge.label} in ${root}; or guard this folder too: hookbox setup ${bridge.name} --project ${cwd} (its settings then find the project above)`,
   };
 }
 
@@ -129,12 +129,13 @@ export function clientCommand(
   agent: string,
   scope: { kind: 'project'; dir: string } | { kind: 'user' },
   kind: HookClientKind = defaultHookClient(),
+  options: { variable?: boolean } = {},
 ): { words: string[]; portable: boolean; client: string } {
   const { file, interpreter } = CLIENTS[kind];
   const absolute = path.join(PACKAGE_ROOT, ...file);
   if (scope.kind === 'project' && installedIn(scope.dir)) {
     const inProject = ['node_modules', 'hookbox', ...file].join('/');
-    const variable = PROJECT_DIR_VARIABLE[agent];
+    const variable = options.variable === false ? undefined : PROJECT_DIR_VARIABLE[agent];
     // Double quotes so the agent's shell expands the variable; the rest is plain ASCII.
     const client = variable === undefined ? inProject : `"$${variable}/${inProject}"`;
     return { words: [interpreter, client], portable: true, client };
@@ -146,9 +147,11 @@ export function clientCommand(
  * The whole command line a project's agent runs per event, with every path
  * reaching the project from wherever the agent was started (a teammate may
  * start it in `src/`): behind the agent's project-folder variable where it
- * has one; else a `sh -c` prologue walks up from the working folder to the
- * folder holding `marker` (the config, relative to the project) and runs
- * the client there — never the working folder. No such folder: exit 2 with
+ * has one (the clients resolve --socket and --config from it too); else a
+ * `sh -c` prologue walks up from the working folder to the folder holding
+ * `marker` (the config, relative to the project), names it to the client
+ * (`HOOKBOX_PROJECT_DIR`, which the clients put before the agent's variable)
+ * and runs the client there — never the working folder. No such folder: exit 2 with
  * the reason on stderr, which every agent of this kind takes as a block.
  * A user-wide setup names absolute paths and needs neither.
  */
@@ -158,22 +161,19 @@ export function hookCommand(
   client: { words: string[] },
   args: { before: string[]; socket: string; config: string; after: string[] },
   marker: string,
+  options: { variable?: boolean } = {},
 ): string {
-  const variable = PROJECT_DIR_VARIABLE[agent];
-  const relative = (file: string) => !path.isAbsolute(file);
-  if (scope.kind === 'user') return [...client.words, ...[...args.before, '--socket', args.socket, '--config', args.config, ...args.after].map(shellQuote)].join(' ');
-  if (variable !== undefined) {
-    // Double quotes so the agent's shell expands the variable; the relative path is plain ASCII from path.join.
-    const under = (file: string) => (relative(file) && /^[\w./-]+$/.test(file) ? `"$${variable}/${file.split(path.sep).join('/')}"` : shellQuote(file));
-    return [...client.words, ...args.before.map(shellQuote), "'--socket'", under(args.socket), "'--config'", under(args.config), ...args.after.map(shellQuote)].join(' ');
-  }
+  const words = [...args.before, '--socket', args.socket, '--config', args.config, ...args.after].map(shellQuote);
+  // The clients resolve a relative --socket and --config from the agent's project variable (else the working folder).
+  // Settings in a subfolder of the project (`variable: false`): that variable names the subfolder, so the prologue finds the project.
+  if (scope.kind === 'user' || (options.variable !== false && PROJECT_DIR_VARIABLE[agent] !== undefined)) return [...client.words, ...words].join(' ');
   const seek = marker.split(path.sep).join('/');
   if (!/^[\w./-]+$/.test(seek)) throw new ConfigError(`${seek}: the hook command finds the project by this file; name it with letters, digits, ".", "_", "-" and "/" only`);
   const prologue =
     `r=$PWD; until [ -e "$r/${seek}" ]; do [ "$r" = / ] && { echo "hookbox: no ${seek} in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; ` +
-    `cd "$r" || exit 2; exec ${client.words.join(' ')} "$@"`;
-  // $0 is the client's file name, so the line reads as hookbox's (`hookbox-hook.sh codex`) to setup --remove and doctor.
-  return ['sh', '-c', shellQuote(prologue), path.basename(client.words[1]!.replace(/['"]/g, '')), ...[...args.before, '--socket', args.socket, '--config', args.config, ...args.after].map(shellQuote)].join(' ');
+    `export HOOKBOX_PROJECT_DIR="$r"; cd "$r" || exit 2; exec ${client.words.join(' ')} "$@"`;
+  // $0 is the client's path, so the line reads as hookbox's (`…/hookbox-hook.sh codex`) to setup --remove and doctor.
+  return ['sh', '-c', shellQuote(prologue), shellQuote(client.words[1]!.replace(/^'(.*)'$/, '$1').replace(/'\\''/g, "'")), ...words].join(' ');
 }
 
 /**

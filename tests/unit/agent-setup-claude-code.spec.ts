@@ -96,7 +96,7 @@ describe('hookbox setup claude-code: the command', () => {
     const file = join(dir, '.claude', 'settings.json');
     const first = readFileSync(file, 'utf8');
     // No node_modules/hookbox in this project: the client's absolute path, and setup says so; node from the agent's PATH.
-    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command sh '.+\/host\/cli\/hookbox-hook\.sh' 'claude-code' '--socket' "\$CLAUDE_PROJECT_DIR\/s\.sock" '--config' "\$CLAUDE_PROJECT_DIR\/hookbox\.config\.json" '--deadline-ms' '25000'/);
+    expect(out.join('')).toMatch(/updated\n {2}added hooks\.SessionStart\[0\]: command sh '.+\/host\/cli\/hookbox-hook\.sh' 'claude-code' '--socket' 's\.sock' '--config' 'hookbox\.config\.json' '--deadline-ms' '25000'/);
     expect(out.join('')).toContain('hookbox is not installed in');
     expect(out.join('')).toContain('fails closed');
     out.length = 0;

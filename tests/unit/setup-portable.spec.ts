@@ -77,7 +77,7 @@ describe('hookbox setup: what it writes for each agent', () => {
       }
     });
 
-    it(`${agent}: installed in the project, the command names no machine path; client, socket and config reached from the project root, never the working folder`, () => {
+    it(`${agent}: installed in the project, the command names no machine path; relative socket per project and config`, () => {
       const { dir, config } = project(true);
       const out: string[] = [];
       setupCommand(agent, { project: dir, config, transport: 'command' }, (text) => out.push(text));
@@ -88,17 +88,12 @@ describe('hookbox setup: what it writes for each agent', () => {
         // The sh client by default (this platform has a POSIX sh).
         expect(words[0]).toBe('sh');
         if (agent === 'codex') {
-          // No project variable: a prologue walks up from the working folder to the config and runs the client there.
+          // No project variable: a prologue walks up from the working folder to the config, names the project and runs the client there.
           expect(words[1]).toBe('-c');
-          expect(words[2]).toMatch(/until \[ -e "\$r\/hookbox\.config\.json" \].*cd "\$r" \|\| exit 2; exec sh node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh "\$@"$/);
-          expect(words[words.indexOf('--socket') + 1]).toBe('.hookbox/run/serve.sock');
-          expect(words[words.indexOf('--config') + 1]).toBe('hookbox.config.json');
-        } else {
-          const variable = agent === 'claude-code' ? 'CLAUDE_PROJECT_DIR' : 'GEMINI_PROJECT_DIR';
-          expect(words[1]).toBe(`"$${variable}/node_modules/hookbox/host/cli/hookbox-hook.sh"`);
-          expect(words[words.indexOf('--socket') + 1]).toBe(`"$${variable}/.hookbox/run/serve.sock"`);
-          expect(words[words.indexOf('--config') + 1]).toBe(`"$${variable}/hookbox.config.json"`);
-        }
+          expect(words[2]).toMatch(/until \[ -e "\$r\/hookbox\.config\.json" \].*export HOOKBOX_PROJECT_DIR="\$r"; cd "\$r" \|\| exit 2; exec sh node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh "\$@"$/);
+        } else expect(words[1]).toMatch(/^"\$(CLAUDE|GEMINI)_PROJECT_DIR\/node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh"$/);
+        expect(words[words.indexOf('--socket') + 1]).toBe('.hookbox/run/serve.sock');
+        expect(words[words.indexOf('--config') + 1]).toBe('hookbox.config.json');
       }
       expect(out.join('')).not.toContain('is not installed');
       expect(out.join('')).toMatch(/added to .+\.gitignore: \.hookbox\//);

@@ -22,6 +22,7 @@ import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../s
 import { agentHasEntries } from '../doctor.ts';
 import { PROJECT_SOCKET, clientCommand, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
+import { pathUnder } from '../../path-under.ts';
 
 interface SetupFlags {
   readonly project?: string;
@@ -99,17 +100,29 @@ function pluginTransportFor(bridge: AgentBridge, plugin: { module: string }, fla
   return { transport: { kind: 'plugin', module, options: { socket: shown(socket), config: shown(config), deadlineMs } }, notes, ignored: ['.hookbox/'] };
 }
 
+/** The project `dir` is a subfolder of (its nearest folder above holding the config), when `dir` holds none itself. */
+function projectAbove(dir: string): string | undefined {
+  const root = findProjectRoot(dir);
+  return root !== undefined && root !== resolve(dir) ? root : undefined;
+}
+
 function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope, config: string, deadlineMs: number): Chosen {
   const notes: string[] = [];
   if (flags.transport === 'plugin' && bridge.setup.plugin !== undefined) return pluginTransportFor(bridge, bridge.setup.plugin, flags, scope, config, deadlineMs);
   if (flags.transport === 'command') {
-    const base = scope.kind === 'project' ? scope.dir : undefined;
+    // Settings in a subfolder of a project (`--project src`, for an agent that reads them only where it starts): paths start at the project above.
+    const above = scope.kind === 'project' ? projectAbove(scope.dir) : undefined;
+    // Only when the config is that project's: a config elsewhere leaves the folder a project of its own.
+    const root = above !== undefined && pathUnder(above, config) !== undefined ? above : undefined;
+    const base = root ?? (scope.kind === 'project' ? scope.dir : undefined);
     // A project's socket is its own (a server serves one project); relative paths start at the project.
     const socket = flags.socket !== undefined ? resolve(flags.socket) : base !== undefined ? join(base, PROJECT_SOCKET) : join(homedir(), '.hookbox', 'serve.sock');
     const shown = (file: string) => (base === undefined ? file : projectRelative(base, file));
-    const client = clientCommand(bridge.name, scope, hookClientKind(flags.client));
+    const variable = { variable: root === undefined };
+    const client = clientCommand(bridge.name, base === undefined ? scope : { kind: 'project', dir: base }, hookClientKind(flags.client), variable);
     const marker = base !== undefined && !isAbsolute(shown(config)) ? shown(config) : relative(base ?? '.', bridge.setup.settingsPath(scope));
-    const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, marker);
+    const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, marker, variable);
+    if (root !== undefined && scope.kind === 'project') notes.push(`${scope.dir} is a subfolder of the project ${root}: the hook command finds the project from wherever ${bridge.label} starts and uses its config and socket`);
     if (!client.portable && scope.kind === 'project') {
       notes.push(
         `hookbox is not installed in ${join(scope.dir, 'node_modules')}: the hook command names ${client.client}, which only this machine has — install it there (npm i -D hookbox) and run setup again for settings that work on every checkout`,
@@ -205,7 +218,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   if (flags.remove === true) {
     edit = bridge.setup.remove(settings);
   } else {
-    const config = resolve(flags.config ?? join(scope.kind === 'project' ? scope.dir : '.', 'hookbox.config.json'));
+    const config = resolve(flags.config ?? join(scope.kind === 'project' ? (projectAbove(scope.dir) ?? scope.dir) : '.', 'hookbox.config.json'));
     if (flags.config === undefined && !existsSync(config)) {
       throw new ConfigError(`${config} does not exist: write the operator config whose hooks the agent should run there, or name it with --config FILE`);
     }
