@@ -186,10 +186,11 @@ async function noServerFinding(socket: string, config: string | undefined): Prom
 
 /** The folder a command's `sh -c` prologue (setup-paths.ts `hookCommand`) walks up to from `start`; `start` for any other command. */
 function prologueRoot(command: string, start: string): string {
-  const marker = /until \[ -e "\$r\/([\w./-]+)" \]/.exec(command)?.[1];
-  if (marker === undefined) return start;
+  const until = /until ((?:\[ -e "\$r\/[\w./-]+" \](?: && )?)+);/.exec(command)?.[1];
+  if (until === undefined) return start;
+  const markers = [...until.matchAll(/\$r\/([\w./-]+)"/g)].map((match) => match[1]!);
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, marker))) return dir;
+    if (markers.every((marker) => existsSync(path.join(dir, marker)))) return dir;
     if (path.dirname(dir) === dir) return start;
   }
 }

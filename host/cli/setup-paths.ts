@@ -129,12 +129,13 @@ export function clientCommand(
   agent: string,
   scope: { kind: 'project'; dir: string } | { kind: 'user' },
   kind: HookClientKind = defaultHookClient(),
-  options: { variable?: boolean } = {},
+  options: { variable?: boolean; up?: string } = {},
 ): { words: string[]; portable: boolean; client: string } {
   const { file, interpreter } = CLIENTS[kind];
   const absolute = path.join(PACKAGE_ROOT, ...file);
   if (scope.kind === 'project' && installedIn(scope.dir)) {
-    const inProject = ['node_modules', 'hookbox', ...file].join('/');
+    // `up`: from the folder the agent's variable names (a subfolder of the project) to the project (`..`).
+    const inProject = [...(options.up === undefined || options.up === '' ? [] : options.up.split(path.sep)), 'node_modules', 'hookbox', ...file].join('/');
     const variable = options.variable === false ? undefined : PROJECT_DIR_VARIABLE[agent];
     // Double quotes so the agent's shell expands the variable; the rest is plain ASCII.
     const client = variable === undefined ? inProject : `"$${variable}/${inProject}"`;
@@ -149,7 +150,8 @@ export function clientCommand(
  * start it in `src/`): behind the agent's project-folder variable where it
  * has one (the clients resolve --socket and --config from it too); else a
  * `sh -c` prologue walks up from the working folder to the folder holding
- * `marker` (the config, relative to the project), names it to the client
+ * every one of `markers` (the config and the agent's settings file, relative
+ * to the project), names it to the client
  * (`HOOKBOX_PROJECT_DIR`, which the clients put before the agent's variable)
  * and runs the client there — never the working folder. No such folder: exit 2 with
  * the reason on stderr, which every agent of this kind takes as a block.
@@ -160,17 +162,19 @@ export function hookCommand(
   scope: { kind: 'project'; dir: string } | { kind: 'user' },
   client: { words: string[] },
   args: { before: string[]; socket: string; config: string; after: string[] },
-  marker: string,
+  markers: readonly string[],
   options: { variable?: boolean } = {},
 ): string {
   const words = [...args.before, '--socket', args.socket, '--config', args.config, ...args.after].map(shellQuote);
   // The clients resolve a relative --socket and --config from the agent's project variable (else the working folder).
   // Settings in a subfolder of the project (`variable: false`): that variable names the subfolder, so the prologue finds the project.
   if (scope.kind === 'user' || (options.variable !== false && PROJECT_DIR_VARIABLE[agent] !== undefined)) return [...client.words, ...words].join(' ');
-  const seek = marker.split(path.sep).join('/');
-  if (!/^[\w./-]+$/.test(seek)) throw new ConfigError(`${seek}: the hook command finds the project by this file; name it with letters, digits, ".", "_", "-" and "/" only`);
+  const seek = markers.map((marker) => marker.split(path.sep).join('/'));
+  for (const file of seek) if (!/^[\w./-]+$/.test(file)) throw new ConfigError(`${file}: the hook command finds the project by this file; name it with letters, digits, ".", "_", "-" and "/" only`);
+  // Every marker in one folder: a config planted in a folder on the way up is not enough to be taken for the project.
+  const found = seek.map((file) => `[ -e "$r/${file}" ]`).join(' && ');
   const prologue =
-    `r=$PWD; until [ -e "$r/${seek}" ]; do [ "$r" = / ] && { echo "hookbox: no ${seek} in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; ` +
+    `r=$PWD; until ${found}; do [ "$r" = / ] && { echo "hookbox: no ${seek.join(' with ')} in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; ` +
     `export HOOKBOX_PROJECT_DIR="$r"; cd "$r" || exit 2; exec ${client.words.join(' ')} "$@"`;
   // $0 is the client's path, so the line reads as hookbox's (`…/hookbox-hook.sh codex`) to setup --remove and doctor.
   return ['sh', '-c', shellQuote(prologue), shellQuote(client.words[1]!.replace(/^'(.*)'$/, '$1').replace(/'\\''/g, "'")), ...words].join(' ');

@@ -117,11 +117,15 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
     const base = root ?? (scope.kind === 'project' ? scope.dir : undefined);
     // A project's socket is its own (a server serves one project); relative paths start at the project.
     const socket = flags.socket !== undefined ? resolve(flags.socket) : base !== undefined ? join(base, PROJECT_SOCKET) : join(homedir(), '.hookbox', 'serve.sock');
-    const shown = (file: string) => (base === undefined ? file : projectRelative(base, file));
-    const variable = { variable: root === undefined };
-    const client = clientCommand(bridge.name, base === undefined ? scope : { kind: 'project', dir: base }, hookClientKind(flags.client), variable);
-    const marker = base !== undefined && !isAbsolute(shown(config)) ? shown(config) : relative(base ?? '.', bridge.setup.settingsPath(scope));
-    const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, marker, variable);
+    // Below the project, an agent with a project variable gets paths from its folder up (`../hookbox.config.json`): fixed by the checkout, nothing to search.
+    const up = root !== undefined && scope.kind === 'project' && bridge.projectDirVariable !== undefined ? relative(scope.dir, root) : undefined;
+    const shown = (file: string) => (base === undefined ? file : up !== undefined && pathUnder(base, file) !== undefined ? relative(scope.kind === 'project' ? scope.dir : base, file) : projectRelative(base, file));
+    const variable = { variable: root === undefined || up !== undefined };
+    const client = clientCommand(bridge.name, base === undefined ? scope : { kind: 'project', dir: base }, hookClientKind(flags.client), { ...variable, ...(up !== undefined && { up }) });
+    const settingsInProject = relative(base ?? '.', bridge.setup.settingsPath(scope));
+    // The prologue looks for the project by its config and, when they are at the project, the agent's settings holding this very command.
+    const markers = [...(base !== undefined && !isAbsolute(shown(config)) ? [shown(config)] : []), ...(root === undefined ? [settingsInProject] : [])];
+    const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, markers, variable);
     if (root !== undefined && scope.kind === 'project') notes.push(`${scope.dir} is a subfolder of the project ${root}: the hook command finds the project from wherever ${bridge.label} starts and uses its config and socket`);
     if (!client.portable && scope.kind === 'project') {
       notes.push(
