@@ -233,6 +233,19 @@ export interface AgentSetup {
    * layout (Copilot's flat `hooks.<event>[]` of `bash` commands). Absent: that layout.
    */
   handlers?(settings: Record<string, unknown>): HandlerPosition[];
+  /**
+   * Events the agent calls command hooks only for (Claude Code's
+   * SessionStart): an http setup writes no entry for them, so doctor does not
+   * ask for one there. Absent: none.
+   */
+  readonly commandOnlyEvents?: readonly string[];
+  /**
+   * Set when the agent reads the project's settings only in the folder it is
+   * started in, never a folder above (measured): what happens when it is
+   * started in a subfolder, said by setup and doctor there. Absent: the
+   * agent finds the project's settings above its start folder, or was not measured.
+   */
+  readonly startFolderOnly?: string;
   /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
   unsupported(transport: SetupTransport['kind']): string | undefined;
   /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */

@@ -6,6 +6,7 @@ import type { AgentBridge, DoctorFinding, SetupScope } from '../agents/index.ts'
 import { handlerPositions } from '../agents/hook-groups.ts';
 import { doctorPluginAgent } from './doctor-plugin.ts';
 import { checkServerIdentity, postProbe } from './doctor-server.ts';
+import { defaultSocketPath } from '../serve/index.ts';
 import { hookClientOf } from './setup-paths.ts';
 
 /** What doctor found for one agent; `ok` when every finding holds. */
@@ -55,18 +56,22 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
     return report();
   }
   const present = new Set(removed.map((change) => /^hooks\.([^[]+)\[/.exec(change.where)?.[1]));
-  const missing = bridge.events.map((row) => row.event).filter((event, i, all) => all.indexOf(event) === i && !present.has(event));
   if (present.size === 0) {
     findings.push({ ok: false, what: `${settingsFile} has no hookbox entries`, fix: setupHint });
     return report();
   }
+  const handler = (bridge.setup.handlers?.(settings) ?? handlerPositions(settings)).find((position) => removed.some((change) => change.where === `hooks.${position.event}[${position.group}]`))?.handler;
+  // An http setup writes no entry for the events the agent calls command hooks only for; asking for them would send the user back to the command transport.
+  const http = handler?.type === 'http';
+  const commandOnly = new Set(http ? (bridge.setup.commandOnlyEvents ?? []) : []);
+  const missing = bridge.events.map((row) => row.event).filter((event, i, all) => all.indexOf(event) === i && !present.has(event) && !commandOnly.has(event));
+  const transportHint = http ? `${setupHint} --transport http` : setupHint;
   findings.push(
     missing.length === 0
-      ? { ok: true, what: `${settingsFile} has hookbox's entries for ${[...present].join(', ')}` }
-      : { ok: false, what: `${settingsFile} lacks hookbox's entries for ${missing.join(', ')}`, fix: setupHint },
+      ? { ok: true, what: `${settingsFile} has hookbox's entries for ${[...present].join(', ')}${commandOnly.size > 0 ? ` (none for ${[...commandOnly].join(', ')}: ${bridge.label} calls command hooks only there, and the server fires it itself)` : ''}` }
+      : { ok: false, what: `${settingsFile} lacks hookbox's entries for ${missing.join(', ')}`, fix: transportHint },
   );
   findings.push(...(bridge.setup.verify?.({ scope, settingsFile, settings }) ?? []));
-  const handler = (bridge.setup.handlers?.(settings) ?? handlerPositions(settings)).find((position) => removed.some((change) => change.where === `hooks.${position.event}[${position.group}]`))?.handler;
   if (handler !== undefined) findings.push(...(await probe(bridge, handler, scope)));
   return report();
 }
@@ -119,7 +124,8 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
     const shell = agentShell(bridge, scope);
     findings.push(clientFinding(handler.command, shell.env));
     const words = shellWords(handler.command);
-    const base = shell.cwd ?? process.cwd();
+    // Relative paths start where the client starts them: the folder a setup prologue walks up to, else the agent's project folder.
+    const base = prologueRoot(handler.command, shell.cwd ?? process.cwd());
     const named = (flag: string) => (words.includes(flag) && words[words.indexOf(flag) + 1] !== undefined ? path.resolve(base, words[words.indexOf(flag) + 1]!) : undefined);
     const socket = named('--socket');
     const config = named('--config');
@@ -135,7 +141,7 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
         );
         if (answered.ok) findings.push(await checkServerIdentity({ socket }, config));
       } else {
-        findings.push({ ok: true, what: `no server on ${socket}: each event is decided in-process (slower; hooks keep no state across events) — start one with hookbox serve --socket ${socket} --config <config>` });
+        findings.push(await noServerFinding(socket, config));
       }
     }
     const started = process.hrtime.bigint();
@@ -154,6 +160,38 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
     return findings;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * No server where the clients look. The command transport then decides each
+ * event in a fresh process — fine when nobody started a server; but when a
+ * hookbox server for this very config answers on the user-wide socket (where
+ * `serve` listened by default before it served the project's), the operator
+ * expects one and the agents never ask it: hooks that remember across events
+ * silently lose their state. That is a failure, with the line that fixes it.
+ */
+async function noServerFinding(socket: string, config: string | undefined): Promise<DoctorFinding> {
+  const start = `hookbox serve --config ${config ?? '<your hookbox.config.json>'} --socket ${socket}`;
+  const elsewhere = defaultSocketPath();
+  if (config !== undefined && elsewhere !== socket && existsSync(elsewhere) && (await checkServerIdentity({ socket: elsewhere }, config)).ok) {
+    return {
+      ok: false,
+      what: `no server on ${socket}, where the hook clients look — but a hookbox server for this config answers on ${elsewhere}, which the agents never ask: every event is decided in a fresh process and hooks that remember across events lose their state`,
+      fix: `stop that server and start it where the clients look: ${start}`,
+    };
+  }
+  return { ok: true, what: `no server on ${socket}: each event is decided in-process (slower; hooks keep no state across events) — start one with ${start}` };
+}
+
+/** The folder a command's `sh -c` prologue (setup-paths.ts `hookCommand`) walks up to from `start`; `start` for any other command. */
+function prologueRoot(command: string, start: string): string {
+  const until = /until ((?:\[ -e "\$r\/[\w./-]+" \](?: && )?)+);/.exec(command)?.[1];
+  if (until === undefined) return start;
+  const markers = [...until.matchAll(/\$r\/([\w./-]+)"/g)].map((match) => match[1]!);
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (markers.every((marker) => existsSync(path.join(dir, marker)))) return dir;
+    if (path.dirname(dir) === dir) return start;
   }
 }
 

@@ -49,6 +49,46 @@ export const PROJECT_DIR_VARIABLE: Readonly<Record<string, string>> = Object.fro
 /** The per-project socket `setup` points the client at, relative to the project (a server serves one project). */
 export const PROJECT_SOCKET = path.join('.hookbox', 'run', 'serve.sock');
 
+/**
+ * What marks a folder as a hookbox project: its config (committed), or the
+ * `.hookbox/run/` a server made there (not `.hookbox/` alone: that is also
+ * the user-wide folder in the home folder).
+ */
+const PROJECT_MARKERS = ['hookbox.config.json', path.join('.hookbox', 'run')];
+
+/**
+ * The hookbox project a folder belongs to: `start` itself or the nearest
+ * folder above it holding `hookbox.config.json` or `.hookbox/run/`; undefined
+ * when none does. How `setup` and `doctor` with no `--project` find the
+ * project from a subfolder, as the hook command's prologue does.
+ */
+export function findProjectRoot(start: string): string | undefined {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (PROJECT_MARKERS.some((marker) => existsSync(path.join(dir, marker)))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/**
+ * What an agent that reads its settings only where it starts does when
+ * started in `cwd`, a subfolder of the project `root`; undefined when that
+ * does not arise (also when `guarded`: that folder's own settings hold
+ * hookbox's entries). setup prints it; doctor reports it as a failure.
+ */
+export function startFolderNote(bridge: AgentBridge, root: string, cwd: string, guarded: (dir: string) => boolean): { what: string; fix: string } | undefined {
+  const reads = bridge.setup.startFolderOnly;
+  // Set up in that folder too (`setup --project <subfolder>`): it runs hookbox's entries from there.
+  if (reads === undefined || path.resolve(cwd) === path.resolve(root) || guarded(cwd)) return undefined;
+  const here = bridge.setup.settingsPath({ kind: 'project', dir: cwd });
+  return {
+    what: `${reads}: started in ${cwd}, ${bridge.label} reads ${here}${existsSync(here) ? '' : ' (there is none)'}, not ${bridge.setup.settingsPath({ kind: 'project', dir: root })}: no hookbox hook runs and nothing it does is checked`,
+    fix: `start ${bridge.label} in ${root}; or guard this folder too: hookbox setup ${bridge.name} --project ${cwd} (its settings then find the project above)`,
+  };
+}
+
 /** POSIX single-quoting for one word of the command line the agent runs through `sh`. */
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -89,17 +129,55 @@ export function clientCommand(
   agent: string,
   scope: { kind: 'project'; dir: string } | { kind: 'user' },
   kind: HookClientKind = defaultHookClient(),
+  options: { variable?: boolean; up?: string } = {},
 ): { words: string[]; portable: boolean; client: string } {
   const { file, interpreter } = CLIENTS[kind];
   const absolute = path.join(PACKAGE_ROOT, ...file);
   if (scope.kind === 'project' && installedIn(scope.dir)) {
-    const inProject = ['node_modules', 'hookbox', ...file].join('/');
-    const variable = PROJECT_DIR_VARIABLE[agent];
+    // `up`: from the folder the agent's variable names (a subfolder of the project) to the project (`..`).
+    const inProject = [...(options.up === undefined || options.up === '' ? [] : options.up.split(path.sep)), 'node_modules', 'hookbox', ...file].join('/');
+    const variable = options.variable === false ? undefined : PROJECT_DIR_VARIABLE[agent];
     // Double quotes so the agent's shell expands the variable; the rest is plain ASCII.
     const client = variable === undefined ? inProject : `"$${variable}/${inProject}"`;
     return { words: [interpreter, client], portable: true, client };
   }
   return { words: [interpreter, shellQuote(absolute)], portable: false, client: absolute };
+}
+
+/**
+ * The whole command line a project's agent runs per event, with every path
+ * reaching the project from wherever the agent was started (a teammate may
+ * start it in `src/`): behind the agent's project-folder variable where it
+ * has one (the clients resolve --socket and --config from it too); else a
+ * `sh -c` prologue walks up from the working folder to the folder holding
+ * every one of `markers` (the config and the agent's settings file, relative
+ * to the project), names it to the client
+ * (`HOOKBOX_PROJECT_DIR`, which the clients put before the agent's variable)
+ * and runs the client there — never the working folder. No such folder: exit 2 with
+ * the reason on stderr, which every agent of this kind takes as a block.
+ * A user-wide setup names absolute paths and needs neither.
+ */
+export function hookCommand(
+  agent: string,
+  scope: { kind: 'project'; dir: string } | { kind: 'user' },
+  client: { words: string[] },
+  args: { before: string[]; socket: string; config: string; after: string[] },
+  markers: readonly string[],
+  options: { variable?: boolean } = {},
+): string {
+  const words = [...args.before, '--socket', args.socket, '--config', args.config, ...args.after].map(shellQuote);
+  // The clients resolve a relative --socket and --config from the agent's project variable (else the working folder).
+  // Settings in a subfolder of the project (`variable: false`): that variable names the subfolder, so the prologue finds the project.
+  if (scope.kind === 'user' || (options.variable !== false && PROJECT_DIR_VARIABLE[agent] !== undefined)) return [...client.words, ...words].join(' ');
+  const seek = markers.map((marker) => marker.split(path.sep).join('/'));
+  for (const file of seek) if (!/^[\w./-]+$/.test(file)) throw new ConfigError(`${file}: the hook command finds the project by this file; name it with letters, digits, ".", "_", "-" and "/" only`);
+  // Every marker in one folder: a config planted in a folder on the way up is not enough to be taken for the project.
+  const found = seek.map((file) => `[ -e "$r/${file}" ]`).join(' && ');
+  const prologue =
+    `r=$PWD; until ${found}; do [ "$r" = / ] && { echo "hookbox: no ${seek.join(' with ')} in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; ` +
+    `export HOOKBOX_PROJECT_DIR="$r"; cd "$r" || exit 2; exec ${client.words.join(' ')} "$@"`;
+  // $0 is the client's path, so the line reads as hookbox's (`…/hookbox-hook.sh codex`) to setup --remove and doctor.
+  return ['sh', '-c', shellQuote(prologue), shellQuote(client.words[1]!.replace(/^'(.*)'$/, '$1').replace(/'\\''/g, "'")), ...words].join(' ');
 }
 
 /**

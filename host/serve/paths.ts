@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.ts';
 
-/** The loopback port `hookbox serve` listens on when none is given (unassigned by IANA, rarely used). */
+/** The loopback port `setup --transport http` writes and its printed `serve --port` line uses (unassigned by IANA, rarely used); `serve` opens a port only when given one. */
 export const DEFAULT_SERVE_PORT = 47100;
 
 /** hookbox's per-user folder (socket, token): `$HOOKBOX_HOME`, else `~/.hookbox`. */
@@ -12,7 +12,7 @@ export function hookboxHome(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.HOOKBOX_HOME ?? path.join(homedir(), '.hookbox'));
 }
 
-/** The default unix socket of `hookbox serve`. */
+/** The user-wide unix socket (`setup --user`'s); a project's server listens on the project's own (`serve` with no --socket). */
 export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(hookboxHome(env), 'serve.sock');
 }

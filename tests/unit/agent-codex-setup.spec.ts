@@ -67,7 +67,9 @@ describe('hookbox setup codex in a real project', () => {
 
     const out: string[] = [];
     setupCommand('codex', { project, transport: 'command' }, (text) => out.push(text));
-    const command = `sh '${PACKAGE_ROOT}/host/cli/hookbox-hook.sh' 'codex' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${hookClientDeadlineMs({ hooks: [] })}'`;
+    // Codex names no project folder: the prologue finds it above the working folder (the client's path is quoted inside the quoted script).
+    const prologue = `r=$PWD; until [ -e "$r/hookbox.config.json" ] && [ -e "$r/.codex/hooks.json" ]; do [ "$r" = / ] && { echo "hookbox: no hookbox.config.json with .codex/hooks.json in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; export HOOKBOX_PROJECT_DIR="$r"; cd "$r" || exit 2; exec sh '\\''${PACKAGE_ROOT}/host/cli/hookbox-hook.sh'\\'' "$@"`;
+    const command = `sh -c '${prologue}' '${PACKAGE_ROOT}/host/cli/hookbox-hook.sh' 'codex' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${hookClientDeadlineMs({ hooks: [] })}'`;
     const timeout = Math.ceil(agentAnswerTimeoutMs({ hooks: [] }) / 1000);
     const ours = { hooks: [{ type: 'command', command, timeout }] };
     const written = readFileSync(hooksFile, 'utf8');

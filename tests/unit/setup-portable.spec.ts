@@ -87,7 +87,11 @@ describe('hookbox setup: what it writes for each agent', () => {
         const words = shellWords(String(handler.command));
         // The sh client by default (this platform has a POSIX sh).
         expect(words[0]).toBe('sh');
-        expect(words[1]).toMatch(agent === 'codex' ? /^node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh$/ : /^"\$(CLAUDE|GEMINI)_PROJECT_DIR\/node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh"$/);
+        if (agent === 'codex') {
+          // No project variable: a prologue walks up from the working folder to the config, names the project and runs the client there.
+          expect(words[1]).toBe('-c');
+          expect(words[2]).toMatch(/until \[ -e "\$r\/hookbox\.config\.json" \] && \[ -e "\$r\/\.codex\/hooks\.json" \].*export HOOKBOX_PROJECT_DIR="\$r"; cd "\$r" \|\| exit 2; exec sh node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh "\$@"$/);
+        } else expect(words[1]).toMatch(/^"\$(CLAUDE|GEMINI)_PROJECT_DIR\/node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh"$/);
         expect(words[words.indexOf('--socket') + 1]).toBe('.hookbox/run/serve.sock');
         expect(words[words.indexOf('--config') + 1]).toBe('hookbox.config.json');
       }

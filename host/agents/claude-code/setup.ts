@@ -19,5 +19,7 @@ export const claudeCodeSetup: AgentSetup = claudeFormatSetup({
   blockOnFailure: true,
   http: true,
   localFile: 'settings.local.json',
+  // Measured with 2.1.328: started in src/ of a git repository whose root holds .claude/settings.json, it ran none of its hooks.
+  startFolderOnly: 'Claude Code reads .claude/settings.json only in the folder it is started in, never one above (measured with 2.1.328, in a git repository too)',
   tradeOff,
 });

@@ -56,6 +56,8 @@ export interface ClaudeFormatSettings {
   readonly http: true | string;
   /** A project's uncommitted settings file in `folder` (Claude Code's `settings.local.json`), where the http token goes. */
   readonly localFile?: string;
+  /** The agent reads `<folder>/settings.json` only where it starts (measured); what that means, for setup and doctor. */
+  readonly startFolderOnly?: string;
   /** What setup prints about each transport. */
   tradeOff(transport: SetupTransport['kind']): string;
 }
@@ -124,6 +126,8 @@ export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
     ...(localFile !== undefined && {
       localSettingsPath: (scope: SetupScope) => (scope.kind === 'project' ? path.join(scope.dir, spec.folder, localFile) : undefined),
     }),
+    ...(spec.startFolderOnly !== undefined && { startFolderOnly: spec.startFolderOnly }),
+    ...(spec.http === true && { commandOnlyEvents: REGISTERED.filter((row) => row.commandOnly === true).map((row) => row.event) }),
     unsupported: (transport) =>
       transport === 'plugin' ? `${spec.label} has no plugin hooks (it runs command hooks); use --transport command` : transport === 'http' && spec.http !== true ? spec.http : undefined,
     apply: (settings, transport, options) => {

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { AGENT_BRIDGES, AGENT_NAMES, type SetupScope, agentBridge, agentNames, detectAgents, detectionLooksFor } from '../../agents/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { type DoctorReport, agentHasEntries, doctorAgent } from '../doctor.ts';
+import { findProjectRoot, startFolderNote } from '../setup-paths.ts';
 
 interface DoctorFlags {
   readonly project?: string;
@@ -33,7 +34,9 @@ function agentsToCheck(scope: SetupScope): string[] {
 /** `hookbox doctor [agent]`: exit 1 when any check fails, or (no agent named) when there is no agent to check. */
 export async function doctorCommand(agent: string | undefined, flags: DoctorFlags, write: (text: string) => void): Promise<boolean> {
   if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
-  const scope: SetupScope = flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
+  // No --project: the project the current folder is in (a subfolder finds the setup above it).
+  const cwd = process.cwd();
+  const scope: SetupScope = flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? findProjectRoot(cwd) ?? '.') };
   const agents = agent === undefined ? agentsToCheck(scope) : [agentBridge(agent).name];
   if (agents.length === 0) {
     const where = scope.kind === 'project' ? scope.dir : scope.home;
@@ -42,7 +45,10 @@ export async function doctorCommand(agent: string | undefined, flags: DoctorFlag
   }
   let ok = true;
   for (const name of agents) {
-    const report = await doctorAgent(agentBridge(name), scope);
+    let report = await doctorAgent(agentBridge(name), scope);
+    // Started here, an agent that reads settings only where it starts runs none of the project's.
+    const subfolder = flags.project === undefined && scope.kind === 'project' ? startFolderNote(agentBridge(name), scope.dir, cwd, (dir) => agentHasEntries(agentBridge(name), { kind: 'project', dir })) : undefined;
+    if (subfolder !== undefined) report = { ...report, findings: [...report.findings, { ok: false, ...subfolder }], ok: false };
     write(renderDoctorReport(report));
     ok &&= report.ok;
   }
@@ -54,7 +60,7 @@ export function registerDoctorCommand(program: Command): void {
     .command('doctor')
     .description("check that an agent will run hookbox's hooks: entries present, trusted, server answering, a probe decided; exit 1 with the fix when not")
     .argument('[agent]', 'the agent (default: every agent set up or detected — its folder in the project, else its command on PATH)')
-    .option('--project <dir>', "the project's settings (default: the current folder)")
+    .option('--project <dir>', "the project's settings (default: the project the current folder is in — itself or the nearest folder above holding hookbox.config.json)")
     .option('--user', "the user's settings")
     .action(async (agent: string | undefined, flags: DoctorFlags) => {
       const ok = await doctorCommand(agent, flags, (text) => process.stdout.write(text));

@@ -1,7 +1,8 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.ts';
-import { DEFAULT_SERVE_PORT, DecisionServer, defaultSocketPath, defaultTokenPath, loadServedHooks, readOrCreateToken } from '../../serve/index.ts';
+import { DEFAULT_SERVE_PORT, DecisionServer, defaultTokenPath, loadServedHooks, readOrCreateToken } from '../../serve/index.ts';
+import { PROJECT_SOCKET } from '../setup-paths.ts';
 
 interface ServeFlags {
   readonly config: string;
@@ -21,11 +22,21 @@ function int(flag: string, value: string, min: number): number {
   return n;
 }
 
+/**
+ * The socket a project's clients ask: `setup` writes `<project>/.hookbox/run/serve.sock`
+ * into the agents' settings, and the project is the folder holding the config
+ * (the one file every clone of the project has, where `setup` looks for it by default).
+ */
+export function projectSocket(config: string): string {
+  return join(dirname(resolve(config)), PROJECT_SOCKET);
+}
+
 /** Runs the decision server until SIGTERM / SIGINT, then drains in-flight calls and closes. */
 export async function serveCommand(flags: ServeFlags): Promise<void> {
   const neither = flags.port === undefined && flags.socket === undefined;
-  const port = flags.port !== undefined ? int('--port', flags.port, 0) : neither ? DEFAULT_SERVE_PORT : undefined;
-  const socket = flags.socket !== undefined ? resolve(flags.socket) : neither ? defaultSocketPath() : undefined;
+  // Neither: the project's socket only. A port is one per machine, so a default one would make the second project's server fail.
+  const port = flags.port !== undefined ? int('--port', flags.port, 0) : undefined;
+  const socket = flags.socket !== undefined ? resolve(flags.socket) : neither ? projectSocket(flags.config) : undefined;
   const tokenFile = resolve(flags.tokenFile ?? defaultTokenPath());
   const token = port === undefined ? undefined : readOrCreateToken(tokenFile).token;
   const hooks = await loadServedHooks(resolve(flags.config));
@@ -67,8 +78,8 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description("decision server for agents' hooks (POST /hooks/<agent>): loopback HTTP with a bearer token and/or a unix socket")
     .requiredOption('-c, --config <file>', 'operator config (hookbox.config.json) with the hooks')
-    .option('--port <n>', `loopback TCP port (0 = any free one; default ${DEFAULT_SERVE_PORT} when no --socket)`)
-    .option('--socket <path>', 'unix socket, created 0600 in a folder only you can enter (default ~/.hookbox/serve.sock when no --port)')
+    .option('--port <n>', `loopback TCP port for http hooks (0 = any free one; setup --transport http uses ${DEFAULT_SERVE_PORT}); none unless given`)
+    .option('--socket <path>', "unix socket, created 0600 in a folder only you can enter (default, when no --port: the project's, <the config's folder>/.hookbox/run/serve.sock, the one setup points the agents at)")
     .option('--token-file <file>', 'bearer token for HTTP, created 0600 if missing (default ~/.hookbox/serve-token)')
     .option('--max-sessions <n>', 'agent sessions held at once (least recently used closed past it)', '32')
     .option('--idle-minutes <n>', 'close an agent session idle this long (its log stays)', '30')

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   type AgentBridge,
@@ -20,8 +20,9 @@ import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 import { agentHasEntries } from '../doctor.ts';
-import { PROJECT_SOCKET, clientCommand, ensureGitignored, hookClientKind, installedIn, projectRelative, shellQuote } from '../setup-paths.ts';
+import { PROJECT_SOCKET, clientCommand, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
+import { pathUnder } from '../../path-under.ts';
 
 interface SetupFlags {
   readonly project?: string;
@@ -99,17 +100,33 @@ function pluginTransportFor(bridge: AgentBridge, plugin: { module: string }, fla
   return { transport: { kind: 'plugin', module, options: { socket: shown(socket), config: shown(config), deadlineMs } }, notes, ignored: ['.hookbox/'] };
 }
 
+/** The project `dir` is a subfolder of (its nearest folder above holding the config), when `dir` holds none itself. */
+function projectAbove(dir: string): string | undefined {
+  const root = findProjectRoot(dir);
+  return root !== undefined && root !== resolve(dir) ? root : undefined;
+}
+
 function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope, config: string, deadlineMs: number): Chosen {
   const notes: string[] = [];
   if (flags.transport === 'plugin' && bridge.setup.plugin !== undefined) return pluginTransportFor(bridge, bridge.setup.plugin, flags, scope, config, deadlineMs);
   if (flags.transport === 'command') {
-    const base = scope.kind === 'project' ? scope.dir : undefined;
+    // Settings in a subfolder of a project (`--project src`, for an agent that reads them only where it starts): paths start at the project above.
+    const above = scope.kind === 'project' ? projectAbove(scope.dir) : undefined;
+    // Only when the config is that project's: a config elsewhere leaves the folder a project of its own.
+    const root = above !== undefined && pathUnder(above, config) !== undefined ? above : undefined;
+    const base = root ?? (scope.kind === 'project' ? scope.dir : undefined);
     // A project's socket is its own (a server serves one project); relative paths start at the project.
     const socket = flags.socket !== undefined ? resolve(flags.socket) : base !== undefined ? join(base, PROJECT_SOCKET) : join(homedir(), '.hookbox', 'serve.sock');
-    const shown = (file: string) => (base === undefined ? file : projectRelative(base, file));
-    const client = clientCommand(bridge.name, scope, hookClientKind(flags.client));
-    const args = [bridge.name, '--socket', shown(socket), '--config', shown(config), '--deadline-ms', String(deadlineMs)];
-    const command = [...client.words, ...args.map(shellQuote)].join(' ');
+    // Below the project, an agent with a project variable gets paths from its folder up (`../hookbox.config.json`): fixed by the checkout, nothing to search.
+    const up = root !== undefined && scope.kind === 'project' && bridge.projectDirVariable !== undefined ? relative(scope.dir, root) : undefined;
+    const shown = (file: string) => (base === undefined ? file : up !== undefined && pathUnder(base, file) !== undefined ? relative(scope.kind === 'project' ? scope.dir : base, file) : projectRelative(base, file));
+    const variable = { variable: root === undefined || up !== undefined };
+    const client = clientCommand(bridge.name, base === undefined ? scope : { kind: 'project', dir: base }, hookClientKind(flags.client), { ...variable, ...(up !== undefined && { up }) });
+    const settingsInProject = relative(base ?? '.', bridge.setup.settingsPath(scope));
+    // The prologue looks for the project by its config and, when they are at the project, the agent's settings holding this very command.
+    const markers = [...(base !== undefined && !isAbsolute(shown(config)) ? [shown(config)] : []), ...(root === undefined ? [settingsInProject] : [])];
+    const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, markers, variable);
+    if (root !== undefined && scope.kind === 'project') notes.push(`${scope.dir} is a subfolder of the project ${root}: the hook command finds the project from wherever ${bridge.label} starts and uses its config and socket`);
     if (!client.portable && scope.kind === 'project') {
       notes.push(
         `hookbox is not installed in ${join(scope.dir, 'node_modules')}: the hook command names ${client.client}, which only this machine has — install it there (npm i -D hookbox) and run setup again for settings that work on every checkout`,
@@ -143,7 +160,8 @@ function effectiveHooks(config: string): { limits: { timeoutMs?: number }; comma
 
 function scopeOf(flags: SetupFlags): SetupScope {
   if (flags.project !== undefined && flags.user === true) throw new ConfigError('give --project DIR or --user, not both');
-  return flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? '.') };
+  // No --project: the project the current folder is in (run in a subfolder, setup sets up the project above it).
+  return flags.user === true ? { kind: 'user', home: homedir() } : { kind: 'project', dir: resolve(flags.project ?? findProjectRoot(process.cwd()) ?? '.') };
 }
 
 /**
@@ -204,7 +222,7 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   if (flags.remove === true) {
     edit = bridge.setup.remove(settings);
   } else {
-    const config = resolve(flags.config ?? join(scope.kind === 'project' ? scope.dir : '.', 'hookbox.config.json'));
+    const config = resolve(flags.config ?? join(scope.kind === 'project' ? (projectAbove(scope.dir) ?? scope.dir) : '.', 'hookbox.config.json'));
     if (flags.config === undefined && !existsSync(config)) {
       throw new ConfigError(`${config} does not exist: write the operator config whose hooks the agent should run there, or name it with --config FILE`);
     }
@@ -252,6 +270,8 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     for (const change of finished.changes) write(`  ${change.action} ${change.where}: ${printable(change.what)}\n`);
     notes.push(...finished.notes);
   }
+  const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => agentHasEntries(bridge, { kind: 'project', dir })) : undefined;
+  if (subfolder !== undefined && scope.kind === 'project') notes.push(`set up ${scope.dir}, the project above this folder. ${subfolder.what}. Fix: ${subfolder.fix}`);
   for (const note of notes) write(`${note}\n`);
   return edit;
 }
@@ -261,7 +281,7 @@ export function registerSetupCommand(program: Command): void {
     .command('setup')
     .description("merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out")
     .argument('[agent]', `the agent: ${agentNames().join(', ')} (default: every agent the project uses — its folder there, else its command on PATH; with --remove, every agent whose settings hold hookbox entries)`)
-    .option('--project <dir>', "the project's settings (default: the current folder)")
+    .option('--project <dir>', "the project's settings (default: the project the current folder is in — itself or the nearest folder above holding hookbox.config.json)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
     .option(
