@@ -270,6 +270,9 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     for (const change of finished.changes) write(`  ${change.action} ${change.where}: ${printable(change.what)}\n`);
     notes.push(...finished.notes);
   }
+  if (bridge.setup.startFolderOnly !== undefined && scope.kind === 'project' && flags.remove !== true) {
+    notes.push(`${bridge.setup.startFolderOnly}: started in a subfolder of ${scope.dir}, it runs no hookbox hook unless that folder is set up too (hookbox setup ${bridge.name} --project <subfolder>); hookbox doctor run there says which`);
+  }
   const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => agentHasEntries(bridge, { kind: 'project', dir })) : undefined;
   if (subfolder !== undefined && scope.kind === 'project') notes.push(`set up ${scope.dir}, the project above this folder. ${subfolder.what}. Fix: ${subfolder.fix}`);
   for (const note of notes) write(`${note}\n`);
