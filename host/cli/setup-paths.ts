@@ -40,7 +40,8 @@ export function hookClientOf(command: string): HookClientKind | undefined {
 /**
  * The variable each agent names the project folder by in a hook command's
  * environment (each bridge's `projectDirVariable`). An agent that names none
- * (Codex) runs hooks in the session's folder, so its command is relative to that.
+ * (Codex) runs hooks in the session's folder, so its command walks up from
+ * there to the project (`hookCommand`).
  */
 export const PROJECT_DIR_VARIABLE: Readonly<Record<string, string>> = Object.fromEntries(
   Object.values(AGENT_BRIDGES).flatMap((bridge: AgentBridge) => (bridge.projectDirVariable === undefined ? [] : [[bridge.name, bridge.projectDirVariable]])),
@@ -120,8 +121,9 @@ export function projectRelative(dir: string, file: string): string {
  * `node <client>`, the one place every agent's setup gets it from.
  * The interpreter from the agent's PATH (never this machine's absolute one); the
  * client through the project's own `node_modules/hookbox` when hookbox is
- * installed there — behind the agent's project-folder variable, or relative
- * for Codex — so a committed settings file runs on every machine with the
+ * installed there — behind the agent's project-folder variable (and `up` to
+ * the project from a subfolder's settings), or relative to the project for
+ * Codex, whose `hookCommand` prologue runs it there — so a committed settings file runs on every machine with the
  * same checkout. When it is not (a development checkout, a global install,
  * a user-wide setup), the client's absolute path, and `portable` says so.
  */

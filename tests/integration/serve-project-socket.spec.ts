@@ -107,7 +107,9 @@ describe('the documented server is the one the clients ask (real bin)', () => {
 
   it("doctor run in src/ checks the project's setup above it and fails: Claude Code started there runs none of it; setup --project src guards that folder too", { timeout: TIMEOUT }, async () => {
     const { project, src, env } = teamProject();
-    expect((await hookboxIn(project, env, ['setup', 'claude-code'])).status).toBe(0);
+    const top = await hookboxIn(project, env, ['setup', 'claude-code']);
+    expect(top.status, top.stderr).toBe(0);
+    expect(top.stdout).toContain(`started in a subfolder of ${project}, it runs no hookbox hook unless that folder is set up too (hookbox setup claude-code --project <subfolder>)`);
     const before = await hookboxIn(src, env, ['doctor', 'claude-code']);
     expect(before.stdout).toContain(`claude-code: NOT OK (${join(project, '.claude', 'settings.json')})`);
     expect(before.stdout).toContain(`started in ${src}, Claude Code reads ${join(src, '.claude', 'settings.json')} (there is none), not ${join(project, '.claude', 'settings.json')}: no hookbox hook runs`);

@@ -126,7 +126,7 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
     // The prologue looks for the project by its config and, when they are at the project, the agent's settings holding this very command.
     const markers = [...(base !== undefined && !isAbsolute(shown(config)) ? [shown(config)] : []), ...(root === undefined ? [settingsInProject] : [])];
     const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, markers, variable);
-    if (root !== undefined && scope.kind === 'project') notes.push(`${scope.dir} is a subfolder of the project ${root}: the hook command finds the project from wherever ${bridge.label} starts and uses its config and socket`);
+    if (root !== undefined && scope.kind === 'project') notes.push(`${scope.dir} is a subfolder of the project ${root}: the hook command uses the project's config and socket (${up !== undefined ? `named from $${bridge.projectDirVariable ?? ''} up` : 'found by walking up from where the agent starts'})`);
     if (!client.portable && scope.kind === 'project') {
       notes.push(
         `hookbox is not installed in ${join(scope.dir, 'node_modules')}: the hook command names ${client.client}, which only this machine has — install it there (npm i -D hookbox) and run setup again for settings that work on every checkout`,
@@ -269,6 +269,9 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     }
     for (const change of finished.changes) write(`  ${change.action} ${change.where}: ${printable(change.what)}\n`);
     notes.push(...finished.notes);
+  }
+  if (bridge.setup.startFolderOnly !== undefined && scope.kind === 'project' && flags.remove !== true) {
+    notes.push(`${bridge.setup.startFolderOnly}: started in a subfolder of ${scope.dir}, it runs no hookbox hook unless that folder is set up too (hookbox setup ${bridge.name} --project <subfolder>); hookbox doctor run there says which`);
   }
   const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => agentHasEntries(bridge, { kind: 'project', dir })) : undefined;
   if (subfolder !== undefined && scope.kind === 'project') notes.push(`set up ${scope.dir}, the project above this folder. ${subfolder.what}. Fix: ${subfolder.fix}`);
