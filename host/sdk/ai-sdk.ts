@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { ModelMessage, ToolExecutionOptions, ToolSet } from 'ai';
+import { readUserMessage } from './ai-sdk-prompt.ts';
+import { ToolFailure, readThrown } from './ai-sdk-tool-error.ts';
 import { SdkDecider, type SdkHookboxOptions, type SdkSession, sdkSession } from './sdk-decider.ts';
 
 export type { ModelMessage, Tool, ToolSet } from 'ai';
@@ -11,14 +14,24 @@ export interface AiSdkHookbox<T extends ToolSet> {
   /** The hookbox session every call is logged under. */
   readonly sessionId: string;
   /**
-   * Prompt-submit for the last user message of `generateText`/`streamText`
-   * messages (or a prompt string): call it before the model call and send
-   * nothing when it says `blocked`. A rewritten prompt is handed back as `prompt`.
+   * Prompt-submit for a prompt string, or for every user message of
+   * `generateText`/`streamText` messages not checked before (an earlier
+   * message of the same request as much as the last; text parts and text
+   * file parts read, a text file part hookbox cannot read refused): call it
+   * before the model call and send nothing when it says `blocked`. A
+   * rewritten prompt is handed back as `prompt` (the last user message's
+   * text), and with messages as `messages`, each rewritten message's content
+   * replaced by its rewritten text.
    */
-  checkPrompt(prompt: string | readonly ModelMessage[]): Promise<{ readonly blocked: false; readonly prompt: string } | { readonly blocked: true; readonly reason: string }>;
+  checkPrompt(prompt: string | readonly ModelMessage[]): Promise<CheckedPrompt>;
   /** Closes the session log, the hooks and telemetry. */
   close(): Promise<void>;
 }
+
+/** What `checkPrompt` decided. */
+export type CheckedPrompt =
+  | { readonly blocked: false; readonly prompt: string; readonly messages?: ModelMessage[] }
+  | { readonly blocked: true; readonly reason: string };
 
 /**
  * Gates AI SDK tools with the operator config's hooks, in process. The AI
@@ -32,6 +45,8 @@ export interface AiSdkHookbox<T extends ToolSet> {
 export async function withHookbox<T extends ToolSet>(tools: T, options: SdkHookboxOptions): Promise<AiSdkHookbox<T>> {
   const decider = await SdkDecider.open({ name: 'ai-sdk', label: 'the AI SDK', canReplace: { prompt: true, toolResult: true } }, options);
   const session = sdkSession(options.sessionId, options.cwd);
+  // Digests of user messages' texts the hooks let through: a conversation resends them with every request.
+  const checked = new Set<string>();
   const gated: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;
@@ -41,10 +56,10 @@ export async function withHookbox<T extends ToolSet>(tools: T, options: SdkHookb
     tools: gated as T,
     sessionId: session.id,
     checkPrompt: async (prompt) => {
-      const content = typeof prompt === 'string' ? prompt : lastUserText(prompt);
-      const decision = await decider.prompt(session, content);
+      if (typeof prompt !== 'string') return checkMessages(decider, session, checked, prompt);
+      const decision = await decider.prompt(session, prompt);
       if (decision.action === 'block') return { blocked: true, reason: decision.reason };
-      return { blocked: false, prompt: decision.content ?? content };
+      return { blocked: false, prompt: decision.content ?? prompt };
     },
     close: () => decider.close(),
   };
@@ -60,17 +75,19 @@ function gatedExecute(decider: SdkDecider, session: SdkSession, toolName: string
       return `Tool call denied by a hook: ${pre.reason ?? 'a hook asked for approval and the AI SDK adapter has no one to ask'}`;
     }
     let output: unknown;
-    let failure: { error: unknown } | undefined;
     try {
       output = await lastValue(execute(input, options));
     } catch (error) {
-      failure = { error };
+      // The original is never rethrown: the model reads exactly the text the hooks checked (ai-sdk-tool-error.ts).
+      const content = readThrown(error);
+      const post = await decider.postTool(session, call, { content, isError: true });
+      if (post.action === 'block') throw new ToolFailure(`Tool result withheld by a hook: ${post.reason}`);
+      throw new ToolFailure(post.content ?? content);
     }
-    const content = failure === undefined ? asText(output) : failure.error instanceof Error ? failure.error.message : String(failure.error);
-    const post = await decider.postTool(session, call, { content, isError: failure !== undefined });
+    const content = asText(output);
+    const post = await decider.postTool(session, call, { content, isError: false });
     if (post.action === 'block') return `Tool result withheld by a hook: ${post.reason}`;
     if (post.content !== undefined && post.content !== content) return post.content;
-    if (failure !== undefined) throw failure.error;
     return output;
   };
 }
@@ -93,13 +110,29 @@ function asText(output: unknown): string {
   return JSON.stringify(output) ?? String(output);
 }
 
-/** The text of the last user message (text parts joined); empty when there is none. */
-function lastUserText(messages: readonly ModelMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Prompt-submit for each user message not checked before, in order; the
+ * first block (or a message it cannot read) refuses the whole request.
+ */
+async function checkMessages(decider: SdkDecider, session: SdkSession, checked: Set<string>, messages: readonly ModelMessage[]): Promise<CheckedPrompt> {
+  const out = [...messages];
+  let last = '';
+  for (const [index, message] of messages.entries()) {
     if (message.role !== 'user') continue;
-    if (typeof message.content === 'string') return message.content;
-    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    const read = readUserMessage(message);
+    if (!read.ok) return { blocked: true, reason: `user message ${index}: ${read.reason}, so it was not sent` };
+    last = read.text;
+    if (checked.has(digest(read.text))) continue;
+    const decision = await decider.prompt(session, read.text);
+    if (decision.action === 'block') return { blocked: true, reason: decision.reason };
+    checked.add(digest(read.text));
+    if (decision.content !== undefined && decision.content !== read.text) {
+      out[index] = { ...message, content: decision.content };
+      last = decision.content;
+      checked.add(digest(decision.content));
+    }
   }
-  return '';
+  return { blocked: false, prompt: last, messages: out };
 }

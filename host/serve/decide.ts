@@ -4,6 +4,7 @@ import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { CONTINUE_REASON, continuationCapReason, deniedCallText, withheldResultText } from '../loop/reactions.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
+import type { CopyTable } from './copy-table.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
 
@@ -27,6 +28,8 @@ export interface DeciderOptions {
   readonly maxContinuations: number;
   /** Log a replaced result's full original (the operator's `log.keepReplacedOriginals`); else only its length and digest. */
   readonly keepReplacedOriginals?: boolean;
+  /** The server's table of events an agent sends in two formats (copy-table.ts): their hooks run once. Absent: every call runs them. */
+  readonly copies?: CopyTable;
 }
 
 /**
@@ -52,14 +55,15 @@ export async function decideAgentEvent(bridge: DecidingBridge, input: unknown, o
     const source = event.seam === 'agent/session-start' ? (event.payload as { source: 'startup' }).source : 'startup';
     session = options.sessions.acquire(bridge.name, event.sessionId, event.cwd, source).session;
     session.inFlight += 1;
-    if (session.fresh && event.seam !== 'agent/session-start') await synthesizeSessionStart(session, options.bus);
+    const bus = options.copies?.dispatcher(options.bus, bridge.name, event.sessionId) ?? options.bus;
+    if (session.fresh && event.seam !== 'agent/session-start') await synthesizeSessionStart(session, bus);
     session.fresh = false;
-    let { decision, word } = await decideInSession(bridge, event, session, options);
+    let { decision, word } = await decideInSession(bridge, event, session, options, bus);
     // One agent event that stands for several calls (a patch touching several files):
     // each is decided and folded with the seam's own composition, so the strictest wins.
     for (const extra of parsed.more ?? []) {
       if (extra.seam !== event.seam) throw new Error(`${bridge.name}: an event's extra calls must be on its seam (${event.seam}), got ${extra.seam}`);
-      const other = await decideInSession(bridge, extra, session, options);
+      const other = await decideInSession(bridge, extra, session, options, bus);
       const folded = SEAMS[event.seam].compose(decision as never, other.decision as never) as DecisionOf<SeamId>;
       if (folded !== decision) ({ decision, word } = { decision: folded, word: other.word });
     }
@@ -82,7 +86,7 @@ export async function decideAgentEvent(bridge: DecidingBridge, input: unknown, o
  * sends SessionStart to command hooks only): fire session-start now, so
  * hooks see the session begin, and keep its context for the first prompt.
  */
-async function synthesizeSessionStart(session: ServedSession, bus: SeamBus): Promise<void> {
+async function synthesizeSessionStart(session: ServedSession, bus: Dispatcher): Promise<void> {
   const { decision, invocations } = await bus.dispatch('agent/session-start', { source: 'startup' }, session.info());
   session.recordInvocations(invocations);
   // Written to the log with the prompt's context, when it is handed over.
@@ -98,20 +102,23 @@ interface SessionDecision<S extends SeamId> {
   readonly word: string;
 }
 
+/** What deciding needs of the bus: its dispatch (the bus itself, or the copy table's in front of it). */
+type Dispatcher = Pick<SeamBus, 'dispatch'>;
+
 /** What a seam's step in a served session works with. */
 interface SessionStep {
   readonly bridge: DecidingBridge;
   readonly session: ServedSession;
   readonly options: DeciderOptions;
-  readonly bus: SeamBus;
+  readonly bus: Dispatcher;
 }
 
 /** One seam's part of deciding an agent event in its session. */
 type SeamStep<S extends SeamId> = (event: AgentSeamEvent<S>, step: SessionStep) => Promise<SessionDecision<S>>;
 
-async function decideInSession(bridge: DecidingBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions): Promise<SessionDecision<SeamId>> {
+async function decideInSession(bridge: DecidingBridge, event: AgentSeamEvent, session: ServedSession, options: DeciderOptions, bus: Dispatcher): Promise<SessionDecision<SeamId>> {
   const step = SEAM_STEPS[event.seam] as SeamStep<SeamId>;
-  return step(event, { bridge, session, options, bus: options.bus });
+  return step(event, { bridge, session, options, bus });
 }
 
 /** Each seam's step, keyed by every seam (a new seam fails tsc here until it is handled). */

@@ -9,6 +9,7 @@ import { LOOP_DEFAULTS } from '../loop/defaults.ts';
 import { AuthGate, loopbackHost } from './auth-gate.ts';
 import { CONFIG_HEADER, REFUSED_HEADER, canonicalConfigPath, healthProof } from './config-identity.ts';
 import { FRAME_HEADER, FRAME_LINE, frameAnswer } from './answer-frame.ts';
+import { CopyTable } from './copy-table.ts';
 import { type Decided, decideAgentEvent } from './decide.ts';
 import { ensurePrivateDir } from './paths.ts';
 import type { ServedHooks } from './served-hooks.ts';
@@ -48,6 +49,8 @@ export const EXIT_HEADER = 'x-hookbox-exit';
 export class DecisionServer {
   readonly #options: DecisionServerOptions;
   readonly #sessions: SessionTable;
+  /** Copilot CLI's two copies of one event (its own format and a Claude Code setup): hooks run once. */
+  readonly #copies = new CopyTable();
   readonly #servers: http.Server[] = [];
   readonly #token: string | undefined;
   readonly #gate: AuthGate | undefined;
@@ -189,6 +192,7 @@ export class DecisionServer {
               sessions: this.#sessions,
               maxContinuations: this.#options.maxContinuations ?? LOOP_DEFAULTS.maxContinuations,
               keepReplacedOriginals: this.#options.hooks.keepReplacedOriginals,
+              copies: this.#copies,
             },
             named,
           );

@@ -5,15 +5,21 @@
  * holds that compiled code; V8 checks it against the source and its own
  * version and flags, and rejects (`cachedDataRejected`) what does not match,
  * so a stale or corrupt cache costs a normal compile and is then rewritten.
+ * But V8's check is weak (it takes cached data made for any script of the
+ * same source length), so cached data is code: it is read only from a
+ * folder of the user's own with mode 0700 (made so), in a root no one else
+ * can write, from a file no one else wrote (host/cache-trust.ts); otherwise
+ * the cache is bypassed with one line on stderr and the file compiled.
  */
 import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
+import { cacheProblem, privateCacheDir } from '../../host/cache-trust.ts';
 
-/** How the cache served a load: used, absent (or unreadable), or refused by V8. */
-export type CodeCacheStatus = 'hit' | 'miss' | 'rejected';
+/** How the cache served a load: used, absent (or unreadable), refused by V8, or not trusted (neither read nor written). */
+export type CodeCacheStatus = 'hit' | 'miss' | 'rejected' | 'bypassed';
 
 /** A file loaded by {@link requireWithCodeCache}. */
 export interface CachedModule {
@@ -37,6 +43,8 @@ export function writeCacheFile(file: string, data: string | NodeJS.ArrayBufferVi
   writeFileSync(tmp, data);
   renameSync(tmp, file);
 }
+
+const prefixed = (file: string, problem: string | undefined): string | undefined => (problem === undefined ? undefined : `${file} ${problem}`);
 
 function readCache(cacheFile: string): Buffer | undefined {
   try {
@@ -62,16 +70,20 @@ function readSource(file: string): string {
  * with the code cache at `cacheFile`. The file's `require`s of other files are ordinary.
  */
 export function requireWithCodeCache(file: string, cacheFile: string): CachedModule {
-  const cachedData = readCache(cacheFile);
+  const folder = dirname(cacheFile);
+  const problem = privateCacheDir(dirname(folder), folder) ?? prefixed(cacheFile, cacheProblem(cacheFile));
+  if (problem !== undefined) process.stderr.write(`hookbox: the V8 code cache is bypassed (the file is compiled): ${problem}\n`);
+  const cachedData = problem === undefined ? readCache(cacheFile) : undefined;
   const source = readSource(file);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-  const status: CodeCacheStatus = cachedData === undefined ? 'miss' : script.cachedDataRejected === true ? 'rejected' : 'hit';
+  const status: CodeCacheStatus = problem !== undefined ? 'bypassed' : cachedData === undefined ? 'miss' : script.cachedDataRejected === true ? 'rejected' : 'hit';
   const module = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   return {
     exports: module.exports,
     status,
     save() {
+      if (problem !== undefined) return;
       try {
         writeCacheFile(cacheFile, script.createCachedData());
       } catch {

@@ -24,6 +24,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BuildError } from '../../host/errors.ts';
 import { IS_CHECKOUT, PACKAGE_ROOT } from '../../host/package.ts';
+import { cacheProblem } from '../../host/cache-trust.ts';
+import { checkCachedEngine, engineRecordOf, refuseForeignEngineCache, writeEngineRecord } from './engine-record.ts';
 import { patchLibregexp, patchQuickjs } from './quickjs-patches.ts';
 
 // From package.json, not from this file: the C glue ships as source beside the built dist/.
@@ -253,16 +255,20 @@ export interface EngineBuild {
 export async function buildEngine(options: EngineOptions = {}): Promise<EngineBuild> {
   const started = performance.now();
   const progress = options.onProgress ?? ((m: string) => process.stderr.write(`hookbox: ${m}\n`));
-  const dir = join(cacheRoot(options.cacheDir), 'engine');
+  const root = cacheRoot(options.cacheDir);
+  const dir = join(root, 'engine');
   const inputs = await collectInputs();
   const wasmPath = join(dir, `engine-${inputs.key}.wasm`);
   const done = (cached: boolean): EngineBuild => ({ wasmPath, key: inputs.key, cached, durationMs: performance.now() - started });
-  if (existsSync(wasmPath)) return done(true);
+  // Cached bytes are code: a cache others can write is refused, and an engine is used only as recorded (engine-record.ts).
+  refuseForeignEngineCache([root, dir]);
+  const packedRecord = join(SHIPPED_ENGINE_DIR, 'engine.json');
+  if (existsSync(wasmPath) && checkCachedEngine(wasmPath, inputs.key, packedRecord)) return done(true);
 
   await mkdir(join(dir, 'obj'), { recursive: true });
   const release = await acquireLock(join(dir, `engine-${inputs.key}.lock`), wasmPath, progress);
   try {
-    if (existsSync(wasmPath)) return done(true);
+    if (existsSync(wasmPath) && checkCachedEngine(wasmPath, inputs.key, packedRecord)) return done(true);
     progress('building the JS engine (first use; about a minute on 2 cores)');
     const runClang = await loadClang(progress);
     const objects: Record<string, Uint8Array> = {};
@@ -271,7 +277,8 @@ export async function buildEngine(options: EngineOptions = {}): Promise<EngineBu
       const objKey = sha256(inputs.clangVersion, JSON.stringify(COMPILE_FLAGS), unit.dir, unit.file, source, ...headerParts(inputs));
       const objPath = join(dir, 'obj', `${unit.file.replace(/\.c$/, '')}-${objKey.slice(0, 24)}.o`);
       const objName = `${unit.dir}-${unit.file.replace(/\.c$/, '.o')}`;
-      if (existsSync(objPath)) {
+      // An object file someone else wrote is compiled again, not linked in.
+      if (existsSync(objPath) && cacheProblem(objPath) === undefined) {
         objects[objName] = await readFile(objPath);
         continue;
       }
@@ -288,7 +295,10 @@ export async function buildEngine(options: EngineOptions = {}): Promise<EngineBu
     progress('linking engine.wasm');
     const names = Object.keys(objects).sort();
     const linked = await clang(runClang, [...LINK_FLAGS, ...names.map((n) => `obj/${n}`), '-o', 'out/engine.wasm'], { obj: objects, out: {} }, 'link');
-    await writeAtomic(wasmPath, pick(linked, 'out/engine.wasm'));
+    const wasm = pick(linked, 'out/engine.wasm');
+    // The record first: whoever sees the engine sees its record.
+    writeEngineRecord(wasmPath, engineRecordOf(inputs.key, wasm));
+    await writeAtomic(wasmPath, wasm);
     const result = done(false);
     progress(`engine ready in ${(result.durationMs / 1000).toFixed(1)} s: ${wasmPath}`);
     return result;

@@ -4,7 +4,7 @@
  * turn for `generateText`, SSE chunks for `streamText`): real wasm hooks gate
  * the wrapped tools, and what the model receives next is read off the wire.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -128,6 +128,97 @@ describe('withHookbox (AI SDK)', () => {
     } finally {
       await hookbox.close();
     }
+  }, TIMEOUT);
+
+  /** A tool whose body throws `thrown`. */
+  function failingTool(thrown: () => unknown) {
+    return tool({
+      description: 'Runs a shell command',
+      inputSchema: jsonSchema<{ command: string }>({ type: 'object', properties: { command: { type: 'string' } }, required: ['command'] }),
+      execute: (): string => {
+        throw thrown();
+      },
+    });
+  }
+
+  it.each([
+    ['a thrown plain object (the SDK sends JSON.stringify of it)', () => ({ detail: `GITHUB_TOKEN=${TOKEN}` }), String.raw`\"detail\":\"GITHUB_TOKEN=[REDACTED:github-token]\"`],
+    [
+      "an Error's name (the SDK sends its toString(): name and message)",
+      () => Object.assign(new Error('the command failed'), { name: `Leak ${TOKEN}` }),
+      'Leak [REDACTED:github-token]: the command failed',
+    ],
+    ['a thrown string', () => `failed: ${TOKEN}`, 'failed: [REDACTED:github-token]'],
+  ])('a secret in %s reaches the model redacted, never the original error', async (_what, thrown, expected) => {
+    const hookbox = await withHookbox({ bash: failingTool(thrown) }, { config: writeExampleConfig(dir, [{ name: 'secret-redactor' }], 'redact-error.json'), cwd: dir, logDir: join(dir, 'logs') });
+    try {
+      const model = await run([{ toolCalls: [{ name: 'bash', arguments: { command: 'deploy' } }] }], hookbox.tools);
+      expect(secondTurn(model)).not.toContain(TOKEN);
+      expect(secondTurn(model)).toContain(expected);
+    } finally {
+      await hookbox.close();
+    }
+  }, TIMEOUT);
+
+  it('a failed tool with nothing to redact: the model reads what the SDK would have sent (an Error\'s toString)', async () => {
+    const hookbox = await withHookbox({ bash: failingTool(() => new TypeError('no such file')) }, { config: writeExampleConfig(dir, [{ name: 'secret-redactor' }], 'redact-plain.json'), cwd: dir, logDir: join(dir, 'logs') });
+    try {
+      const model = await run([{ toolCalls: [{ name: 'bash', arguments: { command: 'cat x' } }] }], hookbox.tools);
+      expect(secondTurn(model)).toContain('TypeError: no such file');
+    } finally {
+      await hookbox.close();
+    }
+  }, TIMEOUT);
+
+  it('prompt-guard reads every user message not yet checked and text file parts; a text file it cannot read is refused', async () => {
+    const hookbox = await withHookbox({}, { config: writeExampleConfig(dir, [{ name: 'prompt-guard' }], 'prompt-all.json'), cwd: dir, logDir: join(dir, 'logs') });
+    const KEY = 'AKIAIOSFODNN7EXAMPLE';
+    try {
+      // A key in an earlier user message of the same request.
+      const earlier = await hookbox.checkPrompt([
+        { role: 'user', content: `deploy with ${KEY}` },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'go on' },
+      ]);
+      expect(earlier).toMatchObject({ blocked: true, reason: expect.stringContaining('prompt-guard') as string });
+      // A key in an attached text file: bytes, base64 text, the tagged text shape.
+      for (const data of [Buffer.from(`aws_access_key_id = ${KEY}\n`), Buffer.from(`key ${KEY}`).toString('base64'), { type: 'text' as const, text: `key ${KEY}` }]) {
+        const attached = await hookbox.checkPrompt([{ role: 'user', content: [{ type: 'text', text: 'summarise this file' }, { type: 'file', mediaType: 'text/plain', filename: 'creds.txt', data }] }]);
+        expect(attached, JSON.stringify(data)).toMatchObject({ blocked: true, reason: expect.stringContaining('prompt-guard') as string });
+      }
+      const json = await hookbox.checkPrompt([{ role: 'user', content: [{ type: 'file', mediaType: 'application/json', data: Buffer.from(JSON.stringify({ key: KEY })) }] }]);
+      expect(json.blocked).toBe(true);
+      // A text file hookbox cannot read: refused, closed, naming the part.
+      const url = await hookbox.checkPrompt([{ role: 'user', content: [{ type: 'file', mediaType: 'text/plain', data: new URL('https://example.invalid/creds.txt') }] }]);
+      expect(url).toStrictEqual({ blocked: true, reason: 'user message 0: part 0 (a text/plain file): its data is a URL or a provider reference, whose bytes hookbox does not fetch, so it was not sent' });
+      const binary = await hookbox.checkPrompt([{ role: 'user', content: [{ type: 'file', mediaType: 'text/plain', filename: 'x.txt', data: new Uint8Array([0xff, 0xfe, 0x00]) }] }]);
+      expect(binary).toStrictEqual({ blocked: true, reason: 'user message 0: part 0 (a text/plain file "x.txt"): its bytes are not UTF-8 text, so it was not sent' });
+      // Clean messages pass, handed back; the last one's text is the prompt.
+      const messages = [
+        { role: 'user' as const, content: 'hello' },
+        { role: 'user' as const, content: [{ type: 'text' as const, text: 'read' }, { type: 'file' as const, mediaType: 'text/markdown', data: Buffer.from('# notes') }] },
+      ];
+      expect(await hookbox.checkPrompt(messages)).toStrictEqual({ blocked: false, prompt: 'read\n# notes', messages });
+    } finally {
+      await hookbox.close();
+    }
+  }, TIMEOUT);
+
+  it('a conversation resends its messages: only the user messages not checked before are asked again', async () => {
+    const logDir = join(dir, 'logs-resend');
+    const hookbox = await withHookbox({}, { config: writeExampleConfig(dir, [{ name: 'prompt-guard' }], 'prompt-resend.json'), cwd: dir, logDir });
+    try {
+      const first = [{ role: 'user' as const, content: 'list the files' }, { role: 'assistant' as const, content: 'a.txt' }];
+      expect((await hookbox.checkPrompt([first[0]!])).blocked).toBe(false);
+      expect((await hookbox.checkPrompt([...first, { role: 'user', content: 'now read a.txt' }])).blocked).toBe(false);
+    } finally {
+      await hookbox.close();
+    }
+    const prompts = readdirSync(logDir)
+      .flatMap((name) => readFileSync(join(logDir, name), 'utf8').split('\n'))
+      .filter((line) => line.includes('"type":"user/message"'))
+      .map((line) => (JSON.parse(line) as { content: string }).content);
+    expect(prompts).toStrictEqual(['list the files', 'now read a.txt']);
   }, TIMEOUT);
 
   it('a hook that traps fails closed: the body never runs', async () => {

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentSeamEvent, claudeCodeBridge, copilotBridge as copilot } from '../../host/agents/index.ts';
-import { copilotDecidesIn, sentByCopilot } from '../../host/agents/copilot/claude-overlap.ts';
 
 // The fields every event carried (measured): no event name, a timestamp in ms.
 const common = { sessionId: '802d8623-7fb5-418a-a6df-8a3301fb04f5', timestamp: 1796282899700, cwd: '/work/app' };
@@ -127,33 +126,25 @@ describe('Copilot CLI bridge (its own format)', () => {
     expect(copilot.setup.unsupported('http')).toMatch(/COPILOT_HOOK_ALLOW_LOCALHOST=1/);
   });
 
-  it('a Claude Code setup\'s copy of a Copilot event passes while Copilot\'s own entries decide it; Claude Code\'s own events are decided', () => {
+  it('a Claude Code setup\'s copy of a Copilot event is decided, Copilot\'s own entries set up or not; setup and doctor say both copies are decided', () => {
     const root = mkdtempSync(join(tmpdir(), 'hookbox-copilot-overlap-'));
     const project = join(root, 'project');
     mkdirSync(join(project, '.git'), { recursive: true });
     // Copilot's Claude-format PreToolUse and Stop, as 1.0.102 sent them: a timestamp string, no permission_mode.
     const fromCopilot = { hook_event_name: 'PreToolUse', session_id: 's1', timestamp: '2026-12-03T07:29:44.504Z', cwd: project, tool_name: 'Bash', tool_input: { command: 'ls' } };
-    const fromClaude = { hook_event_name: 'PreToolUse', session_id: 's1', transcript_path: '/h/t.jsonl', permission_mode: 'default', cwd: project, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' };
     const stopFromCopilot = { hook_event_name: 'Stop', session_id: 's1', timestamp: '2026-12-03T07:41:00.549Z', cwd: project, transcript_path: '/h/e.jsonl', stop_reason: 'end_turn', stop_hook_active: false };
-    expect(sentByCopilot(fromCopilot)).toBe(true);
-    expect(sentByCopilot(stopFromCopilot)).toBe(true);
-    expect(sentByCopilot(fromClaude)).toBe(false);
-    expect(copilotDecidesIn(project, root)).toBe(false);
-    expect(claudeCodeBridge.toSeam(fromCopilot).kind).toBe('seam');
     const edit = copilot.setup.apply({}, { kind: 'command', command: "sh '/opt/hookbox-hook.sh' copilot" });
     mkdirSync(join(project, '.github', 'hooks'), { recursive: true });
     writeFileSync(join(project, '.github', 'hooks', 'hookbox.json'), JSON.stringify(edit.settings));
-    expect(copilotDecidesIn(join(project, 'sub'), root)).toBe(true);
-    expect(claudeCodeBridge.toSeam(fromCopilot)).toMatchObject({ kind: 'pass', event: 'PreToolUse' });
-    expect(claudeCodeBridge.toSeam(stopFromCopilot)).toMatchObject({ kind: 'pass', event: 'Stop' });
-    expect(claudeCodeBridge.toSeam(fromClaude).kind).toBe('seam');
+    expect(claudeCodeBridge.toSeam(fromCopilot)).toMatchObject({ kind: 'seam', event: { seam: 'tools/pre-execute' } });
+    expect(claudeCodeBridge.toSeam(stopFromCopilot)).toMatchObject({ kind: 'seam', event: { seam: 'agent/turn-continuation' } });
     // Setup and doctor say so once the project's Claude Code setup holds hookbox's entries.
     const finished = (dir: string) => copilot.setup.finish!({ scope: { kind: 'project', dir }, settingsFile: '', before: {}, after: edit.settings, removing: false }).notes;
     expect(finished(project)).toEqual([]);
     const claude = claudeCodeBridge.setup.apply({}, { kind: 'command', command: "sh '/opt/hookbox-hook.sh' claude-code" });
     mkdirSync(join(project, '.claude'));
     writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(claude.settings));
-    expect(finished(project)).toEqual([expect.stringMatching(/also runs the hooks of this project's \.claude\/settings\.json.*decided once/) as string]);
-    expect(copilot.setup.verify!({ scope: { kind: 'project', dir: project }, settingsFile: '', settings: edit.settings })).toEqual([{ ok: true, what: expect.stringMatching(/decided once/) as string }]);
+    expect(finished(project)).toEqual([expect.stringMatching(/also runs the hooks of this project's \.claude\/settings\.json.*decides both copies/) as string]);
+    expect(copilot.setup.verify!({ scope: { kind: 'project', dir: project }, settingsFile: '', settings: edit.settings })).toEqual([{ ok: true, what: expect.stringMatching(/decides both copies/) as string }]);
   });
 });

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { AgentBridge, AgentSeamEvent } from '../agent-bridge.ts';
 import { claudeCodeToolResponse, claudeFormatBridge } from '../claude-format/bridge.ts';
-import { decidedByCopilotItself } from '../copilot/claude-overlap.ts';
 import { CLAUDE_CODE_EVENTS } from './protocol.ts';
 import { claudeCodeProbe } from './probe.ts';
 import { claudeCodeSetup } from './setup.ts';
@@ -36,7 +35,6 @@ export const claudeCodeBridge: AgentBridge<'claude-code'> = claudeFormatBridge({
   fromToolResponse: claudeCodeToolResponse,
   replacedOutput,
   replaceable: new Set(['bash', 'read_file']),
-  decidedElsewhere: decidedByCopilotItself,
   projectDirVariable: 'CLAUDE_PROJECT_DIR',
   setup: claudeCodeSetup,
   probe: claudeCodeProbe,

@@ -1,5 +1,6 @@
 import type { AgentSetup, SetupTransport } from '../agent-bridge.ts';
 import { claudeFormatSetup } from '../claude-format/setup.ts';
+import { foreignCopilotHookFindings } from '../copilot/foreign-hook-files.ts';
 
 export { isHookboxHandler } from '../claude-format/setup.ts';
 
@@ -9,8 +10,7 @@ function tradeOff(transport: SetupTransport['kind']): string {
     : 'http transport: faster (no process per event); the token is written to .claude/settings.local.json (not committed), never to settings.json. With `hookbox serve` down, `onFailure: "block"` makes Claude Code refuse tool calls, prompts and results (fails closed) — but a port squatter (another local process on the port) gets every event and the token, and its "allow" is obeyed. Use --transport command where that matters.';
 }
 
-/** Claude Code's settings: `.claude/settings.json` of a project, or `~/.claude/settings.json`. */
-export const claudeCodeSetup: AgentSetup = claudeFormatSetup({
+const claudeSettings: AgentSetup = claudeFormatSetup({
   agent: 'claude-code',
   label: 'Claude Code',
   folder: '.claude',
@@ -23,3 +23,14 @@ export const claudeCodeSetup: AgentSetup = claudeFormatSetup({
   startFolderOnly: 'Claude Code reads .claude/settings.json only in the folder it is started in, never one above (measured with 2.1.328, in a git repository too)',
   tradeOff,
 });
+
+/**
+ * Claude Code's settings: `.claude/settings.json` of a project, or
+ * `~/.claude/settings.json`. Copilot CLI runs a project's Claude Code
+ * entries too, so doctor also flags a Copilot hook file hookbox did not
+ * write (a look-alike of hookbox's entries planted beside them).
+ */
+export const claudeCodeSetup: AgentSetup = {
+  ...claudeSettings,
+  verify: (context) => [...(claudeSettings.verify?.(context) ?? []), ...foreignCopilotHookFindings(context.scope)],
+};

@@ -49,12 +49,6 @@ export interface ClaudeFormatDialect<N extends string> {
    * carries nothing to decide — and never starts a turn. Absent: none is.
    */
   isFollowUpPrompt?(prompt: string): boolean;
-  /**
-   * An event another agent's own hookbox entries decide (Copilot CLI, which
-   * runs a Claude Code setup besides its own): passed with no opinion, so
-   * one call is decided once. Absent: every event is this agent's.
-   */
-  decidedElsewhere?(data: Readonly<Record<string, unknown>>, cwd: string): boolean;
   readonly projectDirVariable?: string;
   readonly setup: AgentSetup;
   readonly probe: AgentProbe;
@@ -80,7 +74,6 @@ function toSeamFor(dialect: ClaudeFormatDialect<string>, input: unknown): Parsed
   const read = readAgentEvent(input, CLAUDE_FORMAT_EVENT_SCHEMAS);
   if (read.kind !== 'read') return read;
   const { event, sessionId, cwd, data } = read;
-  if (dialect.decidedElsewhere?.(data, cwd) === true) return { kind: 'pass', event, sessionId, answer: NO_OPINION };
   const fromClaudeCodeTool = dialect.fromTool;
   switch (event as ClaudeFormatEvent) {
     case 'SessionStart':

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentSetup, DoctorFinding, SetupChange, SetupEdit, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from '../agent-bridge.ts';
 import { type HandlerPosition, handlerPositions, hooksObject, isHookboxCommand } from '../hook-groups.ts';
 import { isHookboxHandlerOf } from '../claude-format/setup.ts';
+import { foreignCopilotHookFindings } from './foreign-hook-files.ts';
 import { COPILOT_EVENT_NAMES } from './protocol.ts';
 
 /** Seconds Copilot waits for hookbox's answer when the operator config gives no figure. */
@@ -137,7 +138,7 @@ function hasClaudeHookboxHandler(settings: Record<string, unknown>): boolean {
 }
 
 const BOTH_NOTE =
-  'Copilot CLI also runs the hooks of this project\'s .claude/settings.json, where hookbox\'s Claude Code entries are (measured with 1.0.102: both files\' hooks ran for one call); hookbox answers an event Copilot sends there with no opinion while this file holds its Copilot entries, so each call is decided once, here';
+  'Copilot CLI also runs the hooks of this project\'s .claude/settings.json, where hookbox\'s Claude Code entries are (measured with 1.0.102: both files\' hooks ran for one call); hookbox decides both copies of each event (no copy is skipped on a guess of who sent it), so a deny or block in either stops the call, and a rewritten prompt or replaced result the Claude Code entries cannot carry is a block there';
 
 /** Setup says when the project's Claude Code setup is read by Copilot too. */
 function finish(context: SetupFinishContext): SetupFinish {
@@ -145,10 +146,11 @@ function finish(context: SetupFinishContext): SetupFinish {
   return { changes: [], notes: [BOTH_NOTE] };
 }
 
-/** `hookbox doctor copilot`: whether a Claude Code setup in the project is read by Copilot too. */
+/** `hookbox doctor copilot`: whether a Claude Code setup in the project is read by Copilot too; Copilot hook files hookbox did not write. */
 function verify(context: SetupVerifyContext): DoctorFinding[] {
-  if (context.scope.kind !== 'project' || !claudeEntriesIn(context.scope.dir)) return [];
-  return [{ ok: true, what: BOTH_NOTE }];
+  const foreign = foreignCopilotHookFindings(context.scope);
+  if (context.scope.kind !== 'project' || !claudeEntriesIn(context.scope.dir)) return foreign;
+  return [{ ok: true, what: BOTH_NOTE }, ...foreign];
 }
 
 function tradeOff(): string {

@@ -20,6 +20,7 @@ import { ConfigError } from '../../errors.ts';
 import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 import { agentHasEntries } from '../doctor.ts';
+import { refuseLinkOut } from '../setup-confine.ts';
 import { PROJECT_SOCKET, clientCommand, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
 import { pathUnder } from '../../path-under.ts';
@@ -214,6 +215,9 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   const local = bridge.setup.localSettingsPath?.(scope);
   const file = kind === 'http' && local !== undefined ? local : committed;
   const other = local === undefined ? undefined : file === committed ? local : committed;
+  // Nothing is read or written through a committed link out of the project (or the home folder).
+  const [root, rootName] = scope.kind === 'project' ? [scope.dir, 'project'] : [scope.home, 'home folder'];
+  for (const written of [file, ...(other === undefined ? [] : [other]), ...(scope.kind === 'project' ? [join(scope.dir, '.gitignore')] : [])]) refuseLinkOut(written, root, rootName);
   const settings = readSettings(file, format);
   let edit: SetupEdit;
   let notes: string[] = [];
