@@ -35,12 +35,23 @@ export function registerBuildCommand(program: Command): void {
     .action(async (entry: string | undefined, options: BuildCommandOptions) => {
       if (entry !== undefined && options.config !== undefined) throw new ConfigError('build takes a hook entry or --config, not both');
       if (entry === undefined && options.out !== undefined) throw new ConfigError('--out needs a hook entry; a config\'s hooks are built into their own dist/');
-      // TypeScript loads on the type-check thread while the compiler's own modules load here.
-      if (options.typecheck) (await import('../../../pdk/compiler/typecheck-thread.ts')).startTypecheckThread();
-      if (entry === undefined) return buildConfig(options);
-      const result = await build(entry, options.out, options.typecheck);
-      process.stdout.write(options.json === true ? `${printableJson(result)}\n` : describe(result));
+      try {
+        if (entry === undefined) return await buildConfig(options);
+        if (options.typecheck) await startTypecheck();
+        const result = await build(entry, options.out, options.typecheck);
+        process.stdout.write(options.json === true ? `${printableJson(result)}\n` : describe(result));
+      } finally {
+        if (options.typecheck) await (await import('../../../pdk/compiler/typecheck-thread.ts')).stopTypecheckThread();
+      }
     });
+}
+
+/**
+ * TypeScript loads on the type-check thread while the compiler's own modules load here. Only once
+ * a hook will be built: a thread started and never given a check kept the process from exiting.
+ */
+async function startTypecheck(): Promise<void> {
+  (await import('../../../pdk/compiler/typecheck-thread.ts')).startTypecheckThread();
 }
 
 /** One hook, by the compiler (loaded on use: it pulls in TypeScript and esbuild, which other commands never need). */
@@ -66,6 +77,7 @@ async function buildConfig(options: BuildCommandOptions): Promise<void> {
     throw new ConfigError(`no hook entry given and no ${PROJECT_CONFIG} in ${process.cwd()} or a folder above it; pass <entry> or --config <file>`);
   }
   const config = loadOperatorConfig(file);
+  if (options.typecheck && config.hooks.some((entry) => hookSourceFor(entry).kind === 'source')) await startTypecheck();
   const built: { name: string; at: string; result?: BuildHookResult; skipped?: string; missing?: string }[] = [];
   for (const entry of config.hooks) {
     const source = hookSourceFor(entry);
