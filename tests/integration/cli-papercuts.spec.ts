@@ -137,3 +137,27 @@ describe('verify from a subfolder', () => {
     expect(nowhere.stderr).toContain('no hookbox.config.json in');
   });
 });
+
+describe('Claude Code with no server: one process per event', () => {
+  it('an allowed call is recorded once in the session log (its PostToolUse found it pending)', () => {
+    const project = path.join(dir, 'no-server-log');
+    mkdirSync(project);
+    writeFileSync(path.join(project, 'hookbox.config.json'), JSON.stringify({ hooks: [] }));
+    expect(hookbox(['setup', 'claude-code', '--config', 'hookbox.config.json'], project).status).toBe(0);
+    const settings = JSON.parse(readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command?: string }[] }[]> };
+    const send = (event: string, extra: Record<string, unknown>) => {
+      const command = settings.hooks[event]?.[0]?.hooks[0]?.command as string;
+      const input = JSON.stringify({ session_id: 'once', transcript_path: path.join(project, 't.jsonl'), cwd: project, permission_mode: 'default', hook_event_name: event, ...extra });
+      const ran = spawnSync('sh', ['-c', command], { cwd: project, input, encoding: 'utf8', env: { ...env(), CLAUDE_PROJECT_DIR: project }, timeout: 120_000 });
+      expect(ran.status, ran.stderr).toBe(0);
+    };
+    const call = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'u1' };
+    send('UserPromptSubmit', { prompt: 'list the files' });
+    send('PreToolUse', call);
+    send('PostToolUse', { ...call, tool_response: { stdout: 'a\nb', stderr: '', interrupted: false } });
+    const log = readFileSync(path.join(project, '.hookbox', 'sessions', 'claude-code-once.jsonl'), 'utf8');
+    const events = log.trim().split('\n').map((line) => JSON.parse(line) as { type: string; toolCallId?: string });
+    expect(events.filter((event) => event.type === 'tool/call').map((event) => event.toolCallId)).toEqual(['u1']);
+    expect(events.filter((event) => event.type === 'tool/result').map((event) => event.toolCallId)).toEqual(['u1']);
+  }, 300_000);
+});
