@@ -159,6 +159,12 @@ describe('a hook declares what it requests in its own source', () => {
     expect(JSON.parse(granted.stdout)).toMatchObject({ decision: { action: 'deny', reason: 'the server said no-from-server' }, fault: null });
     expect(seen).toEqual(['/ask']);
 
+    // pack keeps what the source requests in the packaged hook.json.
+    const packed = hookbox(['pack', 'hooks/asker', '--package-name', 'asker', '--package-version', '1.0.0', '-o', 'out', '--folder', 'packed'], project);
+    expect(packed.status, packed.stderr).toBe(0);
+    const packedManifest = JSON.parse(readFileSync(path.join(project, 'packed', 'dist', 'hook.json'), 'utf8')) as Record<string, unknown>;
+    expect(packedManifest).toMatchObject({ capabilities: { allowedHosts: ['127.0.0.1'] }, config: { endpoint: 'the URL asked before each bash command' }, tools: ['bash'] });
+
     // The request alone reaches nothing: without the operator's grant, Http.request is refused.
     const refused = await hookboxAsync(['call', 'hooks/asker/dist/hook.json', '--config', 'ungranted.json', '--seam', 'tools/pre-execute', '--payload', 'payload.json', '--json'], project);
     expect(refused.status).toBe(1);
