@@ -50,8 +50,13 @@ export function findProjectConfig(from: string = process.cwd()): string | undefi
   }
 }
 
+/** A path as a person in the working folder types it: relative below it, else absolute. */
+export function shownPath(file: string): string {
+  const shown = path.relative(process.cwd(), file);
+  return shown === '' || shown.startsWith('..') || path.isAbsolute(shown) ? file : shown;
+}
+
 /** The command that builds a project's hooks, as a person types it from the working folder. */
 export function buildCommandFor(configFile: string): string {
-  const shown = path.relative(process.cwd(), configFile);
-  return `npx hookbox build --config ${shown === '' || shown.startsWith('..') || path.isAbsolute(shown) ? configFile : shown}`;
+  return `npx hookbox build --config ${shownPath(configFile)}`;
 }

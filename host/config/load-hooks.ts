@@ -10,7 +10,7 @@ import type { Capabilities, HookCodec, HookLimits, HookRunner, WasmHook, WasmHoo
 import { readJsonFile } from '../json/index.ts';
 import { type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
 import { checkPin } from './hook-pin.ts';
-import { buildCommandFor, hookSourceFor } from './hook-source.ts';
+import { buildCommandFor, hookSourceFor, shownPath } from './hook-source.ts';
 import { type ResolvedConfig, type ResolvedHookEntry, definedOnly, resolveGrantPaths } from './operator-config.ts';
 
 /** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
@@ -29,11 +29,14 @@ export function loadEntryManifest(entry: ResolvedHookEntry): HookManifest {
     return loadManifest(manifestFile);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const where = `${entry.file}: ${entry.at}.manifest`;
+    // Short and the action first: agents and `doctor` show the start of a reason.
+    const where = `${shownPath(entry.file)}: ${entry.at}.manifest`;
     if (existsSync(manifestFile)) throw new ConfigError(`${where}: ${error.message}`, { cause: error });
     const source = hookSourceFor(entry);
-    const built = source.kind === 'source' ? `; the hook was never built from ${source.entry}: run \`${buildCommandFor(entry.file)}\`` : '';
-    throw new ConfigError(`${where}: ${manifestFile} does not exist${built}`, { cause: error });
+    if (source.kind !== 'source') throw new ConfigError(`${where}: ${shownPath(manifestFile)} does not exist`, { cause: error });
+    throw new ConfigError(`${where}: never built: run \`${buildCommandFor(entry.file)}\` (${shownPath(manifestFile)} does not exist; its source is ${shownPath(source.entry)})`, {
+      cause: error,
+    });
   }
 }
 

@@ -119,7 +119,11 @@ describe('a config naming a manifest that is not there', () => {
     writeFileSync(path.join(project, 'hookbox.config.json'), JSON.stringify({ hooks: [{ name: 'gone', manifest: 'hooks/gone/dist/hook.json' }] }));
     const explained = hookbox(['config', 'explain', '--config', 'hookbox.config.json'], project);
     expect(explained.status).toBe(1);
-    expect(explained.stderr).toContain(`${path.join(project, 'hookbox.config.json')}: hooks[0].manifest: ${path.join(project, 'hooks', 'gone', 'dist', 'hook.json')} does not exist`);
+    expect(explained.stderr).toContain('hookbox.config.json: hooks[0].manifest: hooks/gone/dist/hook.json does not exist');
+    // From elsewhere, the paths are absolute.
+    const away = hookbox(['config', 'explain', '--config', path.join(project, 'hookbox.config.json')], home);
+    expect(away.status).toBe(1);
+    expect(away.stderr).toContain(`${path.join(project, 'hookbox.config.json')}: hooks[0].manifest: ${path.join(project, 'hooks', 'gone', 'dist', 'hook.json')} does not exist`);
   });
 });
 

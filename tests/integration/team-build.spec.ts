@@ -78,6 +78,9 @@ describe('a fresh clone builds its hooks with the one documented command', () =>
     expect(unbuilt.stdout).toContain('"permissionDecision":"deny"');
     expect(unbuilt.stdout).toContain('hooks[0].manifest');
     expect(unbuilt.stdout).toContain('run `npx hookbox build --config hookbox.config.json`');
+    const unbuiltDoctor = hookbox(['doctor', 'claude-code'], project);
+    expect(unbuiltDoctor.status).not.toBe(0);
+    expect(unbuiltDoctor.stdout).toContain('never built: run `npx hookbox build --config hookbox.config.json`');
 
     const build = hookbox(['build', '--config', 'hookbox.config.json'], project);
     expect(build.status, build.stderr).toBe(0);
