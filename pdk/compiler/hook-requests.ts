@@ -20,6 +20,9 @@ import { typescript } from './typescript.ts';
 export const REQUEST_KEYS = ['capabilities', 'tools', 'limits', 'config', 'description'] as const;
 type RequestKey = (typeof REQUEST_KEYS)[number];
 
+/** Any request key as a word: a quick test before parsing (a string or comment naming one only costs the parse). */
+const REQUEST_KEY_WORD = new RegExp(`\\b(?:${REQUEST_KEYS.join('|')})\\b`);
+
 /** The requests found, as plain JSON values (the manifest schema checks their shape). */
 export type HookRequests = Partial<Record<RequestKey, unknown>>;
 
@@ -28,8 +31,12 @@ export type HookRequests = Partial<Record<RequestKey, unknown>>;
  * through a `const` it names); `{}` when the entry declares none or has no such call.
  */
 export function readHookRequests(entry: string): HookRequests {
+  const text = readFileSync(entry, 'utf8');
+  // The compiler's own thread loads TypeScript only for the type-check: a source that names no
+  // request key has none, and its build does not load TypeScript here too.
+  if (!REQUEST_KEY_WORD.test(text)) return {};
   const ts = typescript();
-  const source = ts.createSourceFile(entry, readFileSync(entry, 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(entry, text, ts.ScriptTarget.Latest, true);
   const call = defaultDefineHookCall(ts, source);
   const argument = call?.arguments[0];
   if (argument === undefined || !ts.isObjectLiteralExpression(argument)) return {};

@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS, type HookLimits } from '../../host/runner/index.ts';
 import { BuildError } from '../../host/errors.ts';
 import { describeIssues } from '../../host/json/index.ts';
 import type { SeamId } from '../../host/seams/index.ts';
-import { readHookRequests } from './hook-requests.ts';
+import { type HookRequests, readHookRequests } from './hook-requests.ts';
 
 /** Limits a freshly built hook asks for (the runner's defaults, and an instruction budget); operators override them per hook. */
 export const DEFAULT_HOOK_LIMITS: HookLimits = {
@@ -50,11 +50,13 @@ export async function writeManifest(options: {
   wasmPath: string;
   sha256: string;
   seams: SeamId[];
+  /** What the source requests, when the caller read it already ({@link readHookRequests}). */
+  requests?: HookRequests;
 }): Promise<string> {
   const identity = await hookIdentity(options.entry);
   const manifestPath = join(dirname(options.wasmPath), 'hook.json');
   // What the hook's source asks for (capabilities, tools, config keys, limits); the operator's grant still decides.
-  const { limits, description, ...requests } = readHookRequests(options.entry);
+  const { limits, description, ...requests } = options.requests ?? readHookRequests(options.entry);
   const manifest = {
     name: identity.name,
     version: identity.version,
