@@ -35,6 +35,44 @@ export type HookHandlers = { [N in SeamName as N['handler']]?: SeamHandler<N['id
  */
 export type Answer<D> = D | void | Promise<D | void>;
 
+/**
+ * What a hook asks the operator for, declared beside its handlers. `hookbox build` writes these
+ * into `hook.json` (read from the source as literals, without running it); the operator's grant in
+ * the config still decides: nothing requested is reachable until it is also granted.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   capabilities: { allowedHosts: ['api.example.com'] },
+ *   tools: ['bash'],
+ *   config: { endpoint: 'the URL the hook posts audit lines to' },
+ *   limits: { timeoutMs: 2000 },
+ *   preTool: () => allow(),
+ * });
+ * ```
+ */
+export interface HookRequests {
+  /** Capabilities requested (deny by default; the operator's `grant` intersects them). */
+  readonly capabilities?: {
+    /** Hosts for `Http.request` (exact names or `*.example.com`). */
+    readonly allowedHosts?: readonly string[];
+    /** Host directory → guest path (`"/data"`, or `{ path, write: true }`). */
+    readonly allowedPaths?: Readonly<Record<string, string | { readonly path: string; readonly write?: boolean }>>;
+    /** Environment variable names visible through WASI. */
+    readonly env?: readonly string[];
+    /** Whether the hook reads a real clock through WASI. */
+    readonly clock?: boolean;
+  };
+  /** Tool-name matchers (anchored regular expressions) for the tool seams. */
+  readonly tools?: readonly string[];
+  /** Limits the hook asks for; the operator's win. */
+  readonly limits?: { readonly timeoutMs?: number; readonly memoryMb?: number; readonly maxOutputBytes?: number; readonly instructionBudget?: number };
+  /** The config keys the hook reads (`ctx.config.get`), each with a description; an operator's unknown key is refused. */
+  readonly config?: Readonly<Record<string, string>>;
+  /** One line on what the hook does (default: the package's description). */
+  readonly description?: string;
+}
+
 /** Handler name → wasm export name, as the host calls them. */
 export { HANDLER_EXPORTS };
 
@@ -82,15 +120,17 @@ export interface HookDefinition {
  * });
  * ```
  */
-export function defineHook(handlers: HookHandlers): HookDefinition {
+export function defineHook(definition: HookHandlers & HookRequests): HookDefinition {
+  // The requests are for hook.json (read at build time); only handlers become exports.
+  const { capabilities: _c, tools: _t, limits: _l, config: _k, description: _d, ...handlers } = definition;
   const exports: Partial<Record<HookExportName, () => number | Promise<number>>> = {};
   for (const [name, exportName] of Object.entries(HANDLER_EXPORTS) as [keyof HookHandlers, HookExportName][]) {
-    const handler = handlers[name];
+    const handler = (handlers as HookHandlers)[name];
     if (handler === undefined) continue;
     if (typeof handler !== 'function') throw new TypeError(`defineHook: handler "${name}" is not a function`);
     exports[exportName] = seamExport(handler as (payload: unknown, ctx: HookContext<unknown>) => unknown);
   }
-  return { [HOOK_DEFINITION]: true, handlers: { ...handlers }, exports };
+  return { [HOOK_DEFINITION]: true, handlers: handlers as HookHandlers, exports };
 }
 
 /**

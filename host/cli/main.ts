@@ -61,8 +61,8 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
   },
   {
     name: 'build',
-    term: 'build [options] <entry>',
-    description: 'compile a TypeScript/JavaScript hook to an Extism wasm plugin and its hook.json',
+    term: 'build [options] [entry]',
+    description: "compile a TypeScript/JavaScript hook to an Extism wasm plugin and its hook.json; without <entry>, every hook of the project's config",
     register: async () => (await import('./commands/build.ts')).registerBuildCommand,
   },
   {
@@ -211,8 +211,21 @@ function prestartEntry(argv: readonly string[]): CatalogEntry | undefined {
   return COMMAND_CATALOG.find((entry) => entry.prestart !== undefined && entry.name === first);
 }
 
+/**
+ * `hookbox setup … | head -3`: the reader leaves, and the next write to stdout fails with EPIPE,
+ * an 'error' event nobody handled (a stack trace, exit 1). What the command does stands — a setup
+ * half-done because its reader stopped reading would be worse — so the rest of its output is
+ * dropped and it ends with its own exit code. Any other stdout error is still thrown.
+ */
+function quietOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 /** Runs the CLI; returns the exit code. Bad input and configuration print a clear message, not a stack. */
 export async function main(argv: readonly string[]): Promise<number> {
+  quietOnClosedPipe();
   // First thing: a worker the command needs boots while the command's modules load.
   const prestarted = await prestartEntry(argv)?.prestart?.();
   let stopTelemetry = async (): Promise<void> => {};

@@ -1,4 +1,6 @@
-export { effectiveLimits, loadHookFile, loadHooks, loadManifest, specForEntry } from './load-hooks.ts';
+export { effectiveLimits, loadEntryManifest, loadHookFile, loadHooks, loadManifest, specForEntry } from './load-hooks.ts';
+export { PROJECT_CONFIG, buildCommandFor, findProjectConfig, hookSourceFor } from './hook-source.ts';
+export type { HookSource } from './hook-source.ts';
 export type { HookFileOverrides, LoadedHook } from './load-hooks.ts';
 export { HookManifestSchema, HookProtocolSchema } from './manifest.ts';
 export type { HookManifest, HookProtocol } from './manifest.ts';

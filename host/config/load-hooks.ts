@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PermissionHook } from '../bridges/permission-hook.ts';
 import type { ShellHook } from '../bridges/shell-hook.ts';
@@ -10,11 +10,34 @@ import type { Capabilities, HookCodec, HookLimits, HookRunner, WasmHook, WasmHoo
 import { readJsonFile } from '../json/index.ts';
 import { type HookManifest, HookManifestSchema, type HookProtocol } from './manifest.ts';
 import { checkPin } from './hook-pin.ts';
+import { buildCommandFor, hookSourceFor, shownPath } from './hook-source.ts';
 import { type ResolvedConfig, type ResolvedHookEntry, definedOnly, resolveGrantPaths } from './operator-config.ts';
 
 /** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
 export function loadManifest(file: string): HookManifest {
   return readJsonFile(path.resolve(file), HookManifestSchema);
+}
+
+/**
+ * The manifest of a config entry. A missing or invalid one names the config file and the entry's
+ * `hooks[N].manifest` as well as the manifest; a missing one that has a source beside its `dist/`
+ * was never built, and the message says the command that builds it.
+ */
+export function loadEntryManifest(entry: ResolvedHookEntry): HookManifest {
+  const manifestFile = entry.manifest as string;
+  try {
+    return loadManifest(manifestFile);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // Short and the action first: agents and `doctor` show the start of a reason.
+    const where = `${shownPath(entry.file)}: ${entry.at}.manifest`;
+    if (existsSync(manifestFile)) throw new ConfigError(`${where}: ${error.message}`, { cause: error });
+    const source = hookSourceFor(entry);
+    if (source.kind !== 'source') throw new ConfigError(`${where}: ${shownPath(manifestFile)} does not exist`, { cause: error });
+    throw new ConfigError(`${where}: never built: run \`${buildCommandFor(entry.file)}\` (${shownPath(manifestFile)} does not exist; its source is ${shownPath(source.entry)})`, {
+      cause: error,
+    });
+  }
 }
 
 /** A hook of an operator config: a sandboxed wasm hook, an unsandboxed shell (`command`) hook, or a native rule hook (`permissions`). */
@@ -106,7 +129,7 @@ function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry, chec
     };
   }
   const manifestFile = entry.manifest as string;
-  const manifest = checked ?? loadManifest(manifestFile);
+  const manifest = checked ?? loadEntryManifest(entry);
   const where = `${configFile}: ${entry.at}`;
   if (entry.protocol !== undefined && entry.protocol !== manifest.protocol) {
     throw new ConfigError(`${where}.protocol: ${JSON.stringify(entry.protocol)} but the manifest ${manifestFile} declares ${JSON.stringify(manifest.protocol)}`);
@@ -151,7 +174,7 @@ function mergeLimits(requested: HookLimits | undefined, operator: HookLimits | u
  * unset) — what `setup` derives the agents' timeouts from. Reads the manifest.
  */
 export function effectiveLimits(entry: ResolvedHookEntry): HookLimits {
-  return entry.manifest === undefined ? entry.limits : mergeLimits(loadManifest(entry.manifest).limits, entry.limits);
+  return entry.manifest === undefined ? entry.limits : mergeLimits(loadEntryManifest(entry).limits, entry.limits);
 }
 
 /** Overrides `hookbox call` (and tests) put on a single hook file. */

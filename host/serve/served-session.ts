@@ -67,10 +67,16 @@ export class ServedSession {
       this.step = 0;
       this.turnOpen = true;
       this.continuations = 0;
+      this.pending.clear();
     } else if (event.type === 'turn/end') {
       this.turnOpen = false;
     } else if (event.type === 'tool/call') {
       this.step = Math.max(this.step, event.step);
+      // A call allowed in an earlier process (no server: one process per event) is still pending
+      // its result; without it, its PostToolUse logged the call a second time (4 calls for 3).
+      this.pending.set(event.toolCallId, { step: event.step });
+    } else if (event.type === 'tool/result') {
+      this.pending.delete(event.toolCallId);
     } else if (event.type === 'steering/message') {
       this.continuations += 1;
     }

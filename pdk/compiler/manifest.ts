@@ -2,10 +2,12 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { HookManifestSchema, type HookManifest } from '../../host/config/manifest.ts';
+import { HookManifestSchema } from '../../host/config/manifest.ts';
 import { DEFAULT_LIMITS, type HookLimits } from '../../host/runner/index.ts';
 import { BuildError } from '../../host/errors.ts';
+import { describeIssues } from '../../host/json/index.ts';
 import type { SeamId } from '../../host/seams/index.ts';
+import { type HookRequests, readHookRequests } from './hook-requests.ts';
 
 /** Limits a freshly built hook asks for (the runner's defaults, and an instruction budget); operators override them per hook. */
 export const DEFAULT_HOOK_LIMITS: HookLimits = {
@@ -48,21 +50,28 @@ export async function writeManifest(options: {
   wasmPath: string;
   sha256: string;
   seams: SeamId[];
+  /** What the source requests, when the caller read it already ({@link readHookRequests}). */
+  requests?: HookRequests;
 }): Promise<string> {
   const identity = await hookIdentity(options.entry);
   const manifestPath = join(dirname(options.wasmPath), 'hook.json');
-  const manifest: HookManifest = {
+  // What the hook's source asks for (capabilities, tools, config keys, limits); the operator's grant still decides.
+  const { limits, description, ...requests } = options.requests ?? readHookRequests(options.entry);
+  const manifest = {
     name: identity.name,
     version: identity.version,
     protocol: 1,
     wasm: relative(dirname(manifestPath), options.wasmPath).split('\\').join('/'),
     sha256: options.sha256,
     seams: options.seams,
-    limits: DEFAULT_HOOK_LIMITS,
-    ...(identity.description !== undefined && { description: identity.description }),
+    ...requests,
+    limits: typeof limits === 'object' && limits !== null ? { ...DEFAULT_HOOK_LIMITS, ...limits } : (limits ?? DEFAULT_HOOK_LIMITS),
+    ...((description ?? identity.description) !== undefined && { description: description ?? identity.description }),
   };
   const parsed = HookManifestSchema.safeParse(manifest);
-  if (!parsed.success) throw new BuildError(`the generated hook.json is invalid: ${parsed.error.message}`);
+  if (!parsed.success) {
+    throw new BuildError(`${options.entry}: what defineHook requests does not fit hook.json:\n${describeIssues('defineHook', parsed.error)}`);
+  }
   await writeFile(manifestPath, `${JSON.stringify(parsed.data, null, 2)}\n`);
   return manifestPath;
 }

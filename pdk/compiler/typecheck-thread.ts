@@ -75,6 +75,11 @@ class TypecheckThread {
     else waiter?.reject(new HostError(`the type-check worker failed: ${outcome.message}`));
   }
 
+  /** Ends the worker (a one-shot command is done with it). */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
   /** The worker is gone: every pending check fails, and the next check starts a new worker. */
   private fail(error: Error): void {
     if (thread === this) thread = undefined;
@@ -93,6 +98,16 @@ let thread: TypecheckThread | undefined;
  */
 export function startTypecheckThread(cacheDir?: string): void {
   runningThread(cacheDir);
+}
+
+/**
+ * Ends the process's type-check thread, if one runs. An unreferenced worker still loading
+ * TypeScript kept \`hookbox build nope.ts\` (which fails before any check) from exiting.
+ */
+export async function stopTypecheckThread(): Promise<void> {
+  const running = thread;
+  thread = undefined;
+  await running?.terminate();
 }
 
 function runningThread(cacheDir: string | undefined): TypecheckThread {

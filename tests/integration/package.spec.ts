@@ -285,14 +285,38 @@ export const wrong: PreToolDecision = { action: 'block', reason: 'x' };
   }, 120_000);
 
   const quickPath = readmeQuickPath();
+  let fresh: string | undefined;
   it.skipIf(SMOKE_ONLY)("runs the README's five-minute path as written, in a fresh project", () => {
     expect(quickPath, 'README.md has a ```sh block between <!-- quick-path:start --> and <!-- quick-path:end -->').toBeDefined();
-    const fresh = scratch.project('quick-path');
+    // Before the registry has it, the README installs the tarball this very test installs.
+    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain(`npm i -D /path/to/hookbox/${path.basename(packed.tarball)}`);
+    fresh = scratch.project('quick-path');
     const script = quickPath!.map((line) => (/^\s*npm i(nstall)? -D hookbox\s*(#.*)?$/.test(line) ? `npm i -D ${JSON.stringify(packed.tarball)}` : line));
     expect(script.some((line) => line.includes(packed.tarball)), 'the path starts by installing hookbox with `npm i -D hookbox`').toBe(true);
     const ran = scratch.run('bash', ['-e', '-c', script.join('\n')], fresh, { timeoutMs: 900_000 });
     expect(ran.status, `the five-minute path failed:\n${script.join('\n')}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`).toBe(0);
   }, 1_200_000);
+
+  it.skipIf(SMOKE_ONLY)("a teammate's clone of the five-minute project (no dist/): closed, naming the command; after it, doctor is green and call decides", () => {
+    expect(fresh, 'the five-minute path ran first').toBeDefined();
+    const clone = fresh as string;
+    const command = 'hookbox build --config hookbox.config.json';
+    // init wired it as the project's prepare script: what the teammate's `npm ci` runs.
+    expect((JSON.parse(readFileSync(path.join(clone, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.prepare).toBe(command);
+    scratch.ok('rm', ['-rf', path.join(clone, 'hooks', 'my-guard', 'dist')], clone);
+    const closed = scratch.run('npx', ['--no-install', 'hookbox', 'doctor', 'claude-code'], clone);
+    expect(closed.status).not.toBe(0);
+    expect(`${closed.stdout}${closed.stderr}`).toContain(`npx ${command}`);
+    let started = performance.now();
+    npx(['build', '--config', 'hookbox.config.json'], clone);
+    note('clone: build --config', performance.now() - started);
+    started = performance.now();
+    const doctor = scratch.run('npx', ['--no-install', 'hookbox', 'doctor', 'claude-code'], clone);
+    note('clone: doctor', performance.now() - started);
+    expect(doctor.status, `${doctor.stdout}${doctor.stderr}`).toBe(0);
+    const call = npx(['call', 'hooks/my-guard/dist/hook.json', '--seam', 'tools/pre-execute', '--payload', '-'], clone, JSON.stringify({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'rm -rf /' } }));
+    expect(call.stdout).toContain('recursive delete of / or ~');
+  }, 600_000);
 
   it.skipIf(SMOKE_ONLY)('installs globally (npm i -g): --help, init outside any project, build', () => {
     const prefix = path.join(scratch.dir, 'global');

@@ -83,7 +83,8 @@ describe('hookbox call: hook text on stdout and stderr is escaped', () => {
     const payload = join(dir, `${seam.replace('/', '-')}.json`);
     await writeFile(payload, JSON.stringify({ toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' }, ...(seam === 'tools/post-execute' && { result: { content: 'x', isError: false } }) }));
     const result = hookbox(['call', hook(), '--seam', seam, '--payload', payload, ...(json ? ['--json'] : [])], { colours });
-    expect(result.status).toBe(0);
+    // A hook that fails (error_set) makes `call` exit 1; one that decides, 0.
+    expect(result.status).toBe(hook() === failing ? 1 : 0);
     expect(result.output).toContain('HBXMARK');
     expect(terminalControls(result.output)).toEqual([]);
     if (!json) for (const shown of SHOWN_ESCAPED) expect(result.output).toContain(shown);

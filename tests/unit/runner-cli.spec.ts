@@ -98,8 +98,14 @@ describe('hookbox call --json as a child process', () => {
     expect((await buildProgram()).commands.map((command) => command.name())).toContain('call');
   });
 
-  it('prints exactly one JSON object and exits 0 for a fault decision', async () => {
-    const { stdout } = await run(process.execPath, [BIN, 'call', wasm('infinite-loop'), '--seam', 'tools/pre-execute', '--payload', payload, '--timeout-ms', '100', '--json']);
+  it('prints exactly one JSON object, and exits 1, for a fault decision', async () => {
+    // The seam's safe decision is printed; the exit code says the hook itself failed.
+    const failed = await run(process.execPath, [BIN, 'call', wasm('infinite-loop'), '--seam', 'tools/pre-execute', '--payload', payload, '--timeout-ms', '100', '--json']).then(
+      () => undefined,
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    const stdout = failed?.stdout ?? '';
     const report = JSON.parse(stdout) as { decision: unknown; fault: { kind: string } | null; durationMs: number };
     expect(Object.keys(report).sort()).toEqual(['decision', 'durationMs', 'fault']);
     expect(report.fault?.kind).toBe('timeout');

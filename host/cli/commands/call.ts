@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 // The two modules, not the config barrel (which loads every config command's code).
-import { hookFileOverrides } from '../../config/layered-config.ts';
-import { loadHookFile } from '../../config/load-hooks.ts';
+import path from 'node:path';
+import { hookFileOverrides, loadLayeredConfig } from '../../config/layered-config.ts';
+import { loadHookFile, specForEntry } from '../../config/load-hooks.ts';
 import { describeIssues, parseJsonText } from '../../json/index.ts';
 import { ConfigError, HookLoadError } from '../../errors.ts';
 import type { SeamListener } from '../../events/index.ts';
 import { invokeListener } from '../../events/invoke.ts';
-import { HookRunner, type HookLogEntry, type WasmHook } from '../../runner/index.ts';
+import { HookRunner, type HookLogEntry, type HookLimits, type WasmHook, type WasmHookSpec } from '../../runner/index.ts';
 import type { WorkerPool } from '../../runner/pool.ts';
 import { fileBytes } from '../../runner/wasm-binary.ts';
 import { CALL_RUNNER_OPTIONS } from '../call-workers.ts';
@@ -23,6 +24,8 @@ export interface CallOptions {
   readonly memoryMb?: number;
   readonly sessionId?: string;
   readonly json?: boolean;
+  /** An operator config: `<hook>` is then one of its hooks (by name or by its manifest/wasm file), run with its entry. */
+  readonly config?: string;
 }
 
 /** What `hookbox call --json` prints: the decision the seam receives after the fault policy. */
@@ -49,6 +52,7 @@ export function registerCallCommand(program: Command, workers?: WorkerPool): voi
     .option('--memory-mb <n>', 'cap on the guest linear memory', integerOption(1))
     .option('--session-id <id>', 'session id in the envelope', 'hookbox-call')
     .option('--json', 'print one JSON object {decision, fault, durationMs}')
+    .option('-c, --config <file>', "run <hook> (a hook's name in this config, or its manifest) with its entry: config values, grants, limits, fail policy")
     .action(async (hook: string, options: CallOptions) => {
       // Hook text is hostile: log lines and the human report are sanitised;
       // --json stays lossless (printableJson only \u-escapes what a terminal would act on).
@@ -60,6 +64,8 @@ export function registerCallCommand(program: Command, workers?: WorkerPool): voi
         const report = await callHook(hook, options, undefined, runner);
         // Printed before the worker is torn down (tens of ms): the answer does not wait for cleanup.
         process.stdout.write(options.json === true ? `${printableJson(report)}\n` : describe(report));
+        // The decision printed is the seam's safe one; the exit code says the hook itself failed.
+        if (report.fault !== null) process.exitCode = 1;
       } finally {
         await runner.close();
       }
@@ -98,7 +104,8 @@ export async function callHook(
       ...(options.timeoutMs !== undefined && { timeoutMs: { value: options.timeoutMs, flag: '--timeout-ms' } }),
       ...(options.memoryMb !== undefined && { memoryMb: { value: options.memoryMb, flag: '--memory-mb' } }),
     });
-    const spec = loadHookFile(hookFile, overrides);
+    const flagged = { ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }), ...(options.memoryMb !== undefined && { memoryMb: options.memoryMb }) };
+    const spec = options.config === undefined ? loadHookFile(hookFile, overrides) : configuredSpec(hookFile, options.config, flagged);
     const wasmFile = spec.wasm as string;
     const bytes = readWasmFile(wasmFile);
     const session: SessionInfo = { id: options.sessionId ?? 'hookbox-call', turn: 0, step: 0, cwd: process.cwd() };
@@ -124,6 +131,23 @@ export async function callHook(
     await hook?.close();
     if (shared === undefined) await runner.close();
   }
+}
+
+/**
+ * The spec of one hook of an operator config (its layers above it apply, as they do for the
+ * agents): `name` is the entry's name or the file of its manifest or wasm. The flags' limits
+ * still apply, within the layers' bounds (checked by \`hookFileOverrides\` before).
+ */
+function configuredSpec(name: string, configFile: string, flagged: HookLimits): WasmHookSpec {
+  const config = loadLayeredConfig({ project: path.resolve(configFile) });
+  const file = path.resolve(name);
+  const entry = config.hooks.find((hook) => hook.name === name) ?? config.hooks.find((hook) => hook.manifest === file || hook.wasm === file);
+  if (entry === undefined) {
+    const names = config.hooks.map((hook) => hook.name).join(', ') || 'none';
+    throw new ConfigError(`${path.resolve(configFile)}: no hook "${name}" (by name, manifest or wasm); its hooks: ${names}`);
+  }
+  if (entry.wasm === undefined && entry.manifest === undefined) throw new ConfigError(`${entry.file}: ${entry.at} (${entry.name}) is not a wasm hook; call runs wasm hooks`);
+  return specForEntry(entry.file, { ...entry, limits: { ...entry.limits, ...flagged } });
 }
 
 async function readPayload(seam: SeamId, source: string): Promise<unknown> {

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { type ConfigExplanation, type ExplainedValue, type Origin, explainConfig, loadLayeredConfig } from '../../config/index.ts';
+import { type ConfigExplanation, type ExplainedValue, type Origin, type ResolvedHookEntry, explainConfig, loadEntryManifest, loadLayeredConfig } from '../../config/index.ts';
+import { ConfigError } from '../../errors.ts';
 import { printable, printableJson } from '../../text/index.ts';
 
 /** `hookbox config explain` as text: the layers, the hooks in order, what is passed down and locked, each value with its layer. */
@@ -38,6 +39,20 @@ function shown(text: string): string {
   return printable(text, { maxLength: 300 });
 }
 
+function manifestProblems(hooks: readonly ResolvedHookEntry[]): string[] {
+  const problems: string[] = [];
+  for (const hook of hooks) {
+    if (hook.manifest === undefined) continue;
+    try {
+      loadEntryManifest(hook);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  return problems;
+}
+
 /** Registers `hookbox config explain [--config F] [--json]`. */
 export function registerConfigCommand(program: Command): void {
   const config = program.command('config').description('the layered configuration (organisation, user, project): config explain shows the effective one');
@@ -47,7 +62,12 @@ export function registerConfigCommand(program: Command): void {
     .option('-c, --config <file>', 'the project layer (hookbox.config.json)')
     .option('--json', 'print the explanation as JSON')
     .action((flags: { config?: string; json?: boolean }) => {
-      const explanation = explainConfig(loadLayeredConfig(flags.config === undefined ? {} : { project: resolve(flags.config) }));
-      process.stdout.write(flags.json === true ? `${printableJson(explanation, 2)}\n` : renderExplanation(explanation));
+      const layered = loadLayeredConfig(flags.config === undefined ? {} : { project: resolve(flags.config) });
+      process.stdout.write(flags.json === true ? `${printableJson(explainConfig(layered), 2)}\n` : renderExplanation(explainConfig(layered)));
+      // The explanation reads only the config files; a hook whose manifest is missing or invalid
+      // would still fail every event, so it fails the command too, naming file, entry and manifest.
+      const problems = manifestProblems(layered.hooks);
+      for (const problem of problems) process.stderr.write(`${pc.red('hookbox:')} ${printable(problem, { maxLength: 2000 })}\n`);
+      if (problems.length > 0) process.exitCode = 1;
     });
 }

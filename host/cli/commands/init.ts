@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { HOOK_COMPILER_OPTIONS, jsPdkTypes } from '../../../pdk/compiler/typecheck.ts';
 import { ConfigError } from '../../errors.ts';
 import { HOOKBOX_VERSION, IS_CHECKOUT, PACKAGE_ROOT } from '../../package.ts';
+import { PREPARE_SCRIPT, type PrepareWiring, wirePrepareScript } from '../init-prepare.ts';
 
 /** The files `hookbox init` writes, relative to the project directory. */
 export const SCAFFOLD_FILES = ['package.json', 'tsconfig.json', 'hook.ts', 'hook.test.mjs', '.gitignore', 'README.md'] as const;
@@ -47,6 +48,7 @@ export function registerInitCommand(program: Command): void {
       const written = await scaffoldHookProject(dir);
       const shown = relative(process.cwd(), written.dir) || '.';
       process.stdout.write(`created ${written.files.map((f) => join(shown, f)).join(', ')}\n`);
+      process.stdout.write(`${describeWiring(wirePrepareScript(written.dir))}\n`);
       if (written.dependency.install === 'needed') {
         process.stdout.write(`next: cd ${shown} && npm i -D hookbox@${written.dependency.spec} && npm test\n`);
       } else if (written.dependency.install === 'link' && options.install) {
@@ -60,6 +62,21 @@ export function registerInitCommand(program: Command): void {
         process.stdout.write(`next: cd ${shown} && npm test   (hookbox comes from the project around it)\n`);
       }
     });
+}
+
+function describeWiring(wiring: PrepareWiring): string {
+  const here = (file: string) => relative(process.cwd(), file) || file;
+  const fresh = "so that a fresh clone builds the project's hooks (dist/ is not in git)";
+  switch (wiring.status) {
+    case 'added':
+      return `added "prepare": "${PREPARE_SCRIPT}" to ${here(wiring.packageJson)}, ${fresh}`;
+    case 'present':
+      return `${here(wiring.packageJson)} already builds the hooks in its "prepare" script`;
+    case 'other':
+      return `${here(wiring.packageJson)} has a "prepare" script of its own: add \`${PREPARE_SCRIPT}\` to it, ${fresh}`;
+    case 'no-project':
+      return `no project package.json around it: in a fresh clone, run \`npx ${PREPARE_SCRIPT}\` once, ${fresh}`;
+  }
 }
 
 /** Writes the scaffold into `dir`; refuses a directory that already holds any file. */
@@ -123,6 +140,12 @@ const HOOK_TS = `import { allow, ask, defineHook, deny } from 'hookbox/pdk/index
  * nothing means "no opinion": the decision so far (\`ctx.next\`) stands.
  */
 export default defineHook({
+  // What the hook asks of the operator, written into dist/hook.json by \`hookbox build\`:
+  // the config keys it reads (an operator's unknown key is refused). Capabilities
+  // (\`capabilities: { allowedHosts: ['api.example.com'] }\`), \`tools\` and \`limits\` go here too;
+  // nothing requested is reachable until the operator's config also grants it.
+  config: { denyPattern: 'an extra regular expression of commands to deny' },
+
   preTool(payload, ctx) {
     if (payload.toolName !== 'bash') return;
     const command = String(payload.arguments.command ?? '');
@@ -210,9 +233,13 @@ function readme(name: string): string {
 
 A hookbox hook: \`hook.ts\` gates the \`bash\` tool before it runs.
 
-- \`npm run build\` — compile to \`dist/hook.wasm\` and \`dist/hook.json\` (sha256, seams, default limits)
+- \`npm run build\` — compile to \`dist/hook.wasm\` and \`dist/hook.json\` (sha256, seams, limits, and what \`defineHook\` requests)
 - \`npm test\` — build, then call the hook through hookbox's sandbox runner
 
 Config keys: \`denyPattern\` — an extra regular expression of commands to deny.
+
+\`dist/\` is not committed (\`.gitignore\`): in a clone, \`npx hookbox build --config hookbox.config.json\`
+from the project's root builds every hook its config names from source (\`init\` put it in the project's
+\`prepare\` script, so \`npm ci\` / \`npm install\` runs it).
 `;
 }

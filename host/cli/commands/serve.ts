@@ -55,7 +55,7 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
     await server.listen();
   } catch (error) {
     await server.close();
-    throw error;
+    throw portInUse(error, port) ?? error;
   }
   const where = [
     ...(server.port !== undefined ? [`http://127.0.0.1:${server.port} (bearer token in ${tokenFile})`] : []),
@@ -63,14 +63,43 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   ];
   process.stderr.write(`hookbox serve: listening on ${where.join(' and ')}; config ${resolve(flags.config)}\n`);
   await new Promise<void>((done) => {
+    let stopping = false;
     const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
       process.stderr.write(`hookbox serve: ${signal}: finishing calls in flight\n`);
       void server.close().then(done);
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
+    watchParent(() => stop('the process that started it exited'));
   });
   process.stderr.write('hookbox serve: stopped\n');
+}
+
+/** A taken `--port` as one line naming it (Node's EADDRINUSE error comes with a stack). */
+function portInUse(error: unknown, port: number | undefined): ConfigError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'EADDRINUSE' || port === undefined || (error as { port?: unknown }).port !== port) return undefined;
+  return new ConfigError(`--port ${port}: 127.0.0.1:${port} is already in use (another hookbox serve?); stop it or choose another port`, { cause: error });
+}
+
+/**
+ * Stops the server when the process that started it exits. Measured: SIGTERM to \`npx hookbox serve\`
+ * reaches npm, which passes it to the \`sh -c\` it runs the bin under; the shell dies of it without
+ * passing it on, and the server ran on, orphaned, holding its port and socket. Node has no
+ * parent-death signal, so the parent id is polled (a reparented process's changes). A server started
+ * by init itself (a supervisor, \`setsid\`) has no parent to watch.
+ */
+function watchParent(gone: () => void): void {
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    gone();
+  }, 500);
+  timer.unref();
 }
 
 export function registerServeCommand(program: Command): void {

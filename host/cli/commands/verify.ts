@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { existsSync } from 'node:fs';
-import { type HookPin, type ManifestPin, type PinProblem, type ResolvedHookEntry, checkPin, loadLayeredConfig } from '../../config/index.ts';
+import { type HookPin, type ManifestPin, type PinProblem, PROJECT_CONFIG, type ResolvedHookEntry, checkPin, findProjectConfig, loadLayeredConfig } from '../../config/index.ts';
+import { ConfigError } from '../../errors.ts';
 import { printable, printableJson } from '../../text/index.ts';
 import { usageErrorsExitTwo } from '../options.ts';
 
@@ -30,16 +30,21 @@ export interface VerifiedHook {
 /**
  * Registers `hookbox verify`: every hook the commands would load — the
  * organisation, user and project layers — against its pin; exit 1 when one
- * changed. It runs no hook, so without `--config` it checks
- * `hookbox.config.json` of the working directory when there is one.
+ * changed. It runs no hook, so without `--config` it checks the
+ * `hookbox.config.json` of the working folder or the nearest folder above it.
  */
 export function registerVerifyCommand(program: Command): void {
   usageErrorsExitTwo(program.command('verify'))
     .description("check every configured hook against its pin (the wasm's sha256, every field of the manifest, the package's name and version); exit 1 when one changed")
-    .option('-c, --config <file>', 'the project config (default: hookbox.config.json here, if any); the organisation and user layers are checked too')
+    .option('-c, --config <file>', 'the project config (default: hookbox.config.json here or in the nearest folder above; none is an error); the organisation and user layers are checked too')
     .option('--json', 'print one JSON object: the layer files, ok, and each hook with its file, status and problems')
     .action((flags: { config?: string; json?: boolean }) => {
-      const project = flags.config ?? (existsSync(DEFAULT_PROJECT) ? DEFAULT_PROJECT : undefined);
+      // Found from here upward, as `build` finds it: verify runs no hook, and in a subfolder of the
+      // project it used to check no project hook at all and exit 0.
+      const project = flags.config ?? findProjectConfig();
+      if (project === undefined) {
+        throw new ConfigError(`no ${PROJECT_CONFIG} in ${process.cwd()} or a folder above it; pass --config <file> to name the project's config`);
+      }
       const config = loadLayeredConfig(project === undefined ? {} : { project: path.resolve(project) });
       const files = config.layers.filter((layer) => layer.present && layer.shadowedBy === undefined).map((layer) => layer.file);
       const hooks = config.hooks.map(verifyEntry);
@@ -64,8 +69,6 @@ export function verifyEntry(entry: ResolvedHookEntry): VerifiedHook {
     problems: check.problems,
   };
 }
-
-const DEFAULT_PROJECT = 'hookbox.config.json';
 
 const LABEL: Record<VerifiedHook['status'], string> = {
   ok: pc.green('ok       '),
