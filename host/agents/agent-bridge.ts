@@ -225,6 +225,13 @@ export interface AgentSetup {
    * a JSON settings file.
    */
   readonly plugin?: { readonly module: string };
+  /**
+   * Where `settingsPath` is a folder of hook files, one per event (Cline's
+   * `.clinerules/hooks/`): how it is read as a settings object and written
+   * back (each file hookbox's whole; a file it did not write is never
+   * touched). Absent: `settingsPath` is one file.
+   */
+  readonly folderFormat?: { read(folder: string): Record<string, unknown>; write(folder: string, settings: Record<string, unknown>): void };
   /** How the settings file is read and written when it is not a JSON object; `format` undefined deletes the file. Absent: JSON. */
   readonly fileFormat?: { parse(text: string): Record<string, unknown>; format(settings: Record<string, unknown>): string | undefined };
   /**

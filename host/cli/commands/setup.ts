@@ -214,7 +214,8 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   const local = bridge.setup.localSettingsPath?.(scope);
   const file = kind === 'http' && local !== undefined ? local : committed;
   const other = local === undefined ? undefined : file === committed ? local : committed;
-  const settings = readSettings(file, format);
+  const folder = bridge.setup.folderFormat;
+  const settings = folder !== undefined ? folder.read(file) : readSettings(file, format);
   let edit: SetupEdit;
   let notes: string[] = [];
   let ignored: string[] = [];
@@ -241,7 +242,8 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     notes.unshift(bridge.setup.tradeOff(kind));
   }
   const changed = edit.changes.some((change) => change.action !== 'unchanged');
-  if (changed) writeSettings(file, edit.settings, secret, format);
+  if (changed && folder !== undefined) folder.write(file, edit.settings);
+  else if (changed) writeSettings(file, edit.settings, secret, format);
   write(`${bridge.label} settings ${file}: ${changed ? 'updated' : 'unchanged'}\n`);
   for (const change of edit.changes) write(`  ${change.action} ${change.where}: ${printable(change.what.replace(/Bearer \S+/g, 'Bearer …'))}\n`);
   if (flags.remove === true && edit.changes.length === 0) write('  no hookbox entries found\n');
