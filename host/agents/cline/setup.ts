@@ -90,7 +90,7 @@ function write(folder: string, settings: Record<string, unknown>): void {
  * overwritten. Idempotent.
  */
 function apply(settings: Record<string, unknown>, transport: SetupTransport, options?: SetupOptions): SetupEdit {
-  if (transport.kind !== 'command') throw new TypeError('Cline CLI runs hook files only');
+  if (transport.kind !== 'command') throw new TypeError('Cline CLI runs command hooks only (an executable file per event)');
   if (options?.answerTimeoutMs !== undefined && options.answerTimeoutMs > CLINE_HOOK_TIMEOUT_MS) {
     throw new TypeError(
       `the hooks' limits need up to ${options.answerTimeoutMs} ms for one answer, above Cline's fixed ${CLINE_HOOK_TIMEOUT_MS} ms hook timeout, after which Cline runs the call unchecked: lower the hooks' timeoutMs`,
@@ -119,7 +119,8 @@ function remove(settings: Record<string, unknown>): SetupEdit {
     if ('foreign' in entry) hooks[event] = entry;
     else changes.push({ action: 'removed', where: `hooks.${event}[0]`, what: `hook file ${event} running ${entry.command} ${event}` });
   }
-  return { settings: Object.keys(hooks).length === 0 ? {} : { hooks }, changes };
+  const { hooks: _ours, ...rest } = settings;
+  return { settings: Object.keys(hooks).length === 0 ? rest : { ...rest, hooks }, changes };
 }
 
 /** hookbox's files as doctor probes them: the command each runs, the event named. */
@@ -136,7 +137,8 @@ export const clineSetup: AgentSetup = {
   protectedPaths,
   folderFormat: { read, write },
   handlers,
-  unsupported: (transport) => (transport === 'command' ? undefined : 'Cline CLI runs executable hook files only (no http hooks, no plugin of hookbox\'s)'),
+  unsupported: (transport) =>
+    transport === 'command' ? undefined : `Cline CLI has no ${transport} hooks (it runs an executable file per event, which runs hookbox's command); use --transport command`,
   apply,
   remove,
   tradeOff: () =>
