@@ -253,6 +253,13 @@ export interface AgentSetup {
    * agent finds the project's settings above its start folder, or was not measured.
    */
   readonly startFolderOnly?: string;
+  /**
+   * The agent waits this long for a hook, fixed (no setting to raise it), and
+   * runs the call when it passes (Cline: 120 s): setup caps the client's
+   * deadline a margin below it, so the client answers closed first even when
+   * the hooks' own limits add up to more. Absent: the agent is told setup's timeout.
+   */
+  readonly fixedAnswerTimeoutMs?: number;
   /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
   unsupported(transport: SetupTransport['kind']): string | undefined;
   /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentSetup, HandlerPosition, ProtectedPath, SetupChange, SetupEdit, SetupOptions, SetupScope, SetupTransport } from '../agent-bridge.ts';
+import type { AgentSetup, HandlerPosition, ProtectedPath, SetupChange, SetupEdit, SetupScope, SetupTransport } from '../agent-bridge.ts';
 import { isHookboxCommand } from '../hook-groups.ts';
 import { CLINE_EVENT_NAMES } from './protocol.ts';
 
@@ -89,13 +89,8 @@ function write(folder: string, settings: Record<string, unknown>): void {
  * event's name. A file of that name hookbox did not write is refused, never
  * overwritten. Idempotent.
  */
-function apply(settings: Record<string, unknown>, transport: SetupTransport, options?: SetupOptions): SetupEdit {
+function apply(settings: Record<string, unknown>, transport: SetupTransport): SetupEdit {
   if (transport.kind !== 'command') throw new TypeError('Cline CLI runs command hooks only (an executable file per event)');
-  if (options?.answerTimeoutMs !== undefined && options.answerTimeoutMs > CLINE_HOOK_TIMEOUT_MS) {
-    throw new TypeError(
-      `the hooks' limits need up to ${options.answerTimeoutMs} ms for one answer, above Cline's fixed ${CLINE_HOOK_TIMEOUT_MS} ms hook timeout, after which Cline runs the call unchecked: lower the hooks' timeoutMs`,
-    );
-  }
   const before = hooksOf(settings);
   const hooks: Record<string, HookFile> = { ...before };
   const changes: SetupChange[] = [];
@@ -136,6 +131,7 @@ export const clineSetup: AgentSetup = {
   settingsPath,
   protectedPaths,
   folderFormat: { read, write },
+  fixedAnswerTimeoutMs: CLINE_HOOK_TIMEOUT_MS,
   handlers,
   unsupported: (transport) =>
     transport === 'command' ? undefined : `Cline CLI has no ${transport} hooks (it runs an executable file per event, which runs hookbox's command); use --transport command`,

@@ -8,6 +8,7 @@ import {
   type SetupEdit,
   type SetupScope,
   type SetupTransport,
+  AGENT_MARGIN_MS,
   agentAnswerTimeoutMs,
   agentBridge,
   agentNames,
@@ -152,6 +153,13 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
   };
 }
 
+/** The client's deadline: the hooks' worst case, capped a margin below an agent's fixed hook timeout (past which it runs the call). */
+function clientDeadline(bridge: AgentBridge, hooks: ReturnType<typeof effectiveHooks>): number {
+  const wanted = hookClientDeadlineMs({ hooks });
+  const fixed = bridge.setup.fixedAnswerTimeoutMs;
+  return fixed === undefined ? wanted : Math.min(wanted, fixed - AGENT_MARGIN_MS);
+}
+
 /** The hooks' effective limits (the operator's, else what each manifest requests): what the deadlines derive from. */
 function effectiveHooks(config: string): { limits: { timeoutMs?: number }; command?: string }[] {
   const loaded = loadLayeredConfig({ project: config }); // a bad config fails here, not at the agent's first event
@@ -230,8 +238,13 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     const hooks = effectiveHooks(config);
     const unsupported = bridge.setup.unsupported(kind);
     if (unsupported !== undefined) throw new ConfigError(`--transport ${kind}: ${unsupported}`);
-    const chosen = transportFor(bridge, { ...flags, transport }, scope, config, hookClientDeadlineMs({ hooks }));
+    const chosen = transportFor(bridge, { ...flags, transport }, scope, config, clientDeadline(bridge, hooks));
     notes = chosen.notes;
+    if (clientDeadline(bridge, hooks) < hookClientDeadlineMs({ hooks })) {
+      notes.push(
+        `the hooks' limits add up to ${hookClientDeadlineMs({ hooks })} ms for one answer, but ${bridge.label} waits ${String(bridge.setup.fixedAnswerTimeoutMs)} ms for a hook and then runs the call: the client answers closed at ${clientDeadline(bridge, hooks)} ms, before that`,
+      );
+    }
     ignored = chosen.ignored;
     secret = chosen.transport.kind === 'http';
     try {
