@@ -90,7 +90,8 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
   it('a server that hangs on tool calls: the client answers closed at its own deadline, long before Cline\'s 120 s hook timeout (which would run the call)', { timeout: RUN_TIMEOUT }, async () => {
     const hung = await wedgedServer(join(suite.root, 'hung-tools.sock'), (body) => body.includes('"tool_call"'));
     try {
-      const p = await project([commands('touch ran.txt'), { text: 'ok' }], { socket: hung.path });
+      // The trap config's one wasm hook keeps the client's deadline at its 25 s floor (the suite's shell hook would take it to the 115 s cap).
+      const p = await project([commands('touch ran.txt'), { text: 'ok' }], { config: suite.trapConfig, socket: hung.path });
       const result = await run(p, 'touch a file');
       expect(result.status, result.stderr).toBe(0);
       expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
