@@ -4,8 +4,8 @@ import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
 import { SESSION_ID_PATTERN } from '../event-input.ts';
 
-/** What every detached Cline event gets: Cline 3.0.65 starts these hooks in the background and reads nothing back (measured). */
-const DETACHED = 'none reaches Cline: it runs this hook detached and reads no answer (3.0.65); hooks see the event, its decision is not applied';
+/** What every detached Cline event gets: Cline 3.0.65 starts these hooks in the background and reads nothing back (its hook runner, read in the bundle; no CLI flag turns it to blocking). */
+const DETACHED = 'none reaches Cline: 3.0.65 runs this hook detached and reads no answer; hooks see the event, its decision is not applied';
 
 /**
  * Cline CLI's hook events (`cline` 3.0.65: an executable file per event,
@@ -18,7 +18,9 @@ const DETACHED = 'none reaches Cline: it runs this hook detached and reads no an
  */
 export const CLINE_SEAM_EVENTS = {
   'agent/session-start': [{ event: 'TaskStart', answers: DETACHED }],
-  'agent/prompt-submit': [{ event: 'UserPromptSubmit', answers: `${DETACHED}: a block cannot stop the prompt` }],
+  'agent/prompt-submit': [
+    { event: 'UserPromptSubmit', answers: `${DETACHED} (and headless, measured, not run at all for the task's prompt): a block cannot stop the prompt, which reaches the model` },
+  ],
   'tools/pre-execute': [
     {
       event: 'PreToolUse',
