@@ -32,7 +32,7 @@ export const CLINE_SEAM_EVENTS = {
     {
       event: 'PostToolUse',
       answers:
-        'block or replaced content → `cancel: true` + `errorMessage` (Cline takes no replaced output: the task ends before the result is added, the model never receives it); context → `contextModification` (Cline adds it after the tool's result: read from its code, not run here)',
+        'block or replaced content → `cancel: true` + `errorMessage` (Cline takes no replaced output: the task ends before the result is added, the model never receives it); context → `contextModification` (Cline adds it after the tool\'s result: read from its code, not run here)',
     },
   ],
   'agent/turn-continuation': [{ event: 'TaskComplete', answers: `${DETACHED}: a continuation cannot be forced` }],
