@@ -225,6 +225,13 @@ export interface AgentSetup {
    * a JSON settings file.
    */
   readonly plugin?: { readonly module: string };
+  /**
+   * Where `settingsPath` is a folder of hook files, one per event (Cline's
+   * `.clinerules/hooks/`): how it is read as a settings object and written
+   * back (each file hookbox's whole; a file it did not write is never
+   * touched). Absent: `settingsPath` is one file.
+   */
+  readonly folderFormat?: { read(folder: string): Record<string, unknown>; write(folder: string, settings: Record<string, unknown>): void };
   /** How the settings file is read and written when it is not a JSON object; `format` undefined deletes the file. Absent: JSON. */
   readonly fileFormat?: { parse(text: string): Record<string, unknown>; format(settings: Record<string, unknown>): string | undefined };
   /**
@@ -246,6 +253,13 @@ export interface AgentSetup {
    * agent finds the project's settings above its start folder, or was not measured.
    */
   readonly startFolderOnly?: string;
+  /**
+   * The agent waits this long for a hook, fixed (no setting to raise it), and
+   * runs the call when it passes (Cline: 120 s): setup caps the client's
+   * deadline a margin below it, so the client answers closed first even when
+   * the hooks' own limits add up to more. Absent: the agent is told setup's timeout.
+   */
+  readonly fixedAnswerTimeoutMs?: number;
   /** Does this transport work in this agent (Codex and Gemini have no http hooks)? A reason when it does not. */
   unsupported(transport: SetupTransport['kind']): string | undefined;
   /** Adds (or replaces) hookbox's entries, keeping every other key, hook and their order. Idempotent. */

@@ -36,6 +36,7 @@ export { GEMINI_EVENTS, GEMINI_SEAM_EVENTS } from './gemini/protocol.ts';
 export { qwenBridge } from './qwen/bridge.ts';
 export { factoryBridge } from './factory/bridge.ts';
 export { copilotBridge } from './copilot/bridge.ts';
+export { clineBridge } from './cline/bridge.ts';
 export { FACTORY_EVENTS, FACTORY_SEAM_EVENTS } from './factory/protocol.ts';
 export { QWEN_EVENTS, QWEN_SEAM_EVENTS } from './qwen/protocol.ts';
 export { claudeFormatBridge } from './claude-format/bridge.ts';

@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors.ts';
 import type { AgentBridge } from './agent-bridge.ts';
 import { claudeCodeBridge } from './claude-code/bridge.ts';
+import { clineBridge } from './cline/bridge.ts';
 import { codexBridge } from './codex/bridge.ts';
 import { copilotBridge } from './copilot/bridge.ts';
 import { factoryBridge } from './factory/bridge.ts';
@@ -11,7 +12,7 @@ import { piBridge } from './pi/bridge.ts';
 import { qwenBridge } from './qwen/bridge.ts';
 
 /** The name of every agent hookbox serves, as used on the command line and in URLs. */
-export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory', 'pi', 'opencode', 'kilo', 'copilot'] as const;
+export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'qwen', 'factory', 'pi', 'opencode', 'kilo', 'copilot', 'cline'] as const;
 /** An agent hookbox serves. */
 export type AgentName = (typeof AGENT_NAMES)[number];
 
@@ -32,6 +33,7 @@ export const AGENT_BRIDGES = {
   opencode: openCodeBridge,
   kilo: kiloBridge,
   copilot: copilotBridge,
+  cline: clineBridge,
 } as const satisfies { readonly [N in AgentName]: AgentBridge<N> };
 
 /** The names of every registered agent, for help texts and errors. */

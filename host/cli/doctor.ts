@@ -41,7 +41,7 @@ export async function doctorAgent(bridge: AgentBridge, scope: SetupScope): Promi
   }
   let settings: Record<string, unknown>;
   try {
-    settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    settings = bridge.setup.folderFormat?.read(settingsFile) ?? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>);
     if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw new Error('not a JSON object');
   } catch (error) {
     findings.push({ ok: false, what: `${settingsFile} does not parse (${(error as Error).message})`, fix: `fix the JSON; ${bridge.label} ignores it (or refuses to start)` });
@@ -85,6 +85,7 @@ export function agentHasEntries(bridge: AgentBridge, scope: SetupScope): boolean
 function hasHookboxEntries(bridge: AgentBridge, file: string): boolean {
   try {
     if (!existsSync(file)) return false;
+    if (bridge.setup.folderFormat !== undefined) return bridge.setup.remove(bridge.setup.folderFormat.read(file)).changes.length > 0;
     const text = readFileSync(file, 'utf8');
     // A plugin agent's file (pi, OpenCode) is in its own format: hookbox's when it parses as hookbox's.
     const settings = bridge.setup.fileFormat !== undefined ? bridge.setup.fileFormat.parse(text) : (JSON.parse(text) as Record<string, unknown>);

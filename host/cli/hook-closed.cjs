@@ -47,6 +47,10 @@ const copilotDeny = (text) => json({ permissionDecision: 'deny', permissionDecis
 const copilotWithheld = (text) => json({ modifiedResult: { resultType: 'failure', textResultForLlm: `Tool result withheld by a hook: ${text}` } });
 const copilotFailureContext = (text) => json({ additionalContext: `Tool result withheld by a hook: ${text}` });
 
+/** Cline CLI (cline/bridge.ts): `cancel: true` is its one control, read from stdout whatever the exit code (an exit 2 with no JSON is an allow there). */
+const clineCancel = (text) => json({ cancel: true, errorMessage: text });
+const clineWithheld = (text) => clineCancel(`Tool result withheld by a hook: ${text}`);
+
 /** Agent → its event → the closed answer for a reason text (or let through). */
 const CLOSED = {
   'claude-code': CLAUDE_FORMAT,
@@ -65,6 +69,7 @@ const CLOSED = {
   pi: { tool_call: pluginDeny, tool_result: pluginWithheld, input: pluginBlock, agent_end: LET_THROUGH, session_start: LET_THROUGH },
   opencode: OPENCODE_FORMAT,
   kilo: OPENCODE_FORMAT,
+  cline: { PreToolUse: clineCancel, PostToolUse: clineWithheld, TaskStart: LET_THROUGH, UserPromptSubmit: LET_THROUGH, TaskComplete: LET_THROUGH },
 };
 
 /** One printable line of the client's own words (no control, bidi or non-ASCII character reaches the agent's UI). */

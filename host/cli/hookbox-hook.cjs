@@ -38,7 +38,7 @@ const MAX_SOCKET_PATH = 107;
  * every other agent the JSON's event is the one, and a word after the agent
  * name is not trusted. The bridges' `eventOnCommandLine`, held equal by a test.
  */
-const EVENT_ON_COMMAND_LINE = new Set(['copilot']);
+const EVENT_ON_COMMAND_LINE = new Set(['copilot', 'cline']);
 
 /** The event a closed answer is written for. */
 function closedEvent(options, text) {

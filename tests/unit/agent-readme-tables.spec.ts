@@ -1,7 +1,9 @@
-/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS, PI_EVENTS, OPENCODE_EVENTS, KILO_EVENTS, COPILOT_EVENTS; each agent's tool table), row for row. */
+/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS, PI_EVENTS, OPENCODE_EVENTS, KILO_EVENTS, COPILOT_EVENTS, CLINE_EVENTS; each agent's tool table), row for row. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
+import { CLINE_EVENTS } from '../../host/agents/cline/protocol.ts';
+import { CLINE_TOOLS } from '../../host/agents/cline/tools.ts';
 import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
 import { COPILOT_EVENTS } from '../../host/agents/copilot/protocol.ts';
 import { COPILOT_TOOLS } from '../../host/agents/copilot/tools.ts';
@@ -30,6 +32,7 @@ describe.each([
   ['OpenCode', OPENCODE_EVENTS],
   ['Kilo CLI', KILO_EVENTS],
   ['Copilot CLI', COPILOT_EVENTS],
+  ['Cline CLI', CLINE_EVENTS],
 ])('%s mapping table in host/agents/README.md', (_agent, rows) => {
   it.each(rows.map((row) => [row.event, row]))('has the row for %s as in the code', (_event, row) => {
     expect(README).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
@@ -46,6 +49,7 @@ describe.each([
   ['OpenCode', OPENCODE_TOOLS],
   ['Kilo CLI', KILO_TOOLS],
   ['Copilot CLI', COPILOT_TOOLS],
+  ['Cline CLI', CLINE_TOOLS],
 ])('%s tool table in host/agents/README.md', (agent, rows) => {
   const tools = README.slice(README.indexOf('## Tools: the closed-world tables'));
   const section = tools.slice(tools.indexOf(`### ${agent} (`));

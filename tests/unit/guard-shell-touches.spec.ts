@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { clineBridge } from '../../host/agents/cline/bridge.ts';
 import { openCodeBridge } from '../../host/agents/opencode/bridge.ts';
 import { ProtectedSet, changeOf, shellTouch } from '../../host/guard/index.ts';
 
@@ -15,6 +16,8 @@ const set = new ProtectedSet({ project: PROJECT, home: HOME, configFiles: ['/etc
 const at = (relative: string): string => path.join(PROJECT, relative);
 /** OpenCode's user plugin folder as its setup module places it (`$XDG_CONFIG_HOME` when set). */
 const OPENCODE_USER_PLUGINS = openCodeBridge.setup.protectedPaths({ kind: 'user', home: HOME })[0]!.path;
+/** Cline's user hooks folder as its setup module places it (`$CLINE_DIR/hooks` when set). */
+const CLINE_USER_HOOKS = clineBridge.setup.protectedPaths({ kind: 'user', home: HOME })[0]!.path;
 
 /** Commands that change a protected path, and the path each must name. */
 const REFUSED: readonly [string, string][] = [
@@ -29,6 +32,9 @@ const REFUSED: readonly [string, string][] = [
   ['cat README.md | tee .codex/hooks.json', at('.codex/hooks.json')],
   ['cp /tmp/evil.json .github/hooks/x.json', at('.github/hooks')],
   ['mv .github/hooks /tmp/x', at('.github/hooks')],
+  ['rm .clinerules/hooks/PreToolUse', at('.clinerules/hooks')],
+  ["printf '#!/bin/sh\\necho {}' > .cline/hooks/PreToolUse.sh", at('.cline/hooks')],
+  [`cp /tmp/evil ${CLINE_USER_HOOKS}/PostToolUse`, CLINE_USER_HOOKS],
   ['ln -sf /tmp/evil hookbox.config.json', at('hookbox.config.json')],
   ['rm -rf .claude', at('.claude/settings.json')],
   ['rm -rf .hookbox/run', at('.hookbox')],
@@ -56,6 +62,7 @@ const REFUSED: readonly [string, string][] = [
 const LET_THROUGH: readonly string[] = [
   'cat .claude/settings.json',
   'ls -la .hookbox .github/hooks',
+  'cat .clinerules/hooks/PreToolUse',
   'git diff .claude/settings.json',
   'git log -- .codex/hooks.json',
   'grep -r hookbox .claude',
@@ -96,6 +103,9 @@ describe('changeOf: every tool, by hookbox tool name', () => {
     expect(changeOf('write_file', { path: '.gemini/settings.json' }, PROJECT, HOME, set)?.path).toBe(at('.gemini/settings.json'));
     expect(changeOf('write_file', { path: `${HOME}/.copilot/hooks/a.json` }, PROJECT, HOME, set)?.path).toBe(`${HOME}/.copilot/hooks`);
     expect(changeOf('write_file', { path: '../.hookbox/run/token' }, at('src'), HOME, set)?.path).toBe(at('.hookbox'));
+    // Cline's editor reaches hooks as write_file: every file of its hooks folders is guarded.
+    expect(changeOf('write_file', { path: '.clinerules/hooks/PostToolUse', content: '#!/bin/sh' }, PROJECT, HOME, set)?.path).toBe(at('.clinerules/hooks'));
+    expect(changeOf('write_file', { path: `${HOME}/Documents/Cline/Hooks/PreToolUse` }, PROJECT, HOME, set)?.path).toBe(`${HOME}/Documents/Cline/Hooks`);
   });
 
   it('lets reads and ordinary writes through', () => {

@@ -102,7 +102,7 @@ describe('setup and doctor with no agent named', () => {
   it('setup with nothing detected refuses and names what it looked for and the agents there are', () => {
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(ConfigError);
     expect(() => setupDetected({ project, transport: 'command' }, () => {})).toThrow(
-      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/, \.pi\/, \.opencode\/, \.kilo\/, \.github\/hooks\/ and for the commands claude, codex, gemini, qwen, droid, pi, opencode, kilo, copilot on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory, pi, opencode, kilo, copilot\)/,
+      /no agent detected for .*proj: looked for the folders \.claude\/, \.codex\/, \.gemini\/, \.qwen\/, \.factory\/, \.pi\/, \.opencode\/, \.kilo\/, \.github\/hooks\/, \.clinerules\/, \.cline\/ and for the commands claude, codex, gemini, qwen, droid, pi, opencode, kilo, copilot, cline on PATH; name the agent: hookbox setup <agent> \(one of: claude-code, codex, gemini, qwen, factory, pi, opencode, kilo, copilot, cline\)/,
     );
   });
 

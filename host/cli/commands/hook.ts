@@ -14,7 +14,7 @@ export function registerHookCommand(program: Command): void {
     .command('hook')
     .description("the command hook an agent runs per event: stdin → hookbox serve's socket → the agent's answer; with no server (or one serving another project's config), decides in-process; fails closed in the agent's format")
     .argument('<agent>', 'the agent (claude-code, …)')
-    .argument('[event]', "the event, for an agent whose events carry no name (copilot: preToolUse, …); `hookbox setup` writes it")
+    .argument('[event]', "the event, for an agent whose events carry no name (copilot: preToolUse, …; cline: PreToolUse, …); `hookbox setup` writes it")
     .option('--socket <path>', 'the server socket (default $HOOKBOX_SOCKET or ~/.hookbox/serve.sock; relative: from the project)')
     .option('-c, --config <file>', 'operator config for the in-process fallback (default $HOOKBOX_CONFIG)')
     .option('--max-continuations <n>', 'loop guard for the in-process fallback', String(LOOP_DEFAULTS.maxContinuations))

@@ -8,6 +8,7 @@ import {
   type SetupEdit,
   type SetupScope,
   type SetupTransport,
+  AGENT_MARGIN_MS,
   agentAnswerTimeoutMs,
   agentBridge,
   agentNames,
@@ -153,6 +154,13 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
   };
 }
 
+/** The client's deadline: the hooks' worst case, capped a margin below an agent's fixed hook timeout (past which it runs the call). */
+function clientDeadline(bridge: AgentBridge, hooks: ReturnType<typeof effectiveHooks>): number {
+  const wanted = hookClientDeadlineMs({ hooks });
+  const fixed = bridge.setup.fixedAnswerTimeoutMs;
+  return fixed === undefined ? wanted : Math.min(wanted, fixed - AGENT_MARGIN_MS);
+}
+
 /** The hooks' effective limits (the operator's, else what each manifest requests): what the deadlines derive from. */
 function effectiveHooks(config: string): { limits: { timeoutMs?: number }; command?: string }[] {
   const loaded = loadLayeredConfig({ project: config }); // a bad config fails here, not at the agent's first event
@@ -218,7 +226,8 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
   // Nothing is read or written through a committed link out of the project (or the home folder).
   const [root, rootName] = scope.kind === 'project' ? [scope.dir, 'project'] : [scope.home, 'home folder'];
   for (const written of [file, ...(other === undefined ? [] : [other]), ...(scope.kind === 'project' ? [join(scope.dir, '.gitignore')] : [])]) refuseLinkOut(written, root, rootName);
-  const settings = readSettings(file, format);
+  const folder = bridge.setup.folderFormat;
+  const settings = folder !== undefined ? folder.read(file) : readSettings(file, format);
   let edit: SetupEdit;
   let notes: string[] = [];
   let ignored: string[] = [];
@@ -233,8 +242,13 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     const hooks = effectiveHooks(config);
     const unsupported = bridge.setup.unsupported(kind);
     if (unsupported !== undefined) throw new ConfigError(`--transport ${kind}: ${unsupported}`);
-    const chosen = transportFor(bridge, { ...flags, transport }, scope, config, hookClientDeadlineMs({ hooks }));
+    const chosen = transportFor(bridge, { ...flags, transport }, scope, config, clientDeadline(bridge, hooks));
     notes = chosen.notes;
+    if (clientDeadline(bridge, hooks) < hookClientDeadlineMs({ hooks })) {
+      notes.push(
+        `the hooks' limits add up to ${hookClientDeadlineMs({ hooks })} ms for one answer, but ${bridge.label} waits ${String(bridge.setup.fixedAnswerTimeoutMs)} ms for a hook and then runs the call: the client answers closed at ${clientDeadline(bridge, hooks)} ms, before that`,
+      );
+    }
     ignored = chosen.ignored;
     secret = chosen.transport.kind === 'http';
     try {
@@ -245,7 +259,8 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     notes.unshift(bridge.setup.tradeOff(kind));
   }
   const changed = edit.changes.some((change) => change.action !== 'unchanged');
-  if (changed) writeSettings(file, edit.settings, secret, format);
+  if (changed && folder !== undefined) folder.write(file, edit.settings);
+  else if (changed) writeSettings(file, edit.settings, secret, format);
   write(`${bridge.label} settings ${file}: ${changed ? 'updated' : 'unchanged'}\n`);
   for (const change of edit.changes) write(`  ${change.action} ${change.where}: ${printable(change.what.replace(/Bearer \S+/g, 'Bearer …'))}\n`);
   if (flags.remove === true && edit.changes.length === 0) write('  no hookbox entries found\n');
