@@ -17,8 +17,8 @@
 # temporary file (mktemp: random name, 0600, unlinked at once; the copy is
 # what the Node client gets when it takes over) and curl sends it from there.
 # The server frames its answer for this client (`x-hookbox-frame: line`,
-# host/serve/answer-frame.ts): `hookbox <exit> <refused> <bytes>` on the first
-# line, then the text. Reading stdin is not bounded by the deadline here
+# host/serve/answer-frame.ts): `hookbox <exit> <refused> <bytes> <proof>` on the
+# first line, then the text. Reading stdin is not bounded by the deadline here
 # (agents close stdin after writing the event); everything after it is.
 set -eu
 LC_ALL=C # ${#text} counts bytes
@@ -96,6 +96,50 @@ case $config in *[!A-Za-z0-9/._~+@,=-]*) to_node "$@" ;; esac
 [ -S "$socket" ] || to_node "$@"
 command -v curl >/dev/null 2>&1 || to_node "$@"
 
+# Whatever listens on the socket must be this user's `hookbox serve`: the
+# checks of host/listener-proof.cjs (the source; mirrored here). The socket's
+# folder a real folder of this user's with no group/other bits, every folder
+# up to the nearest .hookbox a real folder of this user's, the socket this
+# user's, its key file (<socket>.key) 0600 and this user's; the answer then
+# carries the proof only a reader of that key can make (checked below with
+# sha256sum). Any doubt here goes to the Node client, stdin untouched: it
+# checks again and answers closed, naming what is wrong.
+command -v sha256sum >/dev/null 2>&1 || to_node "$@"
+command -v od >/dev/null 2>&1 || to_node "$@"
+set -f
+me=$(id -u)
+# mine PATH MODE: PATH (never followed: `ls -ldn` shows a symlink as one) has
+# a mode string matching MODE (a trailing `.` of an SELinux label aside; a
+# `+` of an ACL fails) and is owned by this user.
+mine() {
+  line=$(ls -ldn -- "$1" 2>/dev/null) || return 1
+  set -- "$2" $line
+  mode=${2%.}
+  # shellcheck disable=SC2254 # MODE is a pattern on purpose
+  case $mode in $1) ;; *) return 1 ;; esac
+  [ "$4" = "$me" ]
+}
+dir=${socket%/*}
+mine "$dir" 'd???------' || to_node "$@"
+case $dir in
+  */.hookbox | */.hookbox/*)
+    up=$dir
+    while :; do
+      case $up in */.hookbox) break ;; esac
+      up=${up%/*}
+      mine "$up" 'd*' || to_node "$@"
+    done
+    ;;
+esac
+mine "$socket" 's*' || to_node "$@"
+mine "$socket.key" '-??-------' || to_node "$@"
+IFS= read -r key <"$socket.key" || to_node "$@"
+case $key in *[!0-9a-f]* | '') to_node "$@" ;; esac
+[ "${#key}" = 64 ] || to_node "$@"
+nonce=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+[ "${#nonce}" = 32 ] || to_node "$@"
+set +f
+
 tmp=
 trap 'rm -f -- "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
@@ -117,14 +161,17 @@ seconds=$((deadline / 1000)).$(printf '%03d' $((deadline % 1000)))
 # The curl exit code follows the body after a space (it also keeps the body's trailing newlines).
 out=$(
   rc=0
-  curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" \
-    -H 'content-type: application/json' -H 'Expect:' -H 'x-hookbox-frame: line' -H "$config_header" \
-    --data-binary @- "http://hookbox/hooks/$route" <&3 2>/dev/null || rc=$?
+  curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" --max-filesize 1049000 \
+    -H 'content-type: application/json' -H 'Expect:' -H 'x-hookbox-frame: line' -H "$config_header" -H "x-hookbox-nonce: $nonce" \
+    -w '%{http_code}' --data-binary @- "http://hookbox/hooks/$route" <&3 2>/dev/null || rc=$?
   printf ' %s' "$rc"
 )
 exec 3<&-
 rc=${out##* }
 out=${out% *}
+# curl's -w put the HTTP status (three digits) after the body.
+status=${out#"${out%???}"}
+out=${out%???}
 case $rc in
   0) ;;
   7) to_node_with_event "$@" ;;
@@ -144,17 +191,26 @@ rest=${head#hookbox }
 code=${rest%% *}
 rest=${rest#* }
 refused=${rest%% *}
-bytes=${rest#* }
+rest=${rest#* }
+bytes=${rest%% *}
+proof=${rest#* }
+[ "${#text}" = "$bytes" ] || to_node_with_event "$@" --answer-closed "an answer the sh client cannot carry (it holds a NUL byte)"
+[ "$bytes" -le 1048576 ] || to_node_with_event "$@" --answer-closed "the answer from $socket is over 1048576 bytes, more than hookbox serve writes"
+digest=$(printf '%s' "$text" | sha256sum)
+want=$(printf '%s\n%s\n%s\n%s\n%s' "$key" "$nonce" "$code" "$refused" "${digest%% *}" | sha256sum)
+[ "$proof" = "${want%% *}" ] || to_node_with_event "$@" --answer-closed "the listener on $socket gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)"
 case $refused in
   -) ;;
   other-config) to_node_with_event "$@" ;;
-  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket refused the event" ;;
+  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket refused the event ($refused)" ;;
 esac
 case $code in
   0 | 2) ;;
   *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket answered without a decision" ;;
 esac
-[ "${#text}" = "$bytes" ] || to_node_with_event "$@" --answer-closed "an answer the sh client cannot carry (it holds a NUL byte)"
+# Not 200 and nothing said: an error page, not "no objection"; a refusal without a reason gets the agent's own closed form.
+[ "$status" = 200 ] || [ "$code" != 0 ] || [ -n "$text" ] || to_node_with_event "$@" --answer-closed "hookbox serve answered HTTP $status without a decision"
+[ "$code" != 2 ] || [ -n "$text" ] || to_node_with_event "$@" --answer-closed "hookbox serve answered closed without a reason"
 if [ "$code" = 0 ]; then
   printf '%s' "$text"
   exit 0
