@@ -8,9 +8,9 @@
  * and Kilo's plugins import it). Each answer must be the agent's closed form
  * with the reason of the branch that gave up — never "no objection".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_AGENTS, FAILURE_CASES, type StandIn, standIn } from '../helpers/client-failure-cases.ts';
@@ -99,6 +99,34 @@ describe('the command clients: an event name is never looked up as an inherited 
         const run = await client.run('copilot', ['--socket', server.socket], input);
         expect(run).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^hookbox: .*without a decision/) });
       });
+    });
+  }
+});
+
+describe('the plugin client: a dead or silent in-process fallback is the event’s closed answer', () => {
+  // No socket: the plugin hands the event to `node hookbox-hook.cjs` from the agent's PATH. Here that `node` is a stand-in.
+  const FALLBACKS: readonly [string, string, RegExp][] = [
+    ['killed without a word (SIGKILL, no output)', 'kill -9 $$', /hookbox answered exit null without a decision/],
+    ['exit 2 with no output', 'cat >/dev/null; exit 2', /hookbox answered closed without a reason/],
+    ['an exit code hookbox never answers (exit 1)', 'cat >/dev/null; exit 1', /hookbox answered exit 1 without a decision/],
+    ['silent past the deadline', 'exec sleep 30', /no decision within 1500 ms/],
+  ];
+  for (const [name, script, why] of FALLBACKS) {
+    it(`plugin client — a fallback ${name}`, { timeout: 60_000 }, async () => {
+      const bin = mkdtempSync(join(root, 'bin-'));
+      writeFileSync(join(bin, 'node'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+      const saved = process.env.PATH;
+      process.env.PATH = `${bin}${delimiter}${saved ?? ''}`;
+      try {
+        for (const { agent, kind, closed } of PLUGIN_AGENTS) {
+          const project = mkdtempSync(join(root, 'nobody-'));
+          const client = pluginClient(agent, { socket: join(project, '.hookbox', 'run', 'serve.sock'), config: join(project, 'hookbox.config.json'), deadlineMs: 1_500 });
+          const answer = await client.decide({ hook_event_name: 'tool_call', session_id: 's1', cwd: project, tool_name: 'bash', tool_call_id: 'c1', input: { command: 'ls' } }, kind);
+          expect(closed(answer), `${agent} ${kind}`).toMatch(why);
+        }
+      } finally {
+        process.env.PATH = saved;
+      }
     });
   }
 });

@@ -205,10 +205,11 @@ describe("hookbox serve: a Copilot event's name is the route's, never the body's
   it('a body over the size limit, with no event in the route: exit 2 as well', async () => {
     const socket = path.join(dir, 'small', 'serve.sock');
     const hooks = { bus: new SeamBus(), forgetSession: () => {}, close: () => Promise.resolve() };
-    const server = new DecisionServer({ hooks, socket, log: () => {}, maxBodyBytes: 1024 });
+    // A limit past the first chunks the socket delivers, so the server holds the body's head (where the claim is).
+    const server = new DecisionServer({ hooks, socket, log: () => {}, maxBodyBytes: 200_000 });
     servers.push(server);
     await server.listen();
-    const reply = await post({ socket }, '/hooks/copilot', `{${claim},"toolArgs":"${'x'.repeat(4096)}"}`);
+    const reply = await post({ socket }, '/hooks/copilot', `{${claim},"toolArgs":"${'x'.repeat(1024 * 1024)}"}`);
     expect(reply.status).toBe(413);
     expect(reply.headers['x-hookbox-exit']).toBe('2');
   });
