@@ -28,6 +28,8 @@ export interface StandInReply {
   readonly text?: string;
   /** Answer only after this long (a slow server). */
   readonly delayMs?: number;
+  /** Sent chunked, with no content-length (a client cannot see the size before it reads). */
+  readonly chunked?: boolean;
   /** `none`: no proof; `wrong`: a proof made with another key. Default: the right one. */
   readonly proof?: 'none' | 'wrong';
 }
@@ -67,11 +69,11 @@ export async function standIn(root: string, behaviour: StandInBehaviour): Promis
         if (req.headers[FRAME_HEADER] === FRAME_LINE) {
           const frame = `hookbox ${exit ?? ''} ${refused ?? '-'} ${bytes.length}${proof === undefined ? '' : ` ${proof}`}\n`;
           const body = Buffer.concat([Buffer.from(frame), bytes]);
-          res.writeHead(status, { 'content-type': 'text/plain', 'content-length': body.length }).end(body);
+          res.writeHead(status, { 'content-type': 'text/plain', ...(behaviour.chunked !== true && { 'content-length': body.length }) }).end(body);
           return;
         }
         res.writeHead(status, {
-          'content-length': bytes.length,
+          ...(behaviour.chunked !== true && { 'content-length': bytes.length }),
           ...(exit !== undefined && { 'x-hookbox-exit': exit }),
           ...(refused !== undefined && { 'x-hookbox-refused': refused }),
           ...(proof !== undefined && { [PROOF_HEADER]: proof }),
@@ -147,6 +149,7 @@ export const FAILURE_CASES: readonly FailureCase[] = [
   { name: 'HTTP 503, no exit header', behaviour: { status: 503, text: 'Service Unavailable' }, why: /without a decision/ },
   { name: 'an unknown refusal with exit 0', behaviour: { exit: '0', refused: 'maintenance', text: '' }, why: /refused the event \(maintenance\)/ },
   { name: 'an oversized body (2 MiB) with exit 0', behaviour: { exit: '0', text: ' '.repeat(2 * 1024 * 1024) }, why: /over 1048576 bytes|curl exit 63/ },
+  { name: 'an oversized body (2 MiB) sent chunked, with exit 0', behaviour: { exit: '0', text: ' '.repeat(2 * 1024 * 1024), chunked: true }, why: /over 1048576 bytes/ },
   { name: 'accepts, then silent past the deadline', behaviour: 'silent', deadlineMs: 1_500, why: /no decision within 1500 ms/ },
   // A server that would say "no objection" after a second: a 300 ms deadline must not lose its fraction (curl's --max-time 0 is no limit).
   { name: 'a sub-second deadline (300 ms), the server answering after 1.5 s', behaviour: { ...NO_OBJECTION, delayMs: 1_500 }, deadlineMs: 300, why: /no decision within 300 ms/ },
