@@ -22,6 +22,7 @@
 //    `sha256sum` alone (coreutils; Debian's base images have no openssl).
 // Plain CommonJS on node builtins: the clients load no TypeScript.
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: the node client loads no ESM on its hot path */
 
 const { createHash, randomBytes, timingSafeEqual } = require('node:crypto');
 const { lstatSync, readFileSync } = require('node:fs');
