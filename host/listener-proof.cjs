@@ -15,9 +15,11 @@
 //    no symlink and this user's.
 // 2. The proof: `hookbox serve` writes a random key into `<socket>.key`
 //    (0600, in that private folder) at start; the client sends a fresh nonce
-//    and the server answers with sha256(key, nonce, exit, refused,
-//    sha256(text)), every field fixed in form, so the hash has no room for a
-//    length extension. A listener that cannot read the key cannot answer it.
+//    and the server answers with sha256 of `key \n nonce \n exit \n
+//    refused \n text` (no field but the last can hold a newline, so the
+//    fields cannot slide into each other). A listener that cannot read the
+//    key cannot answer it; one that could relay to the real server would be
+//    this user's own process, which can read the key anyway.
 //    A keyed SHA-256 rather than an HMAC so the sh client can check it with
 //    `sha256sum` alone (coreutils; Debian's base images have no openssl).
 // Plain CommonJS on node builtins: the clients load no TypeScript.
@@ -46,8 +48,7 @@ function newNonce() {
 
 /** The proof for one answer: `refused` is the server's refusal word or `-`, `text` the answer's bytes. */
 function answerProof(key, nonce, exit, refused, text) {
-  const digest = createHash('sha256').update(text).digest('hex');
-  return createHash('sha256').update(`${key}\n${nonce}\n${exit}\n${refused}\n${digest}`).digest('hex');
+  return createHash('sha256').update(`${key}\n${nonce}\n${exit}\n${refused}\n`).update(text).digest('hex');
 }
 
 /** Whether `proof` (a header's value, maybe absent) is the one for this answer. */

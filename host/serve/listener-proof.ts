@@ -36,6 +36,5 @@ export function requestNonce(value: string | string[] | undefined): string | und
 
 /** The proof for one answer: `refused` the refusal word or `-`, `text` the answer's text. */
 export function answerProof(key: string, nonce: string, exit: number, refused: string, text: string): string {
-  const digest = createHash('sha256').update(text).digest('hex');
-  return createHash('sha256').update(`${key}\n${nonce}\n${exit}\n${refused}\n${digest}`).digest('hex');
+  return createHash('sha256').update(`${key}\n${nonce}\n${exit}\n${refused}\n`).update(text).digest('hex');
 }
