@@ -11,11 +11,13 @@
 // guard). Plain ESM on node builtins and zod: pi runs it in Node, OpenCode and
 // Kilo in Bun.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import listenerProof from '../listener-proof.cjs';
+
+const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, newNonce, proofHolds, readKey, unsafeListener } = listenerProof;
 
 /** The server's answer headers (host/serve/server.ts): the command-hook exit code; why it refused to decide. */
 const EXIT_HEADER = 'x-hookbox-exit';
@@ -23,8 +25,6 @@ const REFUSED_HEADER = 'x-hookbox-refused';
 const CONFIG_HEADER = 'x-hookbox-config';
 /** Longest unix socket path the kernel takes. */
 const MAX_SOCKET_PATH = 107;
-/** Longest answer read from the server or the fallback process. */
-const MAX_ANSWER = 1024 * 1024;
 /** Longest text handed to the agent (the bridge caps at 4,000 per text; this is the backstop). */
 const MAX_TEXT = 64 * 1024;
 /** The least deadline a plugin takes: below it a healthy server on a loaded machine would be answered closed. */
@@ -88,16 +88,29 @@ function connectablePath(socket) {
  */
 const NO_SERVER = new Set(['ENOENT', 'ECONNREFUSED', 'FailedToOpenSocket', 'ConnectionRefused']);
 
-/** One POST to the server; `undefined` when nothing listens on the socket. */
+/**
+ * One POST to the server; `undefined` when nothing listens on the socket. The
+ * socket's folders and the answer's proof are checked as the command clients
+ * check them (host/listener-proof.cjs): a listener that is not this user's
+ * `hookbox serve` is refused, never obeyed.
+ */
 function ask(settings, body, signal) {
-  if (!existsSync(settings.socket)) return Promise.resolve(undefined);
+  const unsafe = unsafeListener(settings.socket);
+  if (unsafe === 'absent') return Promise.resolve(undefined);
+  if (unsafe !== undefined) return Promise.reject(new Error(`refusing to ask the listener on ${settings.socket}: ${unsafe}`));
+  const nonce = newNonce();
   return new Promise((resolvePromise, reject) => {
     const req = http.request(
       {
         socketPath: connectablePath(settings.socket),
         path: `/hooks/${settings.agent}`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [CONFIG_HEADER]: encodeURIComponent(settings.config) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          [CONFIG_HEADER]: encodeURIComponent(settings.config),
+          [NONCE_HEADER]: nonce,
+        },
         signal,
       },
       (res) => {
@@ -108,7 +121,19 @@ function ask(settings, body, signal) {
           if (size > MAX_ANSWER) req.destroy(new Error(`the server's answer is over ${MAX_ANSWER} bytes`));
           else chunks.push(chunk);
         });
-        res.on('end', () => resolvePromise({ status: res.statusCode, exit: res.headers[EXIT_HEADER], refused: res.headers[REFUSED_HEADER], text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          // The key is read once there is an answer: a stale socket (its server died) refuses the connection first.
+          const { key, error } = readKey(settings.socket);
+          if (error !== undefined) return void reject(new Error(error));
+          const bytes = Buffer.concat(chunks);
+          const exit = res.headers[EXIT_HEADER];
+          const refused = res.headers[REFUSED_HEADER];
+          if (!proofHolds(key, nonce, exit ?? '', typeof refused === 'string' ? refused : '-', bytes, res.headers[PROOF_HEADER])) {
+            reject(new Error(`the listener on ${settings.socket} gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)`));
+            return;
+          }
+          resolvePromise({ status: res.statusCode, exit, refused, text: bytes.toString('utf8') });
+        });
         res.on('error', reject);
       },
     );
@@ -152,9 +177,12 @@ const ANSWER_KEYS = {
 
 /** A reply (server or process) to an event of `kind` → the answer; anything but a decision for it throws (and is answered closed). */
 function readReply(reply, kind) {
+  if (reply.refused !== undefined) throw new Error(`the hookbox server refused the event (${printable(reply.refused)})`);
   if (reply.exit === '2') throw new Error(reply.text.trim().replace(/^hookbox: /, '') || 'hookbox answered closed without a reason');
   if (reply.exit !== '0') throw new Error(`hookbox answered ${reply.status === undefined ? `exit ${reply.exit}` : `HTTP ${reply.status}`} without a decision`);
   const text = reply.text.trim();
+  // Not 200 and nothing said: an error page, not "no objection".
+  if (reply.status !== undefined && reply.status !== 200 && text === '') throw new Error(`hookbox answered HTTP ${reply.status} without a decision`);
   if (text === '') return {};
   let value;
   try {

@@ -18,6 +18,7 @@ const { homedir } = require('node:os');
 const { isAbsolute, join, relative, resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { closedAnswer, sniffEvent } = require('./hook-closed.cjs');
+const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, newNonce, proofHolds, readKey, unsafeListener } = require('../listener-proof.cjs');
 
 /** The server's answer headers: the command-hook exit code; why it refused to decide. */
 const EXIT_HEADER = 'x-hookbox-exit';
@@ -155,8 +156,19 @@ function answerOnce() {
   };
 }
 
-/** Asks the server; resolves `undefined` when no server listens on the socket. */
+/**
+ * Asks the server; resolves `undefined` when no server listens on the socket.
+ * Before connecting, the socket's folders and the socket itself must pass the
+ * rules `hookbox serve` keeps (host/listener-proof.cjs), and the answer must
+ * carry the proof only this user's `hookbox serve` can make: anything else on
+ * the socket (another user's process behind a symlinked `.hookbox`, a
+ * squatter) is refused, never asked and never obeyed.
+ */
 function ask(options, body) {
+  const unsafe = unsafeListener(options.socket);
+  if (unsafe === 'absent') return Promise.resolve(undefined);
+  if (unsafe !== undefined) return Promise.reject(new Error(`refusing to ask the listener on ${options.socket}: ${unsafe}`));
+  const nonce = newNonce();
   return new Promise((resolvePromise, reject) => {
     const req = http.request(
       {
@@ -166,15 +178,31 @@ function ask(options, body) {
         headers: {
           'content-type': 'application/json',
           'content-length': body.length,
+          [NONCE_HEADER]: nonce,
           ...(options.config !== undefined && { [CONFIG_HEADER]: encodeURIComponent(options.config) }),
         },
       },
       (res) => {
         const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () =>
-          resolvePromise({ status: res.statusCode, exit: res.headers[EXIT_HEADER], refused: res.headers[REFUSED_HEADER], text: Buffer.concat(chunks).toString('utf8') }),
-        );
+        let size = 0;
+        res.on('data', (chunk) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER) req.destroy(new Error(`the answer from ${options.socket} is over ${MAX_ANSWER} bytes, more than hookbox serve writes`));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          // The key is read once there is an answer: a stale socket (its server died) refuses the connection first.
+          const { key, error } = readKey(options.socket);
+          if (error !== undefined) return void reject(new Error(error));
+          const bytes = Buffer.concat(chunks);
+          const exit = res.headers[EXIT_HEADER];
+          const refused = res.headers[REFUSED_HEADER];
+          if (!proofHolds(key, nonce, exit ?? '', typeof refused === 'string' ? refused : '-', bytes, res.headers[PROOF_HEADER])) {
+            reject(new Error(`the listener on ${options.socket} gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)`));
+            return;
+          }
+          resolvePromise({ status: res.statusCode, exit, refused, text: bytes.toString('utf8') });
+        });
         res.on('error', reject);
       },
     );
@@ -208,7 +236,12 @@ async function decide(options, body) {
     if (options.config === undefined) throw new Error(`${why}, and no --config to decide in-process`);
     return inProcess(options, body);
   }
+  if (reply.refused !== undefined) throw new Error(`the hookbox server at ${options.socket} refused the event (${reply.refused})`);
   if (reply.exit !== '0' && reply.exit !== '2') throw new Error(`hookbox serve answered HTTP ${reply.status} without a decision`);
+  // Not 200 and nothing said: an error page, not "no objection" (the server's own refusals carry the closed answer).
+  if (reply.status !== 200 && reply.exit === '0' && reply.text === '') throw new Error(`hookbox serve answered HTTP ${reply.status} without a decision`);
+  // A refusal with no reason is still a refusal, but the agent is told why in its own closed form.
+  if (reply.exit === '2' && reply.text.trim() === '') throw new Error('hookbox serve answered closed without a reason');
   const exitCode = Number(reply.exit);
   return { exitCode, stdout: exitCode === 0 ? reply.text : '', stderr: exitCode === 0 ? '' : reply.text };
 }

@@ -17,8 +17,8 @@
 # temporary file (mktemp: random name, 0600, unlinked at once; the copy is
 # what the Node client gets when it takes over) and curl sends it from there.
 # The server frames its answer for this client (`x-hookbox-frame: line`,
-# host/serve/answer-frame.ts): `hookbox <exit> <refused> <bytes>` on the first
-# line, then the text. Reading stdin is not bounded by the deadline here
+# host/serve/answer-frame.ts): `hookbox <exit> <refused> <bytes> <proof>` on the
+# first line, then the text. Reading stdin is not bounded by the deadline here
 # (agents close stdin after writing the event); everything after it is.
 set -eu
 LC_ALL=C # ${#text} counts bytes
@@ -96,6 +96,47 @@ case $config in *[!A-Za-z0-9/._~+@,=-]*) to_node "$@" ;; esac
 [ -S "$socket" ] || to_node "$@"
 command -v curl >/dev/null 2>&1 || to_node "$@"
 
+# Whatever listens on the socket must be this user's `hookbox serve`: the
+# checks of host/listener-proof.cjs (the source; mirrored here). The socket's
+# folder a real folder of this user's with no group/other bits, every folder
+# up to the nearest .hookbox a real folder of this user's, the socket this
+# user's, its key file (<socket>.key) 0600 and this user's; the answer then
+# carries the proof only a reader of that key can make (checked below with
+# sha256sum). Any doubt here goes to the Node client, stdin untouched: it
+# checks again and answers closed, naming what is wrong.
+command -v sha256sum >/dev/null 2>&1 || to_node "$@"
+command -v od >/dev/null 2>&1 || to_node "$@"
+# Types and owners with test's own operators (no process each): -O is "owned by me".
+dir=${socket%/*}
+[ -d "$dir" ] && [ ! -L "$dir" ] && [ -O "$dir" ] || to_node "$@"
+case $dir in
+  */.hookbox | */.hookbox/*)
+    up=$dir
+    while :; do
+      case $up in */.hookbox) break ;; esac
+      up=${up%/*}
+      [ -d "$up" ] && [ ! -L "$up" ] && [ -O "$up" ] || to_node "$@"
+    done
+    ;;
+esac
+[ -S "$socket" ] && [ ! -L "$socket" ] && [ -O "$socket" ] || to_node "$@"
+[ -f "$socket.key" ] && [ ! -L "$socket.key" ] && [ -O "$socket.key" ] || to_node "$@"
+# The modes, both from one `ls` (LC_ALL=C sorts the folder before the key inside it): each
+# line's first word. A trailing `.` (an SELinux label) is fine; a `+` (an ACL) is a doubt.
+nl='
+'
+modes=$(ls -ldn -- "$dir" "$socket.key" 2>/dev/null) || to_node "$@"
+case ${modes%%[ ]*} in d???------ | d???------.) ;; *) to_node "$@" ;; esac
+modes=${modes#*"$nl"}
+case ${modes%%[ ]*} in -??------- | -??-------.) ;; *) to_node "$@" ;; esac
+IFS= read -r key <"$socket.key" || to_node "$@"
+case $key in *[!0-9a-f]* | '') to_node "$@" ;; esac
+[ "${#key}" = 64 ] || to_node "$@"
+# The nonce: 16 random bytes as 32 hex digits (od's words joined without another process).
+nonce=
+for byte in $(od -An -N16 -tx1 /dev/urandom); do nonce=$nonce$byte; done
+[ "${#nonce}" = 32 ] || to_node "$@"
+
 tmp=
 trap 'rm -f -- "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
@@ -117,14 +158,19 @@ seconds=$((deadline / 1000)).$(printf '%03d' $((deadline % 1000)))
 # The curl exit code follows the body after a space (it also keeps the body's trailing newlines).
 out=$(
   rc=0
-  curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" \
-    -H 'content-type: application/json' -H 'Expect:' -H 'x-hookbox-frame: line' -H "$config_header" \
-    --data-binary @- "http://hookbox/hooks/$route" <&3 2>/dev/null || rc=$?
+  curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" --max-filesize 1049000 \
+    -H 'content-type: application/json' -H 'Expect:' -H 'x-hookbox-frame: line' -H "$config_header" -H "x-hookbox-nonce: $nonce" \
+    -w '%{http_code}' --data-binary @- "http://hookbox/hooks/$route" <&3 2>/dev/null || rc=$?
   printf ' %s' "$rc"
 )
 exec 3<&-
+# Past the cap before any pattern runs over it (a shell's ${…%…} on megabytes takes minutes): not hookbox serve's answer.
+[ "${#out}" -le 1049000 ] || to_node_with_event "$@" --answer-closed "the answer from $socket is over 1048576 bytes, more than hookbox serve writes"
 rc=${out##* }
 out=${out% *}
+# curl's -w put the HTTP status (three digits) after the body.
+status=${out#"${out%???}"}
+out=${out%???}
 case $rc in
   0) ;;
   7) to_node_with_event "$@" ;;
@@ -144,17 +190,25 @@ rest=${head#hookbox }
 code=${rest%% *}
 rest=${rest#* }
 refused=${rest%% *}
-bytes=${rest#* }
+rest=${rest#* }
+bytes=${rest%% *}
+proof=${rest#* }
+[ "${#text}" = "$bytes" ] || to_node_with_event "$@" --answer-closed "an answer the sh client cannot carry (it holds a NUL byte)"
+[ "$bytes" -le 1048576 ] || to_node_with_event "$@" --answer-closed "the answer from $socket is over 1048576 bytes, more than hookbox serve writes"
+want=$(printf '%s\n%s\n%s\n%s\n%s' "$key" "$nonce" "$code" "$refused" "$text" | sha256sum)
+[ "$proof" = "${want%% *}" ] || to_node_with_event "$@" --answer-closed "the listener on $socket gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)"
 case $refused in
   -) ;;
   other-config) to_node_with_event "$@" ;;
-  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket refused the event" ;;
+  *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket refused the event ($refused)" ;;
 esac
 case $code in
   0 | 2) ;;
   *) to_node_with_event "$@" --answer-closed "the hookbox server at $socket answered without a decision" ;;
 esac
-[ "${#text}" = "$bytes" ] || to_node_with_event "$@" --answer-closed "an answer the sh client cannot carry (it holds a NUL byte)"
+# Not 200 and nothing said: an error page, not "no objection"; a refusal without a reason gets the agent's own closed form.
+[ "$status" = 200 ] || [ "$code" != 0 ] || [ -n "$text" ] || to_node_with_event "$@" --answer-closed "hookbox serve answered HTTP $status without a decision"
+[ "$code" != 2 ] || [ -n "$text" ] || to_node_with_event "$@" --answer-closed "hookbox serve answered closed without a reason"
 if [ "$code" = 0 ]; then
   printf '%s' "$text"
   exit 0

@@ -183,17 +183,40 @@ export function hookCommand(
 }
 
 /**
- * Adds each entry to the project's `.gitignore` unless a line already says
- * it; returns the entries added. `setup --remove` leaves them: the lines
- * are harmless without hookbox and may be the user's own as well.
+ * Adds each entry to the project's `.gitignore` unless its lines already
+ * leave it ignored; returns the entries added. `setup --remove` leaves them:
+ * the lines are harmless without hookbox and may be the user's own as well.
  */
 export function ensureGitignored(dir: string, entries: readonly string[]): string[] {
   const file = path.join(dir, '.gitignore');
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const lines = new Set(text.split(/\r?\n/).map((line) => line.trim()));
-  const missing = entries.filter((entry) => !lines.has(entry) && !lines.has(`/${entry}`) && !lines.has(entry.replace(/\/$/, '')));
+  const lines = text.split(/\r?\n/);
+  const missing = entries.filter((entry) => !ignoredBy(lines, entry));
   if (missing.length === 0) return [];
   const lead = text === '' || text.endsWith('\n') ? '' : '\n';
   appendFileSync(file, `${lead}# hookbox: session logs (raw tool output), sockets, local settings with secrets\n${missing.join('\n')}\n`);
   return missing;
+}
+
+/**
+ * Whether `.gitignore` lines leave `entry` (a project-relative path, a folder
+ * ending in `/`) ignored, by git's rules for the lines that name exactly it:
+ * as written, anchored with a leading `/`, or a folder without its slash. The
+ * last such line decides (a later `!entry` un-ignores it); comments and blank
+ * lines name nothing; a leading space is part of a pattern, an unescaped
+ * trailing one is not. A near miss (`.claude/settings.local.json.bak`, `#
+ * .hookbox/`) names another path: the entry is then added.
+ */
+export function ignoredBy(lines: readonly string[], entry: string): boolean {
+  const bare = entry.replace(/\/$/, '');
+  const names = new Set([entry, `/${entry}`, bare, `/${bare}`]);
+  let ignored = false;
+  for (const raw of lines) {
+    const line = raw.replace(/(?<!\\) +$/, '');
+    if (line === '' || line.startsWith('#')) continue;
+    if (line.startsWith('!')) {
+      if (names.has(line.slice(1))) ignored = false;
+    } else if (names.has(line)) ignored = true;
+  }
+  return ignored;
 }

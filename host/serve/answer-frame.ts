@@ -17,10 +17,15 @@ export const FRAME_LINE = 'line';
  * `bytes` is the text's length in bytes, so a client that lost a byte (a
  * shell variable holds no NUL) can tell and answer closed instead; the text
  * is the answer's stdout on exit 0, its stderr otherwise — byte for byte
- * what the unframed body carries.
+ * what the unframed body carries. With a `proof` (the listener proof,
+ * host/serve/listener-proof.ts) it follows `bytes` as a fifth field.
  */
-export function frameAnswer(answer: AgentAnswer, refused: string | undefined): string {
+export function frameAnswer(answer: AgentAnswer, refused: string | undefined, proof?: string): string {
   const text = answer.exitCode === 0 ? answer.stdout : answer.stderr;
-  const why = refused !== undefined && /^[a-z-]{1,40}$/.test(refused) ? refused : '-';
-  return `hookbox ${answer.exitCode} ${why} ${Buffer.byteLength(text)}\n${text}`;
+  return `hookbox ${answer.exitCode} ${refusalWord(refused)} ${Buffer.byteLength(text)}${proof === undefined ? '' : ` ${proof}`}\n${text}`;
+}
+
+/** The refusal as the frame and the proof carry it: one lowercase word, or `-`. */
+export function refusalWord(refused: string | undefined): string {
+  return refused !== undefined && /^[a-z-]{1,40}$/.test(refused) ? refused : '-';
 }

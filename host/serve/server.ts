@@ -8,8 +8,9 @@ import { ConfigError } from '../errors.ts';
 import { LOOP_DEFAULTS } from '../loop/defaults.ts';
 import { AuthGate, loopbackHost } from './auth-gate.ts';
 import { CONFIG_HEADER, REFUSED_HEADER, canonicalConfigPath, healthProof } from './config-identity.ts';
-import { FRAME_HEADER, FRAME_LINE, frameAnswer } from './answer-frame.ts';
+import { FRAME_HEADER, FRAME_LINE, frameAnswer, refusalWord } from './answer-frame.ts';
 import { CopyTable } from './copy-table.ts';
+import { NONCE_HEADER, PROOF_HEADER, answerProof, keyFileOf, requestNonce, writeProofKey } from './listener-proof.ts';
 import { type Decided, decideAgentEvent } from './decide.ts';
 import { ensurePrivateDir } from './paths.ts';
 import type { ServedHooks } from './served-hooks.ts';
@@ -54,6 +55,8 @@ export class DecisionServer {
   readonly #servers: http.Server[] = [];
   readonly #token: string | undefined;
   readonly #gate: AuthGate | undefined;
+  /** The listener-proof key of the socket (host/serve/listener-proof.ts), once it listens. */
+  #proofKey: string | undefined;
   #inFlight = 0;
   #drained: (() => void) | undefined;
   #sweep: NodeJS.Timeout | undefined;
@@ -95,6 +98,8 @@ export class DecisionServer {
         if (!lstatSync(socket).isSocket()) throw new ConfigError(`${socket}: exists and is not a socket; refusing to replace it`);
         unlinkSync(socket); // a stale socket of a server that did not shut down
       }
+      // The key before the socket: a client that finds the socket finds the key of the server on it.
+      this.#proofKey = writeProofKey(socket);
       const server = this.#server(false);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -147,14 +152,14 @@ export class DecisionServer {
       }
       if (health) {
         decided = { answer: this.#health(url), decision: 'health' };
-        this.#send(res, status, decided.answer);
+        this.#send(res, status, decided.answer, tcp);
         return;
       }
       if (bridge === undefined || req.method !== 'POST') {
         req.resume();
         status = 404;
         decided = { answer: { exitCode: 2, stdout: '', stderr: 'hookbox: no such endpoint (POST /hooks/<agent>[/<event>])\n' }, decision: 'invalid' };
-        this.#send(res, status, decided.answer);
+        this.#send(res, status, decided.answer, tcp);
         return;
       }
       agent = bridge.name;
@@ -162,7 +167,8 @@ export class DecisionServer {
       // An agent whose events carry no name: the route's, never one read from the JSON (a tool's
       // arguments could hold a `hook_event_name`); any other agent: the JSON's, the route's ignored.
       const named = bridge.eventOnCommandLine === true ? routed : undefined;
-      const event = named ?? (body.text === undefined ? undefined : sniffEvent(body.text));
+      const sniffed = (text: string): string | undefined => (bridge.eventOnCommandLine === true ? named : sniffEvent(text));
+      const event = named ?? (body.text === undefined ? undefined : sniffed(body.text));
       const foreign = this.#otherConfig(req);
       if (foreign !== undefined) {
         // A client of another project: never decided here. Over the socket the client then
@@ -170,11 +176,11 @@ export class DecisionServer {
         // the only status Claude Code reads a decision from).
         const reason = `this hookbox server serves ${this.#options.hooks.config?.path ?? '?'}, not ${foreign}; start one for this project`;
         status = tcp ? 200 : 421;
-        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), reason), decision: 'other-config', ...(event !== undefined && { event }) };
+        decided = { answer: bridge.failClosed(event ?? sniffed(body.head), reason), decision: 'other-config', ...(event !== undefined && { event }) };
         if (!tcp) res.setHeader(REFUSED_HEADER, 'other-config');
       } else if (body.text === undefined) {
         status = 413;
-        decided = { answer: bridge.failClosed(event ?? sniffEvent(body.head), `request body over ${body.limit} bytes`), decision: 'oversized' };
+        decided = { answer: bridge.failClosed(event ?? sniffed(body.head), `request body over ${body.limit} bytes`), decision: 'oversized' };
       } else {
         let input: unknown;
         try {
@@ -199,11 +205,11 @@ export class DecisionServer {
           if (decided.decision === 'invalid') status = 400;
         }
       }
-      this.#send(res, status, decided.answer);
+      this.#send(res, status, decided.answer, tcp);
     } catch (error) {
       status = 500;
       decided = { answer: { exitCode: 2, stdout: '', stderr: `hookbox: server error: ${(error as Error).message}\n` }, decision: 'error' };
-      if (!res.headersSent) this.#send(res, status, decided.answer);
+      if (!res.headersSent) this.#send(res, status, decided.answer, tcp);
     } finally {
       const us = Number((process.hrtime.bigint() - started) / 1000n);
       const line = [agent, decided.sessionId ?? '-', decided.event ?? '-', decided.decision, `${status}`, `${us}µs`].map((part) => printable(part, { maxLength: 200 })).join(' ');
@@ -244,18 +250,24 @@ export class DecisionServer {
       req.socket.end();
       setTimeout(() => req.socket.destroy(), 1_000).unref();
     });
-    this.#send(res, status, answer);
+    this.#send(res, status, answer, true);
   }
 
-  #send(res: http.ServerResponse, status: number, answer: AgentAnswer): void {
+  #send(res: http.ServerResponse, status: number, answer: AgentAnswer, tcp: boolean): void {
     // A client that reads no headers (the sh client) asked for the exit code in the body.
     const framed = res.req.headers[FRAME_HEADER] === FRAME_LINE;
-    const refused = res.getHeader(REFUSED_HEADER);
-    const body = framed ? frameAnswer(answer, typeof refused === 'string' ? refused : undefined) : answer.exitCode === 0 ? answer.stdout : answer.stderr;
+    const refusedHeader = res.getHeader(REFUSED_HEADER);
+    const refused = typeof refusedHeader === 'string' ? refusedHeader : undefined;
+    const text = answer.exitCode === 0 ? answer.stdout : answer.stderr;
+    // On the socket, a client's nonce gets the proof that this is the user's own server (never on TCP: the token guards it).
+    const nonce = requestNonce(res.req.headers[NONCE_HEADER]);
+    const proof = nonce !== undefined && !tcp && this.#proofKey !== undefined ? answerProof(this.#proofKey, nonce, answer.exitCode, refusalWord(refused), text) : undefined;
+    const body = framed ? frameAnswer(answer, refused, proof) : text;
     res.writeHead(status, {
       'content-type': framed ? 'text/plain; charset=utf-8' : answer.exitCode === 0 && body !== '' ? 'application/json' : 'text/plain; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       [EXIT_HEADER]: String(answer.exitCode),
+      ...(proof !== undefined && { [PROOF_HEADER]: proof }),
     });
     res.end(body);
   }
@@ -273,6 +285,7 @@ export class DecisionServer {
       await this.#options.hooks.close();
       const socket = this.#options.socket;
       if (socket !== undefined && existsSync(socket)) unlinkSync(socket);
+      if (socket !== undefined && this.#proofKey !== undefined && existsSync(keyFileOf(socket))) unlinkSync(keyFileOf(socket));
     })();
     return this.#closing;
   }

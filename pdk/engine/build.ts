@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
 import { BuildError } from '../../host/errors.ts';
 import { IS_CHECKOUT, PACKAGE_ROOT } from '../../host/package.ts';
 import { cacheProblem } from '../../host/cache-trust.ts';
@@ -82,34 +83,50 @@ export function cacheRoot(override?: string): string {
 /** Where the packed package holds its engine (see the module's doc). */
 export const SHIPPED_ENGINE_DIR = join(PACKAGE_ROOT, 'dist', 'engine');
 
-/** `dist/engine/engine.json`: what the packed engine is. */
-export interface ShippedEngine {
+/** `dist/engine/engine.json`: what the packed engine is. Every field required: a record without its digest checks nothing. */
+export const ShippedEngineSchema = z.object({
   /** The engine's cache key (a hash of every input; see {@link buildEngine}). */
-  key: string;
+  key: z.string().min(1),
   /** sha256 of `engine.wasm`, hex. */
-  sha256: string;
-  bytes: number;
-}
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits'),
+  bytes: z.number().int().nonnegative(),
+});
+export type ShippedEngine = z.infer<typeof ShippedEngineSchema>;
 
 let shippedChecked: string | undefined;
 
 /**
  * The engine an installed package ships, after checking its bytes against the
  * digest recorded beside it (once per process). Throws a BuildError naming the
- * file when it is missing or does not match: an installed package never
- * compiles one.
+ * file when it is missing, when `engine.json` is not a whole record (its
+ * digest missing included), or when the bytes do not match: an installed
+ * package never compiles one.
  */
 export function shippedEngine(dir = SHIPPED_ENGINE_DIR): string {
   const wasmPath = join(dir, 'engine.wasm');
+  const metaPath = join(dir, 'engine.json');
   if (shippedChecked === wasmPath) return wasmPath;
-  let meta: ShippedEngine;
-  let bytes: Buffer;
+  const read = <T>(file: string, how: (file: string) => T): T => {
+    try {
+      return how(file);
+    } catch (error) {
+      throw new BuildError(`${file}: hookbox's JS engine is missing or unreadable in the installed package (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): reinstall hookbox`, { cause: error });
+    }
+  };
+  const text = read(metaPath, (file) => readFileSync(file, 'utf8'));
+  let json: unknown;
   try {
-    meta = JSON.parse(readFileSync(join(dir, 'engine.json'), 'utf8')) as ShippedEngine;
-    bytes = readFileSync(wasmPath);
+    json = JSON.parse(text);
   } catch (error) {
-    throw new BuildError(`hookbox's JS engine is missing from the installed package (${dir}): reinstall hookbox`, { cause: error });
+    throw new BuildError(`${metaPath}: not JSON (${(error as Error).message}): the package is damaged; reinstall hookbox`, { cause: error });
   }
+  const parsed = ShippedEngineSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    throw new BuildError(`${metaPath}: ${issues}: the package is damaged; reinstall hookbox`);
+  }
+  const meta = parsed.data;
+  const bytes = read(wasmPath, (file) => readFileSync(file));
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== meta.sha256) {
     throw new BuildError(`${wasmPath}: sha256 ${actual} does not match the ${meta.sha256} recorded in engine.json: the package is damaged; reinstall hookbox`);

@@ -7,8 +7,6 @@
  * `hookbox serve` (or, with no server, a `hookbox hook pi` process).
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PI_TOOLS } from '../../host/agents/pi/tools.ts';
@@ -21,6 +19,7 @@ import type { MockModel, StepSource } from '../helpers/mock-model/script.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { PI_BIN, agentUnavailable, hookbox, runPi, writePiAgentDir } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
+import { wedgedServer } from '../helpers/wedged-server.ts';
 
 const unavailable = agentUnavailable(PI_BIN, '0.73.1');
 const RUN_TIMEOUT = 300_000;
@@ -202,38 +201,3 @@ describe.skipIf(skipped)(`hookbox inside the real pi${because}`, () => {
     expect(red.stdout).toMatch(/FAIL .*hookbox\.ts does not exist/);
   });
 });
-
-/**
- * A wedged `hookbox serve` on a unix socket: a request whose body `hangs`
- * is never answered; any other gets hookbox's "no opinion" (exit 0, empty).
- */
-function wedgedServer(path: string, hangs: (body: string) => boolean): Promise<{ path: string; connections(): number; close(): Promise<void> }> {
-  const open = new Set<Socket>();
-  let count = 0;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      if (!hangs(body)) res.writeHead(200, { 'x-hookbox-exit': '0' }).end('');
-    });
-  });
-  server.on('connection', (socket) => {
-    count += 1;
-    open.add(socket);
-    socket.on('close', () => open.delete(socket));
-  });
-  return new Promise((resolvePromise, reject) => {
-    server.on('error', reject);
-    server.listen(path, () =>
-      resolvePromise({
-        path,
-        connections: () => count,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of open) socket.destroy();
-            server.close(() => done());
-          }),
-      }),
-    );
-  });
-}

@@ -82,7 +82,7 @@ afterAll(() => {
 describe('hookbox installed from its packed tarball (real npm i)', () => {
   it('ships the build, the engine and the PDK sources; not the tests, the host sources or the engine toolchain', () => {
     const files = new Set(packed.files);
-    for (const file of ['dist/bin/main.js', 'dist/host/index.js', 'dist/host/index.d.ts', 'dist/pdk/index.d.ts', 'dist/host/serve/in-process.js', 'dist/engine/engine.wasm', 'dist/engine/engine.json', 'pdk/index.ts', 'pdk/runtime/dispatch.ts', 'host/cli/hookbox.mjs', 'host/fresh-build.mjs', 'host/cli/hookbox-hook.cjs', 'host/cli/hook-closed.cjs', 'host/agents/plugin-client.mjs', 'host/agents/pi/extension.mjs', 'host/agents/opencode/plugin.mjs', 'host/agents/kilo/plugin.mjs']) {
+    for (const file of ['dist/bin/main.js', 'dist/host/index.js', 'dist/host/index.d.ts', 'dist/pdk/index.d.ts', 'dist/host/serve/in-process.js', 'dist/engine/engine.wasm', 'dist/engine/engine.json', 'pdk/index.ts', 'pdk/runtime/dispatch.ts', 'host/cli/hookbox.mjs', 'host/fresh-build.mjs', 'host/cli/hookbox-hook.cjs', 'host/cli/hook-closed.cjs', 'host/listener-proof.cjs', 'host/agents/plugin-client.mjs', 'host/agents/pi/extension.mjs', 'host/agents/opencode/plugin.mjs', 'host/agents/kilo/plugin.mjs']) {
       expect(files, file).toContain(file);
     }
     expect(packed.files.filter((file) => file.startsWith('tests/') || (file.startsWith('host/') && file.endsWith('.ts')))).toEqual([]);

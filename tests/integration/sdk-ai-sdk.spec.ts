@@ -88,6 +88,18 @@ describe('withHookbox (AI SDK)', () => {
     }
   }, TIMEOUT);
 
+  it("a hook's ask: no approver here, so the call is refused — the body never runs and the model reads the hook's reason", async () => {
+    const ran: string[] = [];
+    const hookbox = await withHookbox({ bash: bashTool(ran) }, { config: writeExampleConfig(dir, [{ name: 'guard-bash' }], 'guard-ask.json'), cwd: dir, logDir: join(dir, 'logs') });
+    try {
+      const model = await run([{ toolCalls: [{ name: 'bash', arguments: { command: 'git push origin main' } }] }], hookbox.tools);
+      expect(ran).toEqual([]);
+      expect(secondTurn(model)).toMatch(/Tool call denied by a hook: guard-bash: git-push/);
+    } finally {
+      await hookbox.close();
+    }
+  }, TIMEOUT);
+
   it("a redactor's replacement is what the model receives next", async () => {
     const ran: string[] = [];
     const hookbox = await withHookbox({ bash: bashTool(ran, () => `GITHUB_TOKEN=${TOKEN}\n`) }, { config: writeExampleConfig(dir, [{ name: 'secret-redactor' }], 'redact.json'), cwd: dir, logDir: join(dir, 'logs') });

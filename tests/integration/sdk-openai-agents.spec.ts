@@ -85,6 +85,14 @@ describe('hookboxGuardrails (OpenAI Agents SDK)', () => {
     expect(secondTurn(model)).toContain('ran ls');
   }, TIMEOUT);
 
+  it("a hook's ask: no approver here, so the input guardrail rejects the call — the body never runs and the model reads the hook's reason", async () => {
+    const ran: string[] = [];
+    const model = await agentRun({ config: writeExampleConfig(dir, [{ name: 'guard-bash' }], 'guard-ask.json') }, [{ toolCalls: [{ name: 'bash', arguments: { command: 'git push origin main' } }] }], ran);
+    expect(ran).toEqual([]);
+    expect(secondTurn(model)).toMatch(/guard-bash: git-push/);
+    expect(model.turns).toHaveLength(2);
+  }, TIMEOUT);
+
   it("a redactor's replacement is what the model receives next", async () => {
     const ran: string[] = [];
     const model = await agentRun({ config: writeExampleConfig(dir, [{ name: 'secret-redactor' }], 'redact.json') }, ls, ran, () => `GITHUB_TOKEN=${TOKEN}\n`);

@@ -118,7 +118,8 @@ describe('the sh command client', () => {
   it('with the server up it decides without the Node client: no node on PATH, same answer', async () => {
     const bin = join(dir, 'bin-curl-only');
     mkdirSync(bin, { recursive: true });
-    for (const tool of ['sh', 'rm', 'cat', 'mktemp', 'curl']) {
+    // What the sh client needs besides curl: its temporary copy, and the listener checks (ls, od, sha256sum).
+    for (const tool of ['sh', 'rm', 'cat', 'mktemp', 'curl', 'ls', 'od', 'sha256sum']) {
       const found = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, tool)).find((file) => existsSync(file));
       if (found !== undefined) symlinkSync(found, join(bin, tool));
     }
