@@ -9,7 +9,7 @@
  *   npm run bench -- --json out.json    # table on stdout, result object to out.json
  *   npm run --silent bench -- --json    # result object on stdout, table on stderr
  *   npm run bench -- --quick            # one short round (smoke test, ~30 s)
- *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits, session, payload, cli, serve, telemetry, sdk
+ *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits, session, payload, cli, serve, telemetry, sdk, guard
  *   npm run bench -- --only telemetry --telemetry-before /tmp/hookbox-before   # OpenTelemetry off/on (and before it, from that checkout)
  *
  * Tuning (passed to HookRunner.start; defaults are the runner's): --workers N,
@@ -37,6 +37,7 @@ import { type SessionRow, type SessionVariant, measureSessions } from './session
 import { buildExample } from '../examples-hooks/build.ts';
 import { type TelemetryFigures, formatTelemetry, measureTelemetry } from './telemetry.ts';
 import { formatSdk, measureSdk } from './sdk.ts';
+import { formatGuard, measureGuard } from './guard.ts';
 import { readFile } from 'node:fs/promises';
 
 interface Args {
@@ -61,7 +62,7 @@ interface Args {
   telemetryBefore: string | undefined;
 }
 
-const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve', 'telemetry', 'sdk'] as const;
+const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve', 'telemetry', 'sdk', 'guard'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): Args {
@@ -264,6 +265,8 @@ async function main(): Promise<void> {
     : undefined;
   // Each adapter starts its own runner: after this process's runner is closed.
   const sdk = args.only.has('sdk') ? await measureSdk({ calls: args.quick ? 100 : 300, rounds, onProgress: progress }) : undefined;
+  // Self-protection's cost on a hot tool call: its own runner too.
+  const guard = args.only.has('guard') ? await measureGuard({ calls: args.quick ? 100 : 500, rounds, onProgress: progress }) : undefined;
 
   const ratios = computeRatios(latency);
   const targets = evaluateTargets({ latency, ratios, coldStart, limits, throughput, build, session, payload: payloadRows, cli });
@@ -310,12 +313,13 @@ async function main(): Promise<void> {
     targets,
   };
 
-  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}${telemetry === undefined ? '' : formatTelemetry(telemetry)}${sdk === undefined ? '' : formatSdk(sdk)}`;
+  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}${telemetry === undefined ? '' : formatTelemetry(telemetry)}${sdk === undefined ? '' : formatSdk(sdk)}${guard === undefined ? '' : formatGuard(guard)}`;
   const json = {
     ...result,
     ...(serve !== undefined && { serve: { rows: serve.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: serve.targets } }),
     ...(telemetry !== undefined && { telemetry: { ...telemetry, rows: telemetry.rows.map(({ summary, ...row }) => ({ ...row, ...summary })) } }),
     ...(sdk !== undefined && { sdk: { rows: sdk.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: sdk.targets } }),
+    ...(guard !== undefined && { guard: { rows: guard.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: guard.targets } }),
   };
   if (args.json !== undefined && args.json.file === undefined) {
     process.stderr.write(report);

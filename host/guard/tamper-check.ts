@@ -1,39 +1,44 @@
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { type BigIntStats, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardedPath } from './protected-set.ts';
 
-/** Files larger than this are compared by size and time only, and cannot be put back. */
+/** Files larger than this are compared by their fingerprint only, and cannot be put back. */
 const MAX_KEPT_BYTES = 1024 * 1024;
-/** How deep a protected folder is read (plugin folders are flat; `.hookbox/` has sessions/ and run/). */
+/** How deep a protected folder is read (plugin and hook folders are flat). */
 const MAX_DEPTH = 2;
+/** Bytes kept across snapshots, by path, while the file's fingerprint stays the same. */
+const MAX_CACHED = 256;
 
-/** One file as it was: its bytes, or (too large) a fingerprint; `null` when it did not exist. */
-type FileState = { readonly bytes: Buffer } | { readonly fingerprint: string } | null;
+/**
+ * One file as it was: its fingerprint (inode, size, mode, and the change and
+ * modification times in ns — a write always moves the change time, which no
+ * user can set) and, up to 1 MiB, its bytes; `null` when it did not exist.
+ */
+type FileState = { readonly fingerprint: string; readonly bytes?: Buffer } | null;
+
+/** Bytes of files read before, so an unchanged file is stat-ed, not read, on each tool call. */
+const cache = new Map<string, { readonly fingerprint: string; readonly bytes: Buffer }>();
 
 /**
  * The protected paths as they were before a tool ran: the backstop behind
  * the command check (`shellTouch`), for what only the shell knew (a
- * variable, a computed name, a script run from a file). The tool's result
- * is compared with it; what changed is put back and reported.
+ * variable, a computed name, a script run from a file). After the tool,
+ * the same paths are stat-ed again; what changed is put back and reported.
  */
 export class ProtectedSnapshot {
-  readonly #files = new Map<string, FileState>();
+  readonly #files: Map<string, FileState>;
 
-  /** Reads every protected path but the live ones (hookbox's own `.hookbox/`, which it writes itself meanwhile). */
-  constructor(paths: readonly GuardedPath[]) {
-    for (const entry of paths) {
-      if (entry.live === true) continue;
-      if (entry.folder === true) this.#readFolder(entry.path, 0);
-      else this.#files.set(entry.path, readState(entry.path));
-    }
+  /** Every protected path but the live ones (hookbox's own `.hookbox/`, which it writes itself meanwhile). */
+  constructor(paths: readonly GuardedPath[], keepBytes = true) {
+    this.#files = statAll(paths, keepBytes);
   }
 
   /** The protected paths that differ now from the snapshot (a file changed, added, removed, replaced by a link). */
   changed(paths: readonly GuardedPath[]): string[] {
-    const now = new ProtectedSnapshot(paths);
+    const now = statAll(paths, false);
     const changed: string[] = [];
-    for (const file of new Set([...this.#files.keys(), ...now.#files.keys()])) {
-      if (!sameState(this.#files.get(file) ?? null, now.#files.get(file) ?? null)) changed.push(file);
+    for (const file of new Set([...this.#files.keys(), ...now.keys()])) {
+      if ((this.#files.get(file)?.fingerprint ?? null) !== (now.get(file)?.fingerprint ?? null)) changed.push(file);
     }
     return changed;
   }
@@ -45,7 +50,7 @@ export class ProtectedSnapshot {
       const before = this.#files.get(file) ?? null;
       try {
         if (before === null) rmSync(file, { recursive: true, force: true });
-        else if ('bytes' in before) writeBack(file, before.bytes);
+        else if (before.bytes !== undefined) writeBack(file, before.bytes);
         else failed.push(file);
       } catch {
         failed.push(file);
@@ -53,50 +58,62 @@ export class ProtectedSnapshot {
     }
     return failed;
   }
-
-  #readFolder(folder: string, depth: number): void {
-    let names: string[];
-    try {
-      const stat = lstatSync(folder, { throwIfNoEntry: false });
-      if (stat === undefined) return;
-      if (!stat.isDirectory()) {
-        this.#files.set(folder, readState(folder));
-        return;
-      }
-      names = readdirSync(folder);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const file = path.join(folder, name);
-      let isDir = false;
-      try {
-        isDir = lstatSync(file).isDirectory();
-      } catch {
-        continue;
-      }
-      if (isDir && depth < MAX_DEPTH) this.#readFolder(file, depth + 1);
-      else if (!isDir) this.#files.set(file, readState(file));
-    }
-  }
 }
 
-function readState(file: string): FileState {
+function statAll(paths: readonly GuardedPath[], keepBytes: boolean): Map<string, FileState> {
+  const files = new Map<string, FileState>();
+  for (const entry of paths) {
+    if (entry.live === true) continue;
+    if (entry.folder === true) readFolder(files, entry.path, 0, keepBytes);
+    else files.set(entry.path, readState(entry.path, lstat(entry.path), keepBytes));
+  }
+  return files;
+}
+
+function lstat(file: string): BigIntStats | undefined {
   try {
-    const stat = lstatSync(file, { throwIfNoEntry: false });
-    if (stat === undefined) return null;
-    if (stat.isSymbolicLink() || !stat.isFile()) return { fingerprint: `${stat.mode}:${stat.isSymbolicLink() ? 'link' : 'other'}:${stat.ino}` };
-    if (stat.size > MAX_KEPT_BYTES) return { fingerprint: `${stat.size}:${stat.mtimeMs}:${stat.ino}` };
-    return { bytes: readFileSync(file) };
+    return lstatSync(file, { bigint: true, throwIfNoEntry: false });
   } catch {
-    return null;
+    return undefined;
   }
 }
 
-function sameState(a: FileState, b: FileState): boolean {
-  if (a === null || b === null) return a === b;
-  if ('bytes' in a && 'bytes' in b) return a.bytes.equals(b.bytes);
-  return 'fingerprint' in a && 'fingerprint' in b && a.fingerprint === b.fingerprint;
+function readFolder(files: Map<string, FileState>, folder: string, depth: number, keepBytes: boolean): void {
+  const stat = lstat(folder);
+  if (stat === undefined) return;
+  if (!stat.isDirectory()) {
+    files.set(folder, readState(folder, stat, keepBytes));
+    return;
+  }
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(folder, name);
+    const inner = lstat(file);
+    if (inner === undefined) continue;
+    if (inner.isDirectory() && depth < MAX_DEPTH) readFolder(files, file, depth + 1, keepBytes);
+    else if (!inner.isDirectory()) files.set(file, readState(file, inner, keepBytes));
+  }
+}
+
+function readState(file: string, stat: BigIntStats | undefined, keepBytes: boolean): FileState {
+  if (stat === undefined) return null;
+  const fingerprint = `${stat.ino}:${stat.size}:${stat.mode}:${stat.ctimeNs}:${stat.mtimeNs}`;
+  if (!keepBytes || !stat.isFile() || stat.size > BigInt(MAX_KEPT_BYTES)) return { fingerprint };
+  const cached = cache.get(file);
+  if (cached?.fingerprint === fingerprint) return cached;
+  try {
+    const bytes = readFileSync(file);
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(file, { fingerprint, bytes });
+    return { fingerprint, bytes };
+  } catch {
+    return { fingerprint };
+  }
 }
 
 /** Writes `bytes` to `file` through a temporary file and a rename, replacing a link or folder put in its place. */
@@ -104,11 +121,7 @@ function writeBack(file: string, bytes: Buffer): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.hookbox-restore-${process.pid}`;
   writeFileSync(temporary, bytes, { mode: 0o600 });
-  try {
-    const stat = lstatSync(file);
-    if (stat.isDirectory() || stat.isSymbolicLink()) rmSync(file, { recursive: true, force: true });
-  } catch {
-    // Gone: the rename puts it back.
-  }
+  const stat = lstat(file);
+  if (stat !== undefined && (stat.isDirectory() || stat.isSymbolicLink())) rmSync(file, { recursive: true, force: true });
   renameSync(temporary, file);
 }
