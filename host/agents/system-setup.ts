@@ -1,0 +1,167 @@
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { AgentSetup, SetupTransport } from './agent-bridge.ts';
+import { handlerPositions } from './hook-groups.ts';
+
+/**
+ * The text a machine-wide file held before hookbox first wrote it, as
+ * `setup --system` recorded it beside the file: what `--remove` gives back
+ * byte for byte when nothing but hookbox's entries changed since.
+ * Undefined: not known (the record is gone); the file is then only stripped.
+ */
+export type SystemOriginal = { readonly existed: false } | { readonly existed: true; readonly text: string } | undefined;
+
+/** What `doctor --system` reads in a machine-wide file. */
+export interface SystemInspection {
+  /** Events hookbox registers that hold no hookbox handler here. */
+  readonly missing: readonly string[];
+  /** The command lines of hookbox's handlers (doctor checks the client and the config they name). */
+  readonly commands: readonly string[];
+  /** Whether every lock key holds the value `--lock` writes. */
+  readonly locked: boolean;
+}
+
+/**
+ * An agent's machine-wide (managed) scope: a file only root (or the
+ * platform's managed-settings mechanism) writes, read by the agent above
+ * every user and project setting. Measured per agent; see
+ * docs/guides/machine-wide.md for the table.
+ */
+export interface ManagedSystemSetup {
+  readonly kind: 'managed';
+  /** The file on this platform (Linux and macOS measured or documented); undefined where the agent reads none. */
+  file(platform: NodeJS.Platform): string | undefined;
+  /** The file's text with hookbox's entries (and, with `lock`, the lock keys). Throws an Error naming what is wrong with the text. */
+  apply(text: string | undefined, command: string, options: { readonly lock: boolean; readonly answerTimeoutMs?: number }): string;
+  /**
+   * The text with exactly hookbox's entries and lock keys taken out (a lock
+   * key the file held before hookbox goes back to its old value); the
+   * original text itself when that is what is left; undefined when hookbox
+   * made the file and nothing else is in it (the file goes).
+   */
+  remove(text: string, original: SystemOriginal): string | undefined;
+  inspect(text: string): SystemInspection;
+  /** The lock keys `--lock` writes, as the operator sees them. */
+  readonly lockKeys: string;
+  /** What the agent then refuses (a developer's own hooks, plugins' hooks). */
+  readonly lockRefuses: string;
+  /** What a lower scope (user, project, the agent through its shell) can still do, with the lock and without. */
+  readonly lowerScope: { readonly locked: string; readonly unlocked: string };
+}
+
+/** An agent with no machine-wide scope hookbox can write: why, and the strongest thing to do instead. */
+export interface NoSystemSetup {
+  readonly kind: 'none';
+  readonly why: string;
+  readonly alternative: string;
+}
+
+/** An agent's machine-wide scope, or why it has none (`AgentSetup.system`). */
+export type SystemSetup = ManagedSystemSetup | NoSystemSetup;
+
+function parseObject(text: string | undefined, what: string): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not valid JSON (${(error as Error).message}); fix it first, hookbox will not overwrite it`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`expected a JSON object at the top level of ${what}`);
+  return value as Record<string, unknown>;
+}
+
+function getPath(settings: Record<string, unknown>, keys: readonly string[]): unknown {
+  let node: unknown = settings;
+  for (const key of keys) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Sets (or, for `undefined`, deletes) a dotted key, making and pruning the objects on the way; the input is not mutated. */
+function setPath(settings: Record<string, unknown>, keys: readonly string[], value: unknown): Record<string, unknown> {
+  const [head, ...rest] = keys as [string, ...string[]];
+  const copy = { ...settings };
+  if (rest.length === 0) {
+    if (value === undefined) delete copy[head];
+    else copy[head] = value;
+    return copy;
+  }
+  const child = copy[head];
+  const inner = setPath(typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as Record<string, unknown>) : {}, rest, value);
+  if (Object.keys(inner).length === 0 && value === undefined) delete copy[head];
+  else copy[head] = inner;
+  return copy;
+}
+
+/** One lock key of a JSON settings file: its dotted path and the value `--lock` writes. */
+export interface JsonLockKey {
+  readonly path: readonly string[];
+  readonly value: unknown;
+}
+
+/** The parts of a JSON managed file that differ between agents. */
+export interface JsonSystemSpec {
+  readonly files: Partial<Record<NodeJS.Platform, string>>;
+  /** The agent's own settings editing (the layout its project and user files use). */
+  readonly setup: Pick<AgentSetup, 'apply' | 'remove'>;
+  /** The events hookbox registers with a command transport (doctor's "missing" list). */
+  readonly events: readonly string[];
+  /** Whether a handler is hookbox's. */
+  isOurs(handler: unknown): boolean;
+  readonly lock: readonly JsonLockKey[];
+  readonly lockRefuses: string;
+  readonly lowerScope: ManagedSystemSetup['lowerScope'];
+}
+
+/** A managed scope that is one JSON settings file in the agent's own hooks layout (Claude Code, Gemini CLI). */
+export function jsonSystemSetup(spec: JsonSystemSpec): ManagedSystemSetup {
+  return {
+    kind: 'managed',
+    file: (platform) => spec.files[platform],
+    apply(text, command, options) {
+      const transport: SetupTransport = { kind: 'command', command };
+      let settings = spec.setup.apply(parseObject(text, 'the file'), transport, options.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: options.answerTimeoutMs }).settings;
+      if (options.lock) for (const key of spec.lock) settings = setPath(settings, key.path, key.value);
+      return `${JSON.stringify(settings, null, 2)}\n`;
+    },
+    remove(text, original) {
+      let settings = spec.setup.remove(parseObject(text, 'the file')).settings;
+      const before = original?.existed === true ? parseObject(original.text, 'the recorded original') : {};
+      for (const key of spec.lock) settings = setPath(settings, key.path, getPath(before, key.path));
+      if (original?.existed === true && isDeepStrictEqual(settings, before)) return original.text;
+      if (original?.existed !== true && Object.keys(settings).length === 0) return undefined;
+      return `${JSON.stringify(settings, null, 2)}\n`;
+    },
+    inspect(text) {
+      const settings = parseObject(text, 'the file');
+      const found = handlerPositions(settings)
+        .filter((position) => spec.isOurs(position.handler))
+        .map((position) => ({ event: position.event, command: String(position.handler.command) }));
+      return {
+        missing: spec.events.filter((event) => !found.some((handler) => handler.event === event)),
+        commands: [...new Set(found.map((handler) => handler.command))],
+        locked: spec.lock.every((key) => isDeepStrictEqual(getPath(settings, key.path), key.value)),
+      };
+    },
+    lockKeys: spec.lock.map((key) => `${key.path.join('.')}: ${JSON.stringify(key.value)}`).join(', '),
+    lockRefuses: spec.lockRefuses,
+    lowerScope: spec.lowerScope,
+  };
+}
+
+/** For an agent with no machine-wide scope. */
+export function noSystemScope(why: string, alternative: string): NoSystemSetup {
+  return { kind: 'none', why, alternative };
+}
+
+/**
+ * Where `setup --system` records what a machine-wide file held before hookbox
+ * first wrote it: beside it, a dot-file no agent reads (not `*.json`, not in
+ * a drop-in folder), root's like the file.
+ */
+export function systemOriginalPath(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.hookbox-original`);
+}
