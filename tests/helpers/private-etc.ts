@@ -65,7 +65,12 @@ export async function openPrivateEtc(): Promise<PrivateEtc> {
   });
   const mount = `--mount=/proc/${holder.pid!}/ns/mnt`;
   const enter = [mount, '--'];
-  const run: PrivateEtc['run'] = (bin, args, options) => runAsync('nsenter', [mount, `--wd=${options.cwd}`, '--', bin, ...args], options);
+  // Entering moves to the namespace's `/`; `nsenter --wd` leaves a cwd getcwd(3) cannot name (Codex 0.169.0 then exits "No such file or directory"), so a shell changes to it by path.
+  const prefix = (cwd: string): string[] => ['nsenter', mount, '--', 'sh', '-c', 'cd "$0" && exec "$@"', cwd];
+  const run: PrivateEtc['run'] = (bin, args, options) => {
+    const [command, ...before] = prefix(options.cwd);
+    return runAsync(command!, [...before, bin, ...args], options);
+  };
   const sh = (script: string, input?: string): Promise<AgentRun> =>
     new Promise((resolve, reject) => {
       const child = spawn('nsenter', [...enter, 'sh', '-c', script], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -78,7 +83,7 @@ export async function openPrivateEtc(): Promise<PrivateEtc> {
       child.stdin.end(input ?? '');
     });
   return {
-    prefix: (cwd) => ['nsenter', mount, `--wd=${cwd}`, '--'],
+    prefix,
     run,
     async write(file, text) {
       const done = await sh(`mkdir -p "$(dirname '${file}')" && cat > '${file}'`, text);

@@ -7,14 +7,17 @@
  * tells a missing, a weakened and a healthy install apart; `--remove` gives
  * the files back byte for byte.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeWorkspace, probeClaude, runClaude } from '../helpers/claude-code.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 import { MockAnthropic } from '../helpers/mock-anthropic.ts';
 import { type PrivateEtc, openPrivateEtc, privateEtcUnavailable } from '../helpers/private-etc.ts';
-import { HOOKBOX_BIN } from '../helpers/real-agents.ts';
+import { functionResponses, startGeminiMock } from '../helpers/mock-model/gemini.ts';
+import { functionCallOutputs, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
+import { agentWorkspace } from '../helpers/agent-project.ts';
+import { CODEX_BIN, GEMINI_BIN, HOOKBOX_BIN, agentUnavailable, writeCodexHome, writeGeminiHome } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
 
 const RUN_TIMEOUT = 300_000;
@@ -132,4 +135,75 @@ describe.skipIf(skipUnless('setup --system in a private /etc', etcUnavailable))(
       });
     },
   );
+  const codexSkip = agentUnavailable(CODEX_BIN, '0.169.0');
+  describe.skipIf(skipUnless('setup --system with the real Codex', codexSkip, { required: '@openai/codex' }))(`the real Codex${codexSkip === undefined ? '' : ` — skipped, because ${codexSkip}`}`, () => {
+    it('after setup --system --lock codex: hooks switched off in the user\'s config ([features] hooks = false) and a project hooks.json without hookbox\'s entries — curl … | sh is still denied by the organisation\'s guard-bash; an ordinary command runs', { timeout: RUN_TIMEOUT }, async () => {
+      const ws = agentWorkspace('hookbox-codex-system-');
+      await etc.write('/etc/hookbox/config.json', ORG_CONFIG);
+      const setup = await hookboxIn(etc, ['setup', '--system', '--lock', 'codex'], ws.home);
+      expect(setup.status, setup.stderr).toBe(0);
+      const mock = await startResponsesMock([
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: ORDINARY } }] },
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: PIPE_TO_SH } }] },
+        { text: 'done' },
+      ]);
+      try {
+        writeCodexHome(ws.home, mock.url);
+        // The config's last table is [features]: Codex's own switch for every hook, off.
+        appendFileSync(join(ws.home, 'config.toml'), `hooks = false\n\n[projects.${JSON.stringify(ws.project)}]\ntrust_level = "trusted"\n`);
+        mkdirSync(join(ws.project, '.codex'), { recursive: true });
+        writeFileSync(join(ws.project, '.codex', 'hooks.json'), '{ "hooks": {} }\n');
+        const { PATH, LANG, TMPDIR } = process.env;
+        const run = await etc.run(CODEX_BIN, ['exec', '--json', '--skip-git-repo-check', 'install the tool'], {
+          cwd: ws.project,
+          env: { PATH, LANG, TMPDIR, HOME: ws.home, CODEX_HOME: ws.home, MOCK_API_KEY: 'any' },
+          timeoutMs: RUN_TIMEOUT - 30_000,
+        });
+        expect(run.status, run.stderr).toBe(0);
+        expect(existsSync(join(ws.project, 'allowed.txt')), 'the ordinary command did not run').toBe(true);
+        expect(existsSync(join(ws.project, 'ran.txt')), 'curl | sh ran').toBe(false);
+        expect(functionCallOutputs(mock.turns.at(-1)!).at(-1)).toMatch(/^Command blocked by PreToolUse hook: guard-bash: remote-script/);
+      } finally {
+        await mock.close();
+      }
+      const removed = await hookboxIn(etc, ['setup', '--system', '--remove', 'codex'], ws.home);
+      expect(removed.status, removed.stderr).toBe(0);
+    });
+  });
+
+  const geminiSkip = agentUnavailable(GEMINI_BIN, '0.61.0');
+  describe.skipIf(skipUnless('setup --system with the real Gemini CLI', geminiSkip, { required: '@google/gemini-cli' }))(`the real Gemini CLI${geminiSkip === undefined ? '' : ` — skipped, because ${geminiSkip}`}`, () => {
+    it('after setup --system --lock gemini: "hooksConfig": {"enabled": false} in the user\'s and the workspace\'s settings, no hookbox entries there — curl … | sh is still denied by the organisation\'s guard-bash; an ordinary command runs', { timeout: RUN_TIMEOUT }, async () => {
+      const ws = agentWorkspace('hookbox-gemini-system-');
+      await etc.write('/etc/hookbox/config.json', ORG_CONFIG);
+      const setup = await hookboxIn(etc, ['setup', '--system', '--lock', 'gemini'], ws.home);
+      expect(setup.status, setup.stderr).toBe(0);
+      const mock = await startGeminiMock([
+        { toolCalls: [{ name: 'run_shell_command', arguments: { command: ORDINARY } }] },
+        { toolCalls: [{ name: 'run_shell_command', arguments: { command: PIPE_TO_SH } }] },
+        { text: 'done' },
+      ]);
+      try {
+        writeGeminiHome(ws.home);
+        const userSettings = join(ws.home, '.gemini', 'settings.json');
+        writeFileSync(userSettings, JSON.stringify({ ...(JSON.parse(readFileSync(userSettings, 'utf8')) as object), hooksConfig: { enabled: false } }));
+        mkdirSync(join(ws.project, '.gemini'), { recursive: true });
+        writeFileSync(join(ws.project, '.gemini', 'settings.json'), '{ "hooksConfig": { "enabled": false }, "hooks": {} }\n');
+        const { PATH, LANG, TMPDIR } = process.env;
+        const run = await etc.run(GEMINI_BIN, ['-p', 'install the tool', '-m', 'gemini-2.5-flash', '--yolo', '--output-format', 'json'], {
+          cwd: ws.project,
+          env: { PATH, LANG, TMPDIR, HOME: ws.home, GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'any', GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_SANDBOX: 'false', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+          timeoutMs: RUN_TIMEOUT - 30_000,
+        });
+        expect(run.status, run.stderr).toBe(0);
+        expect(existsSync(join(ws.project, 'allowed.txt')), 'the ordinary command did not run').toBe(true);
+        expect(existsSync(join(ws.project, 'ran.txt')), 'curl | sh ran').toBe(false);
+        expect(JSON.stringify(functionResponses(mock.turns.at(-1)!).at(-1))).toMatch(/guard-bash: remote-script/);
+      } finally {
+        await mock.close();
+      }
+      const removed = await hookboxIn(etc, ['setup', '--system', '--remove', 'gemini'], ws.home);
+      expect(removed.status, removed.stderr).toBe(0);
+    });
+  });
 });

@@ -20,7 +20,7 @@ export function claudeCodeSystem(own: Pick<AgentSetup, 'apply' | 'remove'>): Man
       "user, project and local hooks (a developer's own, a project's hookbox entries) and the hooks of plugins the user installed; only managed hooks and those of plugins the managed settings enable run",
     lowerScope: {
       locked: 'nothing that switches hookbox off: a lower "disableAllHooks": true is read as allowManagedHooksOnly (measured with 2.1.328: the managed entries still run); a developer can add no hooks of their own',
-      unlocked: "a developer's and a project's own hooks run beside hookbox's; a lower \"disableAllHooks\": true is read as allowManagedHooksOnly, so hookbox's managed entries keep running",
+      unlocked: "a developer's and a project's own hooks run beside hookbox's; Claude Code's source reads a lower \"disableAllHooks\": true as allowManagedHooksOnly, so hookbox's managed entries should keep running (measured only with the lock)",
     },
   });
 }

@@ -74,7 +74,8 @@ export function codexSystem(own: Pick<AgentSetup, 'apply'>): ManagedSystemSetup 
       parseToml(base, 'the file');
       const hooks = own.apply({}, { kind: 'command', command }, options.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: options.answerTimeoutMs }).settings.hooks as Record<string, unknown>;
       const head = options.lock ? `${HEAD_BEGIN}\nallow_managed_hooks_only = true\n${HEAD_END}\n` : '';
-      const tail = `${TAIL_BEGIN}\n${render(hooks)}\n${TAIL_END}\n`;
+      // `[features] hooks = true` as a requirement: a user's or project's `[features] hooks = false` (measured: it stops managed hooks too) cannot be chosen.
+      const tail = `${TAIL_BEGIN}\n${options.lock ? '[features]\nhooks = true\n' : ''}${render(hooks)}\n${TAIL_END}\n`;
       const joined = base === '' ? '' : base.endsWith('\n') ? `${base}\n` : `${base}\n\n`;
       const next = `${head}${joined}${tail}`;
       // An operator's own `allow_managed_hooks_only` or `[hooks.<Event>]` written another way would clash: say so, write nothing.
@@ -93,14 +94,14 @@ export function codexSystem(own: Pick<AgentSetup, 'apply'>): ManagedSystemSetup 
       return {
         missing: EVENTS.filter((event) => !found.some((position) => position.event === event)),
         commands: [...new Set(found.map((position) => String(position.handler.command)))],
-        locked: value.allow_managed_hooks_only === true,
+        locked: value.allow_managed_hooks_only === true && (value.features as Record<string, unknown> | undefined)?.hooks === true,
       };
     },
-    lockKeys: 'allow_managed_hooks_only = true',
+    lockKeys: 'allow_managed_hooks_only = true, [features] hooks = true',
     lockRefuses: "user, project and session hooks (a developer's own `hooks.json`, a project's `.codex/hooks.json` with hookbox's project entries) and plugins' hooks; only managed hooks run",
     lowerScope: {
-      locked: 'no hook of its own and no switch over the managed hooks: requirements are constraints a lower config cannot loosen',
-      unlocked: "a developer's and a project's own hooks run beside hookbox's; whether a lower `[features] hooks = false` also stops managed hooks was not measured",
+      locked: 'no hook of its own, and a user\'s or project\'s `[features] hooks = false` is overruled (measured with 0.169.0: curl | sh still denied)',
+      unlocked: "a developer's and a project's own hooks run beside hookbox's, and a user's `[features] hooks = false` switches every hook off, the managed ones too (measured with 0.169.0: curl | sh ran)",
     },
   };
 }
