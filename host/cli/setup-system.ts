@@ -85,14 +85,14 @@ function notWritable(file: string, error: unknown): ConfigError {
 }
 
 /** Writes beside the file and renames over it (a crash never leaves half a policy file); root's 0644, readable by the agents it binds. */
-function writeAtomically(file: string, text: string): void {
+function writeAtomically(file: string, text: string, named: string = file): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
     const temp = `${file}.hookbox-${process.pid}.tmp`;
     writeFileSync(temp, text, { mode: 0o644 });
     renameSync(temp, file);
   } catch (error) {
-    throw notWritable(file, error);
+    throw notWritable(named, error);
   }
 }
 
@@ -122,7 +122,8 @@ function applyOne(bridge: AgentBridge, system: ManagedSystemSetup, file: string,
   if (changed) {
     // The first time only: what --remove gives back.
     const record = systemOriginalPath(file);
-    if (!existsSync(record)) writeAtomically(record, `${JSON.stringify(before === undefined ? { existed: false } : { existed: true, text: before })}\n`);
+    // Named by the policy file: the record beside it fails for the same reason.
+    if (!existsSync(record)) writeAtomically(record, `${JSON.stringify(before === undefined ? { existed: false } : { existed: true, text: before })}\n`, file);
     writeAtomically(file, next);
   }
   write(`${bridge.label} (${bridge.name}) ${file}: ${changed ? 'updated' : 'unchanged'}\n`);
