@@ -1,5 +1,5 @@
 import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
-import type { SystemSetup } from './system-setup.ts';
+import type { SystemSetup } from './system-scope.ts';
 
 /** Where each command handler of a settings file sits: event, group index, handler index, matcher, and the handler (hook-groups.ts reads them). */
 export interface HandlerPosition {
