@@ -73,14 +73,15 @@ export async function openPrivateEtc(): Promise<PrivateEtc> {
   };
   const sh = (script: string, input?: string): Promise<AgentRun> =>
     new Promise((resolve, reject) => {
-      const child = spawn('nsenter', [...enter, 'sh', '-c', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+      // No stdin unless there is input: a script that never reads it would leave an EPIPE on the write.
+      const child = spawn('nsenter', [...enter, 'sh', '-c', script], { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       child.on('error', reject);
       child.on('close', (status) => resolve({ status, stdout, stderr }));
-      child.stdin.end(input ?? '');
+      if (input !== undefined) child.stdin!.end(input);
     });
   return {
     prefix,
