@@ -19,8 +19,9 @@ export function claudeCodeSystem(own: Pick<AgentSetup, 'apply' | 'remove'>): Man
     lockRefuses:
       "user, project and local hooks (a developer's own, a project's hookbox entries) and the hooks of plugins the user installed; only managed hooks and those of plugins the managed settings enable run",
     lowerScope: {
-      locked: 'nothing that switches hookbox off: a lower "disableAllHooks": true is read as allowManagedHooksOnly (measured with 2.1.328: the managed entries still run); a developer can add no hooks of their own',
-      unlocked: "a developer's and a project's own hooks run beside hookbox's; Claude Code's source reads a lower \"disableAllHooks\": true as allowManagedHooksOnly, so hookbox's managed entries should keep running (measured only with the lock)",
+      locked: 'nothing that switches hookbox off (measured with 2.1.328: "disableAllHooks": true in the project\'s local and the user\'s settings, the model writing it through Bash, curl | sh still denied); a developer can add no hooks of their own',
+      unlocked:
+        "hookbox's managed entries keep running under a lower \"disableAllHooks\": true (measured with 2.1.328: curl | sh still denied without the lock too), but a developer's and a project's own hooks run beside them and answer the same calls (one may rewrite a tool's input)",
     },
   });
 }

@@ -18,8 +18,8 @@ export function geminiSystem(own: Pick<AgentSetup, 'apply' | 'remove'>): Managed
     lockRefuses: 'nothing of a developer\'s own: Gemini CLI has no "managed hooks only" switch, so user, workspace and extension hooks still run beside hookbox\'s',
     lowerScope: {
       locked:
-        'a workspace or user "hooksConfig.enabled": false is overridden by the system value; but "hooksConfig.disabled" is merged as a union across scopes, so a lower scope naming hookbox\'s hook ("hookbox") switches it off, and an untrusted folder runs no settings hooks at all (Gemini CLI 0.61.0 source)',
-      unlocked: 'a workspace or user "hooksConfig.enabled": false switches every hook off, hookbox\'s too; "hooksConfig.disabled" naming "hookbox" switches it off',
+        'a workspace or user "hooksConfig.enabled": false is overridden by the system value (measured with 0.61.0: curl | sh still denied); but "hooksConfig.disabled" is merged as a union across scopes, so a lower scope naming hookbox\'s hook ("hookbox") switches it off, and an untrusted folder runs no settings hooks at all (Gemini CLI 0.61.0 source)',
+      unlocked: 'a workspace or user "hooksConfig.enabled": false switches every hook off, hookbox\'s system entries too (measured with 0.61.0: curl | sh ran); "hooksConfig.disabled" naming "hookbox" switches it off',
     },
   });
 }
