@@ -1,4 +1,5 @@
 import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
+import type { SystemSetup } from './system-scope.ts';
 
 /** Where each command handler of a settings file sits: event, group index, handler index, matcher, and the handler (hook-groups.ts reads them). */
 export interface HandlerPosition {
@@ -211,6 +212,12 @@ export interface AgentSetup {
    * that change any of them (host/guard).
    */
   protectedPaths(scope: SetupScope): readonly ProtectedPath[];
+  /**
+   * The agent's machine-wide (managed) scope, above every user and project
+   * setting, that `setup --system` writes — or why it has none and what is
+   * strongest instead. Its file is protected like `protectedPaths`.
+   */
+  readonly system: SystemSetup;
   /**
    * The agent's uncommitted settings file for a scope, where one exists
    * (Claude Code: `.claude/settings.local.json`): setup writes a transport

@@ -45,3 +45,5 @@ export { AGENT_MARGIN_MS, HOOK_CLIENT_DEFAULT_DEADLINE_MS, agentAnswerTimeoutMs,
 export { eventRows, firstEvents } from './bridge-parts.ts';
 export { TOOL_PROTOCOLS } from './tool-names.ts';
 export type { ToolProtocol } from './tool-names.ts';
+export { systemOriginalPath } from './system-setup.ts';
+export type { ManagedSystemSetup, NoSystemSetup, SystemInspection, SystemOriginal, SystemSetup } from './system-setup.ts';

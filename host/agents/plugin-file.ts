@@ -84,7 +84,7 @@ function describe(settings: PluginSettings): string {
 }
 
 /** The `AgentSetup` of a plugin-file agent. */
-export function pluginFileSetup(spec: PluginFileSpec): AgentSetup {
+export function pluginFileSetup(spec: PluginFileSpec): Omit<AgentSetup, 'system'> {
   return {
     detect: spec.detect,
     settingsPath: spec.file,

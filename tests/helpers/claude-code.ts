@@ -49,11 +49,15 @@ export function runClaude(options: {
   readonly timeoutMs?: number;
   /** `--permission-mode bypassPermissions` (as root it needs IS_SANDBOX=1): Claude Code's own permission checks off, hooks still asked. */
   readonly bypassPermissions?: boolean;
+  /** A command line the binary runs under (`nsenter --mount=… --`: a private /etc). */
+  readonly prefix?: readonly string[];
 }): Promise<ClaudeRun> {
+  const [bin, ...before] = options.prefix === undefined ? [CLAUDE_BIN] : [...options.prefix, CLAUDE_BIN];
   return new Promise((resolve, reject) => {
     const child = spawn(
-      CLAUDE_BIN,
+      bin!,
       [
+        ...before,
         '-p',
         options.prompt,
         '--output-format',

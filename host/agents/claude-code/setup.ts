@@ -1,6 +1,7 @@
 import type { AgentSetup, SetupTransport } from '../agent-bridge.ts';
 import { claudeFormatSetup } from '../claude-format/setup.ts';
 import { foreignCopilotHookFindings } from '../copilot/foreign-hook-files.ts';
+import { claudeCodeSystem } from './system.ts';
 
 export { isHookboxHandler } from '../claude-format/setup.ts';
 
@@ -22,6 +23,7 @@ const claudeSettings: AgentSetup = claudeFormatSetup({
   // Measured with 2.1.328: started in src/ of a git repository whose root holds .claude/settings.json, it ran none of its hooks.
   startFolderOnly: 'Claude Code reads .claude/settings.json only in the folder it is started in, never one above (measured with 2.1.328, in a git repository too)',
   tradeOff,
+  system: claudeCodeSystem,
 });
 
 /**

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AgentSetup, SetupOptions, SetupScope, SetupTransport } from '../agent-bridge.ts';
 import { type HookGroupsLayout, applyHookGroups, removeHookGroups } from '../hook-groups.ts';
+import type { SystemSetup } from '../system-setup.ts';
 
 /**
  * Claude Code's own fail-closed switch: a handler that times out, cannot
@@ -60,6 +61,8 @@ export interface ClaudeFormatSettings {
   readonly startFolderOnly?: string;
   /** What setup prints about each transport. */
   tradeOff(transport: SetupTransport['kind']): string;
+  /** The agent's machine-wide scope, given its own settings editing (`AgentSetup.system`). */
+  system(own: Pick<AgentSetup, 'apply' | 'remove'>): SystemSetup;
 }
 
 type Handler = Record<string, unknown>;
@@ -117,6 +120,11 @@ function layoutFor(spec: ClaudeFormatSettings, transport: SetupTransport['kind']
 /** An agent's settings of the Claude format: `<folder>/settings.json` of a project, or of the home folder. */
 export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
   const { localFile } = spec;
+  const apply: AgentSetup['apply'] = (settings, transport, options) => {
+    if (transport.kind === 'plugin' || (transport.kind === 'http' && spec.http !== true)) throw new TypeError(`${spec.label} runs command hooks only`);
+    return applyHookGroups(layoutFor(spec, transport.kind), settings, handlerFor(transport, options));
+  };
+  const remove: AgentSetup['remove'] = (settings) => removeHookGroups(layoutFor(spec, 'command'), settings);
   return {
     detect: { folders: [spec.folder], commands: spec.commands },
     settingsPath: (scope: SetupScope) => path.join(scope.kind === 'project' ? scope.dir : scope.home, spec.folder, 'settings.json'),
@@ -130,11 +138,9 @@ export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
     ...(spec.http === true && { commandOnlyEvents: REGISTERED.filter((row) => row.commandOnly === true).map((row) => row.event) }),
     unsupported: (transport) =>
       transport === 'plugin' ? `${spec.label} has no plugin hooks (it runs command hooks); use --transport command` : transport === 'http' && spec.http !== true ? spec.http : undefined,
-    apply: (settings, transport, options) => {
-      if (transport.kind === 'plugin' || (transport.kind === 'http' && spec.http !== true)) throw new TypeError(`${spec.label} runs command hooks only`);
-      return applyHookGroups(layoutFor(spec, transport.kind), settings, handlerFor(transport, options));
-    },
-    remove: (settings) => removeHookGroups(layoutFor(spec, 'command'), settings),
+    apply,
+    remove,
+    system: spec.system({ apply, remove }),
     tradeOff: (transport) => spec.tradeOff(transport),
   };
 }

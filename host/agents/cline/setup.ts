@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import path from 'node:path';
 import type { AgentSetup, HandlerPosition, ProtectedPath, SetupChange, SetupEdit, SetupScope, SetupTransport } from '../agent-bridge.ts';
 import { isHookboxCommand } from '../hook-groups.ts';
+import { noSystemScope } from '../system-setup.ts';
 import { CLINE_EVENT_NAMES } from './protocol.ts';
 
 /** Cline 3.0.65 waits this long for a hook file (fixed, no setting), then goes on as if it had answered nothing: the call runs. */
@@ -132,6 +133,10 @@ export const clineSetup: AgentSetup = {
   protectedPaths,
   folderFormat: { read, write },
   fixedAnswerTimeoutMs: CLINE_HOOK_TIMEOUT_MS,
+  system: noSystemScope(
+    'Cline reads hook files from the project (.clinerules/hooks) and the user\'s folders only; no machine-wide hooks folder was measured here',
+    "hookbox setup cline --user (the user's hooks folder) in every account, with hookbox's self-protection on: the agent's own tool calls cannot change it, but the developer can",
+  ),
   handlers,
   unsupported: (transport) =>
     transport === 'command' ? undefined : `Cline CLI has no ${transport} hooks (it runs an executable file per event, which runs hookbox's command); use --transport command`,

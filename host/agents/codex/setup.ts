@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { codexSystem } from './system.ts';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'smol-toml';
@@ -198,6 +199,7 @@ export const codexSetup: AgentSetup = {
   unsupported: (transport) => (transport === 'command' ? undefined : `Codex has no ${transport} hooks (command, mcp_tool, prompt and agent only); use --transport command`),
   apply,
   remove: (settings) => removeHookGroups(LAYOUT, settings),
+  system: codexSystem({ apply }),
   tradeOff,
   finish,
   verify,

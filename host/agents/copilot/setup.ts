@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { noSystemScope } from '../system-setup.ts';
 import path from 'node:path';
 import type { AgentSetup, DoctorFinding, SetupChange, SetupEdit, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from '../agent-bridge.ts';
 import { type HandlerPosition, handlerPositions, hooksObject, isHookboxCommand } from '../hook-groups.ts';
@@ -168,6 +169,7 @@ export const copilotSetup: AgentSetup = {
   ],
   fileFormat,
   handlers,
+  system: noSystemScope('no machine-wide hooks folder of Copilot CLI was measured here', "hookbox setup copilot --user (the user's hooks folder) in every account, with hookbox's self-protection on: the agent's own tool calls cannot change it, but the developer can"),
   unsupported: (transport) =>
     transport === 'command'
       ? undefined

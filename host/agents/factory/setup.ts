@@ -1,4 +1,5 @@
 import type { AgentSetup, SetupTransport } from '../agent-bridge.ts';
+import { noSystemScope } from '../system-setup.ts';
 import { claudeFormatSetup } from '../claude-format/setup.ts';
 
 function tradeOff(_transport: SetupTransport['kind']): string {
@@ -15,4 +16,5 @@ export const factorySetup: AgentSetup = claudeFormatSetup({
   // Factory's http hooks were not measured here: until they are, setup writes none.
   http: 'Factory Droid has no http hooks hookbox writes (not measured here); use --transport command',
   tradeOff,
+  system: () => noSystemScope('no machine-wide settings file of Factory Droid was measured here', "hookbox setup factory --user (the user's settings) in every account, with hookbox's self-protection on: the agent's own tool calls cannot change them, but the developer can"),
 });

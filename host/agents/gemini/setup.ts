@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { geminiSystem } from './system.ts';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { AgentSetup, DoctorFinding, SetupFinish, SetupFinishContext, SetupOptions, SetupScope, SetupTransport, SetupVerifyContext } from '../agent-bridge.ts';
@@ -100,6 +101,7 @@ export const geminiSetup: AgentSetup = {
   unsupported: (transport) => (transport === 'command' ? undefined : `Gemini CLI has no ${transport} hooks (command only); use --transport command`),
   apply,
   remove: (settings) => removeHookGroups(LAYOUT, settings),
+  system: geminiSystem({ apply, remove: (settings) => removeHookGroups(LAYOUT, settings) }),
   tradeOff,
   finish,
   verify,

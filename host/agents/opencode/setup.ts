@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { noSystemScope } from '../system-setup.ts';
 import type { AgentDetect, AgentSetup, SetupScope } from '../agent-bridge.ts';
 import { pluginFileSetup } from '../plugin-file.ts';
 
@@ -34,6 +35,7 @@ export function openCodeFormatSetup(spec: OpenCodeSetupSpec): AgentSetup {
   return {
     ...pluginFileSetup({ label: spec.label, name: spec.name, detect: spec.detect, file, pluginFolders, factory: spec.factory, exportAs: 'export const HookboxPlugin =', tradeOff: spec.tradeOff }),
     plugin: { module: spec.module },
+    system: noSystemScope(`no machine-wide plugin folder of ${spec.label} was measured here`, `hookbox setup ${spec.name} --user (the user's plugin) in every account, with hookbox's self-protection on: the agent's own tool calls cannot change it, but the developer can`),
   };
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { noSystemScope } from '../system-setup.ts';
 import type { AgentSetup, SetupScope } from '../agent-bridge.ts';
 import { pluginFileSetup } from '../plugin-file.ts';
 
@@ -26,4 +27,5 @@ export const piSetup: AgentSetup = {
       "pi runs hookbox's extension in its own process: each event goes to `hookbox serve` over its socket (with no server, to a `hookbox hook pi` process deciding in-process). pi gives an extension no deadline, so the extension keeps its own and answers closed past it, or on any error.",
   }),
   plugin: { module: 'host/agents/pi/extension.mjs' },
+  system: noSystemScope('pi reads extensions from the project and the user\'s agent folder only; it has no machine-wide or managed scope', "hookbox setup pi --user (the user's extension) in every account, with hookbox's self-protection on: the agent's own tool calls cannot change it, but the developer can"),
 };

@@ -1,4 +1,5 @@
 import type { AgentSetup, SetupTransport } from '../agent-bridge.ts';
+import { noSystemScope } from '../system-setup.ts';
 import { claudeFormatSetup } from '../claude-format/setup.ts';
 
 function tradeOff(_transport: SetupTransport['kind']): string {
@@ -15,4 +16,6 @@ export const qwenSetup: AgentSetup = claudeFormatSetup({
   // Qwen's http hooks were not measured here: until they are, setup writes none.
   http: 'Qwen Code has no http hooks hookbox writes (not measured here); use --transport command',
   tradeOff,
+  // Qwen Code is a Gemini CLI fork and may read system settings like it; not measured here, so hookbox writes none.
+  system: () => noSystemScope('no machine-wide settings file of Qwen Code was measured here', "hookbox setup qwen --user (the user's settings) in every account, with hookbox's self-protection on: the agent's own tool calls cannot change them, but the developer can"),
 });

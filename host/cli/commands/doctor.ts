@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { AGENT_BRIDGES, AGENT_NAMES, type SetupScope, agentBridge, agentNames, detectAgents, detectionLooksFor } from '../../agents/index.ts';
 import { ConfigError } from '../../errors.ts';
 import { type DoctorReport, agentHasEntries, doctorAgent } from '../doctor.ts';
+import { doctorSystem } from '../doctor-system.ts';
 import { findProjectRoot, startFolderNote } from '../setup-paths.ts';
 
 interface DoctorFlags {
@@ -62,8 +63,11 @@ export function registerDoctorCommand(program: Command): void {
     .argument('[agent]', 'the agent (default: every agent set up or detected — its folder in the project, else its command on PATH)')
     .option('--project <dir>', "the project's settings (default: the project the current folder is in — itself or the nearest folder above holding hookbox.config.json)")
     .option('--user', "the user's settings")
-    .action(async (agent: string | undefined, flags: DoctorFlags) => {
-      const ok = await doctorCommand(agent, flags, (text) => process.stdout.write(text));
+    .option('--system', "the machine-wide install (setup --system): the entries on every event, locked so no lower scope switches them off, the files root's alone, the client there and the organisation config loading")
+    .action(async (agent: string | undefined, flags: DoctorFlags & { system?: boolean }) => {
+      if (flags.system === true && (flags.project !== undefined || flags.user === true)) throw new ConfigError('--system checks the machine-wide scope: give it without --project or --user');
+      const write = (text: string) => process.stdout.write(text);
+      const ok = flags.system === true ? doctorSystem(agent, write) : await doctorCommand(agent, flags, write);
       if (!ok) process.exitCode = 1;
     });
 }

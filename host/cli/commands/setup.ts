@@ -22,6 +22,7 @@ import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 import { agentHasEntries } from '../doctor.ts';
 import { refuseLinkOut } from '../setup-confine.ts';
+import { setupSystem } from '../setup-system.ts';
 import { PROJECT_SOCKET, clientCommand, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
 import { pathUnder } from '../../path-under.ts';
@@ -302,7 +303,7 @@ export function registerSetupCommand(program: Command): void {
   program
     .command('setup')
     .description("merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out")
-    .argument('[agent]', `the agent: ${agentNames().join(', ')} (default: every agent the project uses — its folder there, else its command on PATH; with --remove, every agent whose settings hold hookbox entries)`)
+    .argument('[agents...]', `the agents: ${agentNames().join(', ')} (default: every agent the project uses — its folder there, else its command on PATH; with --remove, every agent whose settings hold hookbox entries; with --system, every agent with a machine-wide scope)`)
     .option('--project <dir>', "the project's settings (default: the project the current folder is in — itself or the nearest folder above holding hookbox.config.json)")
     .option('--user', "the user's settings (~/.claude/settings.json for Claude Code)")
     .option('-c, --config <file>', 'operator config with the hooks (default: hookbox.config.json in the project)')
@@ -315,9 +316,18 @@ export function registerSetupCommand(program: Command): void {
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')
     .option('--remove', "take hookbox's entries out")
-    .action((agent: string | undefined, flags: SetupFlags) => {
+    .option('--system', "the agents' machine-wide (managed) scope, above every user and project setting: runs the organisation config (HOOKBOX_ORG_CONFIG or /etc/hookbox/config.json) with this hookbox by absolute path; as root")
+    .option('--lock', "with --system: also the agent's own \"managed hooks only\" keys (Claude Code's allowManagedHooksOnly, Codex's allow_managed_hooks_only, Gemini CLI's hooksConfig.enabled)")
+    .action((agents: string[], flags: SetupFlags & { system?: boolean; lock?: boolean }) => {
       const write = (text: string) => process.stdout.write(text);
-      if (agent === undefined) setupDetected(flags, write);
-      else setupCommand(agent, flags, write);
+      if (flags.system === true) {
+        const local = (['project', 'user', 'config', 'transport', 'client', 'socket', 'port', 'tokenFile'] as const).filter((key) => flags[key] !== undefined);
+        if (local.length > 0) throw new ConfigError(`--system takes no ${local.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}: its entries run the organisation config over the command transport`);
+        setupSystem(agents, { ...(flags.lock === true && { lock: true }), ...(flags.remove === true && { remove: true }) }, write);
+        return;
+      }
+      if (flags.lock === true) throw new ConfigError('--lock goes with --system');
+      if (agents.length === 0) setupDetected(flags, write);
+      else for (const agent of agents) setupCommand(agent, flags, write);
     });
 }
