@@ -32,6 +32,10 @@ export function loadEntryManifest(entry: ResolvedHookEntry): HookManifest {
     // Short and the action first: agents and `doctor` show the start of a reason.
     const where = `${shownPath(entry.file)}: ${entry.at}.manifest`;
     if (existsSync(manifestFile)) throw new ConfigError(`${where}: ${error.message}`, { cause: error });
+    if (entry.policy !== undefined) {
+      // The package ships its policies built; only a checkout that was never built lacks them.
+      throw new ConfigError(`${shownPath(entry.file)}: ${entry.at}.policy: the built-in policy "${entry.policy}" is not built: run \`npm run build\` in the hookbox checkout (or reinstall hookbox); ${shownPath(manifestFile)} does not exist`, { cause: error });
+    }
     const source = hookSourceFor(entry);
     if (source.kind !== 'source') throw new ConfigError(`${where}: ${shownPath(manifestFile)} does not exist`, { cause: error });
     throw new ConfigError(`${where}: never built: run \`${buildCommandFor(entry.file)}\` (${shownPath(manifestFile)} does not exist; its source is ${shownPath(source.entry)})`, {
