@@ -9,6 +9,7 @@ import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 // The catalog through the real bin: `policies`, `test` on the policies' decision tables
 // (real sandboxed hooks under the real layered config), and the config's errors.
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
+const GUIDE = fileURLToPath(new URL('../../docs/guides/policies.md', import.meta.url));
 const PROTECTED_PATHS_TABLE = fileURLToPath(new URL('../../policies/protected-paths/test/', import.meta.url));
 
 let workspace: TestWorkspace;
@@ -108,5 +109,29 @@ describe('hookbox test', () => {
     const result = hookbox(['test']);
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain('hookbox.test.json: cases[0].payload.arguments:');
+  });
+});
+
+describe('docs/guides/policies.md', () => {
+  it("runs the guide's example as written in a fresh project, printing the guide's output", () => {
+    const guide = readFileSync(GUIDE, 'utf8');
+    const files = [...guide.matchAll(/<!-- file: ([^ ]+) -->\n```json\n([\s\S]*?)\n```/g)];
+    expect(files.map((match) => match[1])).toEqual(['hookbox.config.json', 'hookbox.test.json']);
+    for (const [, name, text] of files) writeFileSync(join(workspace.dir, name as string), text as string);
+    const output = /<!-- output -->\n```text\n([\s\S]*?)\n```/.exec(guide)?.[1];
+    const result = hookbox(['test']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${output}\n`);
+  });
+
+  it("shows the error a bad config really gets", () => {
+    const guide = readFileSync(GUIDE, 'utf8');
+    const shown = /\n(hookbox\.config\.json: hooks\[0\]\.config\.paths\[1\]: [^\n]+)/.exec(guide)?.[1];
+    writeConfig([{ name: 'protect', policy: 'protected-paths', config: { paths: ['.env', 3] } }]);
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
+    const result = hookbox(['test']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(`${workspace.dir}/${shown}`);
   });
 });
