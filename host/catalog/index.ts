@@ -7,13 +7,15 @@
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.ts';
 import type { CatalogPolicy } from './policy.ts';
+import { COMMAND_RULES } from './command-rules.ts';
 import { PROTECTED_PATHS } from './protected-paths.ts';
 
 export type { CatalogPolicy } from './policy.ts';
+export { CommandRulesConfigSchema } from './command-rules.ts';
 export { ProtectedPathsConfigSchema } from './protected-paths.ts';
 
 /** Every catalog policy, in the order `hookbox policies` lists them. */
-export const CATALOG: readonly CatalogPolicy[] = [PROTECTED_PATHS];
+export const CATALOG: readonly CatalogPolicy[] = [PROTECTED_PATHS, COMMAND_RULES];
 
 /** The policy of this name, or `undefined`. */
 export function catalogPolicy(name: string): CatalogPolicy | undefined {

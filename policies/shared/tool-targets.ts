@@ -5,10 +5,8 @@
  * guard-bash's shell parser and normaliser (`sudo`, `env`, `bash -c`, `$(…)`,
  * heredocs fed to a shell) — one implementation of each. No PDK globals.
  */
-import { normalizeCommand, type Invocation } from '../../examples-hooks/guard-bash/normalize.ts';
-import { readsScriptFromStdin, scriptArgument } from '../../examples-hooks/guard-bash/rules.ts';
-import { parseShell } from '../../examples-hooks/guard-bash/shell.ts';
 import type { Reach } from './globs.ts';
+import { type Invocation, SHELL_TOOLS, shellCommand, walkShell } from './shell-walk.ts';
 
 /** One path a call changes, and how. */
 export interface Target {
@@ -19,8 +17,6 @@ export interface Target {
   readonly via: 'write-tool' | 'delete-tool' | 'patch' | 'shell';
 }
 
-/** Tools that run a shell command (hookbox's `bash` and the names agents use for theirs). */
-export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'Bash', 'exec_command', 'shell', 'local_shell', 'container.exec', 'run_shell_command', 'Monitor']);
 /** Tools that write or edit one file. */
 export const WRITE_TOOLS: ReadonlySet<string> = new Set([
   'write_file', 'edit_file', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'write', 'edit', 'replace', 'create_file', 'str_replace_editor', 'str_replace_based_edit_tool',
@@ -30,9 +26,6 @@ export const DELETE_TOOLS: ReadonlySet<string> = new Set(['delete_file', 'Delete
 const PATCH_TOOLS: ReadonlySet<string> = new Set(['apply_patch', 'applyPatch']);
 /** Where a file tool names its file. */
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'notebook_path', 'absolute_path', 'target_file'] as const;
-
-/** Deeper than this (`bash -c "bash -c …"`) a command is judged unreadable. */
-const MAX_NESTING = 8;
 
 /** What a call changes; `unreadable` when a shell script nests too deeply to follow. */
 export interface CallTargets {
@@ -128,31 +121,11 @@ function invocationTargets(inv: Invocation, out: Target[]): void {
   }
 }
 
-function shellTargets(script: string, depth: number, out: Target[]): boolean {
-  if (depth > MAX_NESTING) return true;
-  const parsed = parseShell(script);
-  let unreadable = false;
-  for (const pipeline of parsed.pipelines) {
-    for (const command of pipeline) {
-      for (const target of command.redirects) if (target !== '/dev/null' && !/^&?\d+$/.test(target)) out.push({ path: target, op: 'write', reach: 'exact', via: 'shell' });
-      const inv = normalizeCommand(command);
-      if (inv === undefined) continue;
-      invocationTargets(inv, out);
-      const nested = scriptArgument(inv);
-      if (nested !== undefined) unreadable = shellTargets(nested, depth + 1, out) || unreadable;
-      if (inv.stdinTexts.length > 0 && readsScriptFromStdin(inv)) for (const text of inv.stdinTexts) unreadable = shellTargets(text, depth + 1, out) || unreadable;
-    }
-  }
-  for (const substitution of parsed.substitutions) unreadable = shellTargets(substitution, depth + 1, out) || unreadable;
-  return unreadable;
-}
-
-/** The shell command of a shell tool call: a string, or an argv array (Codex's `shell`). */
-function shellCommand(args: Record<string, unknown>): string | undefined {
-  const command = args.command ?? args.cmd;
-  if (typeof command === 'string') return command;
-  if (Array.isArray(command) && command.every((w) => typeof w === 'string')) return command.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  return undefined;
+function shellTargets(script: string, out: Target[]): boolean {
+  return walkShell(script, (command, inv) => {
+    for (const target of command.redirects) if (target !== '/dev/null' && !/^&?\d+$/.test(target)) out.push({ path: target, op: 'write', reach: 'exact', via: 'shell' });
+    if (inv !== undefined) invocationTargets(inv, out);
+  });
 }
 
 /** Every path the call changes. A tool this module does not know changes nothing it can see. */
@@ -160,7 +133,7 @@ export function callTargets(toolName: string, args: Record<string, unknown>): Ca
   const targets: Target[] = [];
   if (SHELL_TOOLS.has(toolName)) {
     const command = shellCommand(args);
-    return { targets, unreadable: command === undefined ? false : shellTargets(command, 0, targets) };
+    return { targets, unreadable: command === undefined ? false : shellTargets(command, targets) };
   }
   if (PATCH_TOOLS.has(toolName)) {
     const patch = str(args.command) ?? str(args.patch) ?? str(args.input);

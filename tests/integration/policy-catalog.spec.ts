@@ -55,11 +55,21 @@ describe('hookbox policies', () => {
 });
 
 describe('hookbox test', () => {
-  it("passes protected-paths' decision table through the real hooks, with the rule coverage, exit 0", () => {
-    const result = hookbox(['test', join(PROTECTED_PATHS_TABLE, 'hookbox.test.json')]);
+  it.each(CATALOG.map((policy) => [policy.name]))("passes %s's decision table through the real hooks, every case printed, exit 0", (name) => {
+    const result = hookbox(['test', fileURLToPath(new URL(`../../policies/${name}/test/hookbox.test.json`, import.meta.url))]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).not.toContain('FAIL');
+    const table = JSON.parse(readFileSync(fileURLToPath(new URL(`../../policies/${name}/test/hookbox.test.json`, import.meta.url)), 'utf8')) as { cases: unknown[] };
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('pass  '))).toHaveLength(table.cases.length);
+    expect(result.stdout).toContain(`${table.cases.length} passed, 0 failed`);
+    // Every rule but config-error (a config the host let through cannot reach it) decided some case.
+    const coverage = new RegExp(`\\(${name}\\): (\\d+)/(\\d+) rules — (.*)`).exec(result.stdout);
+    expect(coverage?.[3]).toMatch(/config-error 0$/);
+    expect(Number(coverage?.[1])).toBe(Number(coverage?.[2]) - 1);
+  });
+
+  it("prints protected-paths' rule coverage", () => {
+    const result = hookbox(['test', join(PROTECTED_PATHS_TABLE, 'hookbox.test.json')]);
     expect(result.stdout).toMatch(/^pass {2}write_file \.env: deny — protected-paths: write: /m);
     expect(result.stdout).toMatch(/protected \(protected-paths\): 4\/5 rules — write \d+, delete \d+, move 1, unreadable 1, config-error 0/);
   });

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { catalogNames } from '../../host/catalog/index.ts';
 import { loadManifest, loadOperatorConfig } from '../../host/config/index.ts';
 import { ConfigError } from '../../host/errors.ts';
 
@@ -90,8 +91,16 @@ describe('a catalog policy entry', () => {
     expect(refusal({ name: 'p', policy: 'protected-paths' })).toBe(at('config.paths', 'Invalid input: expected array, received undefined'));
   });
 
+  it.each([
+    ['"**" before the last word', { rules: [{ command: 'git ** push', action: 'deny' }] }, 'config.rules[0].command', '"**" may only be the last word'],
+    ['an unknown action', { rules: [{ command: 'git push', action: 'block' }] }, 'config.rules[0].action', 'Invalid option: expected one of "deny"|"ask"|"allow"'],
+    ['no rules', { rules: [] }, 'config.rules', 'list at least one rule'],
+  ])('command-rules refuses %s at its JSON path', (_what, config, key, message) => {
+    expect(refusal({ name: 'c', policy: 'command-rules', config })).toBe(at(key, message));
+  });
+
   it('names the catalog when the policy is unknown', () => {
-    expect(refusal({ name: 'p', policy: 'protect-paths' })).toBe(at('policy', 'no built-in policy "protect-paths" (the catalog has protected-paths; `hookbox policies` lists them)'));
+    expect(refusal({ name: 'p', policy: 'protect-paths' })).toBe(at('policy', `no built-in policy "protect-paths" (the catalog has ${catalogNames().join(', ')}; \`hookbox policies\` lists them)`));
   });
 
   it.each([
