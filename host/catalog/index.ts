@@ -4,8 +4,9 @@
  * wasm. An installed package only reads `dist/catalog/`; nothing compiles at
  * the user's.
  */
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../package.ts';
+import { IS_CHECKOUT, PACKAGE_ROOT } from '../package.ts';
 import type { CatalogPolicy } from './policy.ts';
 import { COMMAND_RULES } from './command-rules.ts';
 import { PROTECTED_PATHS } from './protected-paths.ts';
@@ -35,4 +36,42 @@ export function catalogManifest(name: string, root: string = PACKAGE_ROOT): stri
 /** A policy's hook source, built by `scripts/build.mjs`. */
 export function catalogSource(name: string, root: string = PACKAGE_ROOT): string {
   return path.join(root, 'policies', name, 'hook.ts');
+}
+
+/** The sources a policy's wasm is built from (beside the PDK): its folder, the shared code, guard-bash's parser. */
+function sourceFolders(name: string, root: string): string[] {
+  return [path.join(root, 'policies', name), path.join(root, 'policies', 'shared'), path.join(root, 'examples-hooks', 'guard-bash')];
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(file));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * In a checkout: the source a policy's built wasm is older than, or
+ * `undefined` when it is current (or this is an installed package, which has
+ * no sources and never rebuilds). A stale policy would test and run old code.
+ */
+export function staleCatalogSource(name: string, root: string = PACKAGE_ROOT, checkout: boolean = IS_CHECKOUT): string | undefined {
+  if (!checkout) return undefined;
+  let built: number;
+  try {
+    built = statSync(path.join(path.dirname(catalogManifest(name, root)), 'hook.wasm')).mtimeMs;
+  } catch {
+    return undefined; // not built at all: the loader says so
+  }
+  for (const dir of sourceFolders(name, root)) {
+    try {
+      if (newestMtime(dir) > built) return dir;
+    } catch {
+      // A folder that is not there is nothing newer.
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { staleCatalogSource } from '../catalog/index.ts';
 import type { PermissionHook } from '../bridges/permission-hook.ts';
 import type { ShellHook } from '../bridges/shell-hook.ts';
 import { protocolCodec } from '../bridges/wasm-codec.ts';
@@ -25,6 +26,10 @@ export function loadManifest(file: string): HookManifest {
  */
 export function loadEntryManifest(entry: ResolvedHookEntry): HookManifest {
   const manifestFile = entry.manifest as string;
+  const stale = entry.policy === undefined ? undefined : staleCatalogSource(entry.policy);
+  if (stale !== undefined) {
+    throw new ConfigError(`${shownPath(entry.file)}: ${entry.at}.policy: the built-in policy "${entry.policy}" is older than its source ${shownPath(stale)}: run \`npm run build\` in the hookbox checkout`);
+  }
   try {
     return loadManifest(manifestFile);
   } catch (error) {
