@@ -99,6 +99,11 @@ describe('a catalog policy entry', () => {
     expect(refusal({ name: 'c', policy: 'command-rules', config })).toBe(at(key, message));
   });
 
+  it("fills git-guards' defaults when its config is left out", () => {
+    const [hook] = load({ hooks: [{ name: 'g', policy: 'git-guards' }] }).hooks;
+    expect(JSON.parse(hook?.config.policy ?? '')).toEqual({ protectedBranches: ['main', 'master'], forcePush: 'deny', noVerify: 'deny', protectedBranch: 'deny', historyRewrite: 'ask' });
+  });
+
   it('names the catalog when the policy is unknown', () => {
     expect(refusal({ name: 'p', policy: 'protect-paths' })).toBe(at('policy', `no built-in policy "protect-paths" (the catalog has ${catalogNames().join(', ')}; \`hookbox policies\` lists them)`));
   });
