@@ -11,14 +11,16 @@ import type { CatalogPolicy } from './policy.ts';
 import { COMMAND_RULES } from './command-rules.ts';
 import { GIT_GUARDS } from './git-guards.ts';
 import { PROTECTED_PATHS } from './protected-paths.ts';
+import { SECRETS } from './secrets.ts';
 
 export type { CatalogPolicy } from './policy.ts';
 export { CommandRulesConfigSchema } from './command-rules.ts';
 export { GitGuardsConfigSchema } from './git-guards.ts';
 export { ProtectedPathsConfigSchema } from './protected-paths.ts';
+export { SecretsConfigSchema } from './secrets.ts';
 
 /** Every catalog policy, in the order `hookbox policies` lists them. */
-export const CATALOG: readonly CatalogPolicy[] = [PROTECTED_PATHS, COMMAND_RULES, GIT_GUARDS];
+export const CATALOG: readonly CatalogPolicy[] = [PROTECTED_PATHS, COMMAND_RULES, GIT_GUARDS, SECRETS];
 
 /** The policy of this name, or `undefined`. */
 export function catalogPolicy(name: string): CatalogPolicy | undefined {

@@ -19,6 +19,15 @@ import { openHookSet } from './hook-set.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
 
+const RegExpSourceSchema = z.string().refine((source) => {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not a valid regular expression');
+
 /** One case: a seam, its payload, and the decision the seam must end with. */
 export const PolicyCaseSchema = z.strictObject({
   name: z.string().min(1),
@@ -29,17 +38,9 @@ export const PolicyCaseSchema = z.strictObject({
     /** The composed decision's action (`allow` when no hook objects). */
     action: z.string().min(1),
     /** A regular expression the decision's reason must match. */
-    reason: z
-      .string()
-      .refine((source) => {
-        try {
-          new RegExp(source);
-          return true;
-        } catch {
-          return false;
-        }
-      }, 'not a valid regular expression')
-      .optional(),
+    reason: RegExpSourceSchema.optional(),
+    /** A regular expression the rewritten field must match: a post-tool `content`, a prompt's `additionalContext`… */
+    fields: z.record(z.string().min(1), RegExpSourceSchema).optional(),
   }),
 });
 export type PolicyCase = z.infer<typeof PolicyCaseSchema>;
@@ -88,6 +89,12 @@ function reasonOf(decision: unknown): string | undefined {
   return typeof reason === 'string' ? reason : undefined;
 }
 
+/** What names the rule of a decision: its reason, or (an `accept` that rewrote a result) its note to the model. */
+function ruleTextOf(decision: unknown): string | undefined {
+  const context = (decision as { additionalContext?: unknown } | null)?.additionalContext;
+  return reasonOf(decision) ?? (typeof context === 'string' ? context : undefined);
+}
+
 /** Runs every case of `file`; a bad file or config throws a `ConfigError` naming the file and the JSON path. */
 export async function runPolicyTests(file: string): Promise<PolicyTestReport> {
   const casesFile = path.resolve(file);
@@ -121,7 +128,7 @@ export async function runPolicyTests(file: string): Promise<PolicyTestReport> {
       const result = await bus.dispatch(testCase.seam, payload.data as never, session);
       for (const invocation of seen) {
         const policy = policies.get(invocation.hook);
-        const rule = policy === undefined ? undefined : ruleOf(policy, reasonOf(invocation.applied));
+        const rule = policy === undefined ? undefined : ruleOf(policy, ruleTextOf(invocation.applied));
         if (rule !== undefined) hits.get(invocation.hook)?.set(rule, (hits.get(invocation.hook)?.get(rule) ?? 0) + 1);
       }
       results.push(judge(testCase, result.decision));
@@ -140,6 +147,10 @@ function judge(testCase: PolicyCase, decision: unknown): CaseResult {
   if (action !== testCase.expect.action) return { ...base, passed: false, problem: `expected ${testCase.expect.action}, got ${action}` };
   if (testCase.expect.reason !== undefined && !new RegExp(testCase.expect.reason).test(reason ?? '')) {
     return { ...base, passed: false, problem: `reason does not match /${testCase.expect.reason}/` };
+  }
+  for (const [field, source] of Object.entries(testCase.expect.fields ?? {})) {
+    const value = (decision as Record<string, unknown> | null)?.[field];
+    if (typeof value !== 'string' || !new RegExp(source).test(value)) return { ...base, passed: false, problem: `${field} ${typeof value === 'string' ? `does not match /${source}/` : 'is not set'}` };
   }
   return { ...base, passed: true };
 }

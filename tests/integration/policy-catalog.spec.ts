@@ -96,6 +96,20 @@ describe('hookbox test', () => {
     expect(result.stdout).toContain('reason does not match /^protected-paths: write:/');
   });
 
+  it('checks a rewritten field against its pattern (a redacted post-tool result)', () => {
+    writeConfig([{ name: 'secrets', policy: 'secrets' }]);
+    const payload = { toolName: 'bash', arguments: { command: 'cat .env' }, result: { content: 'GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345\n', isError: false } };
+    const cases = [
+      { name: 'redacted', seam: 'tools/post-execute', payload, expect: { action: 'accept', fields: { content: '^GITHUB_TOKEN=\\[REDACTED:github-token\\]' } } },
+      { name: 'left as it was', seam: 'tools/post-execute', payload, expect: { action: 'accept', fields: { content: 'ghp_' } } },
+    ];
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases }));
+    const result = hookbox(['test']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^pass {2}redacted: accept$/m);
+    expect(result.stdout).toContain('FAIL  left as it was: accept\n      content does not match /ghp_/');
+  });
+
   it('names the file and JSON path of a bad policy config', () => {
     writeConfig([{ name: 'paths', policy: 'protected-paths', config: { paths: ['.env', 3] } }]);
     writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
