@@ -54,6 +54,18 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
     prestart: async () => (await import('./call-workers.ts')).startCallWorkers(),
   },
   {
+    name: 'test',
+    term: 'test [cases-file]',
+    description: "run a table of policy cases through the config's real sandboxed hooks; prints each case and the rule coverage, exits 1 when a case fails",
+    register: async () => (await import('./commands/test.ts')).registerTestCommand,
+  },
+  {
+    name: 'policies',
+    term: 'policies [name]',
+    description: 'list the built-in policies a config names with "policy"; with <name>, its config schema and an example entry',
+    register: async () => (await import('./commands/policies.ts')).registerPoliciesCommand,
+  },
+  {
     name: 'inspect',
     term: 'inspect [options] <file>',
     description: 'show a hook module: exports, handled seams, imports, memory limits, sha256, size',

@@ -81,7 +81,7 @@ function selfProtectionOf(
 }
 
 /** Keys of a hook entry whose origin `config explain` shows. */
-const ENTRY_KEYS = ['wasm', 'manifest', 'command', 'permissions', 'protocol', 'seams', 'tools', 'sources', 'env'] as const;
+const ENTRY_KEYS = ['wasm', 'manifest', 'policy', 'command', 'permissions', 'protocol', 'seams', 'tools', 'sources', 'env'] as const;
 
 function originsOf(config: OperatorConfig, hook: OperatorHook, index: number, layer: LayerFile, above: Bounds): Record<string, Origin> {
   const here = (at: string): Origin => ({ layer: layer.layer, file: layer.file, at });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { staleCatalogSource } from '../catalog/index.ts';
 import type { PermissionHook } from '../bridges/permission-hook.ts';
 import type { ShellHook } from '../bridges/shell-hook.ts';
 import { protocolCodec } from '../bridges/wasm-codec.ts';
@@ -25,6 +26,10 @@ export function loadManifest(file: string): HookManifest {
  */
 export function loadEntryManifest(entry: ResolvedHookEntry): HookManifest {
   const manifestFile = entry.manifest as string;
+  const stale = entry.policy === undefined ? undefined : staleCatalogSource(entry.policy);
+  if (stale !== undefined) {
+    throw new ConfigError(`${shownPath(entry.file)}: ${entry.at}.policy: the built-in policy "${entry.policy}" is older than its source ${shownPath(stale)}: run \`npm run build\` in the hookbox checkout`);
+  }
   try {
     return loadManifest(manifestFile);
   } catch (error) {
@@ -32,6 +37,10 @@ export function loadEntryManifest(entry: ResolvedHookEntry): HookManifest {
     // Short and the action first: agents and `doctor` show the start of a reason.
     const where = `${shownPath(entry.file)}: ${entry.at}.manifest`;
     if (existsSync(manifestFile)) throw new ConfigError(`${where}: ${error.message}`, { cause: error });
+    if (entry.policy !== undefined) {
+      // The package ships its policies built; only a checkout that was never built lacks them.
+      throw new ConfigError(`${shownPath(entry.file)}: ${entry.at}.policy: the built-in policy "${entry.policy}" is not built: run \`npm run build\` in the hookbox checkout (or reinstall hookbox); ${shownPath(manifestFile)} does not exist`, { cause: error });
+    }
     const source = hookSourceFor(entry);
     if (source.kind !== 'source') throw new ConfigError(`${where}: ${shownPath(manifestFile)} does not exist`, { cause: error });
     throw new ConfigError(`${where}: never built: run \`${buildCommandFor(entry.file)}\` (${shownPath(manifestFile)} does not exist; its source is ${shownPath(source.entry)})`, {

@@ -15,9 +15,27 @@ import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchem
 import { type HookProtocol, HookProtocolSchema } from './manifest.ts';
 import { type PermissionRules, PermissionRulesSchema } from '../bridges/permission-schema.ts';
 import { type HookPin, HookPinSchema } from './hook-pin.ts';
+import { catalogManifest, catalogNames, catalogPolicy } from '../catalog/index.ts';
 
 const SeamIdSchema = z.enum(SEAM_IDS as [SeamId, ...SeamId[]]);
 const HookNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a lowercase name of letters, digits, ".", "_" or "-"');
+
+/**
+ * A catalog policy's name and config, checked by the policy's own schema:
+ * an issue's path runs into the config (`hooks[0].config.paths[1]`).
+ */
+function checkPolicyConfig(name: string, config: unknown, ctx: z.RefinementCtx): void {
+  const policy = catalogPolicy(name);
+  if (policy === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['policy'], message: `no built-in policy "${name}" (the catalog has ${catalogNames().join(', ')}; \`hookbox policies\` lists them)` });
+    return;
+  }
+  const parsed = policy.configSchema.safeParse(config ?? {});
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: 'custom', path: ['config', ...issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key))], message: issue.message });
+  }
+}
 
 /** Settings an operator can set per hook or as `defaults` for every hook. */
 const SharedSettings = {
@@ -46,6 +64,8 @@ export const OperatorHookSchema = z
     name: HookNameSchema,
     wasm: z.string().min(1).optional(),
     manifest: z.string().min(1).optional(),
+    /** A built-in policy of the catalog (`hookbox policies`); its `config` is typed JSON checked by the policy's schema. */
+    policy: z.string().min(1).optional(),
     /** A shell command run with `sh -c` in the session cwd, speaking `protocol` on stdin/stdout/exit code. */
     command: z.string().min(1).optional(),
     /** The wire the hook speaks; a manifest declares its own. Required with `command`. */
@@ -65,17 +85,29 @@ export const OperatorHookSchema = z
     /** What `hookbox add` reviewed: package name, version, the wasm's sha256 and the whole manifest; a hook that differs is refused. */
     pin: HookPinSchema.optional(),
     ...SharedSettings,
+    /** Extism config values handed to the hook (strings); for a catalog `policy`, its typed JSON config. */
+    config: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((hook, ctx) => {
-    const kinds = [hook.wasm, hook.manifest, hook.command, hook.permissions].filter((value) => value !== undefined).length;
+    const kinds = [hook.wasm, hook.manifest, hook.command, hook.permissions, hook.policy].filter((value) => value !== undefined).length;
     if (kinds !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message: 'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path), or "command" (a shell hook), or "permissions" (Claude Code rules)',
+        message:
+          'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path), or "policy" (a built-in policy), or "command" (a shell hook), or "permissions" (Claude Code rules)',
       });
       return;
     }
     const issue = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    if (hook.policy !== undefined) {
+      checkPolicyConfig(hook.policy, hook.config, ctx);
+      for (const key of ['protocol', 'pin'] as const) if (hook[key] !== undefined) issue(key, 'does not apply to a catalog "policy" (hookbox built it and knows its protocol)');
+    } else if (hook.config !== undefined) {
+      // Only a catalog policy's config is typed JSON; a hook's Extism config values are strings.
+      for (const [key, value] of Object.entries(hook.config)) {
+        if (typeof value !== 'string') ctx.addIssue({ code: 'custom', path: ['config', key], message: 'expected a string (only a catalog "policy" takes JSON config values)' });
+      }
+    }
     if (hook.permissions !== undefined) {
       for (const key of NOT_FOR_RULES) if (hook[key] !== undefined) issue(key, 'does not apply to a "permissions" hook (a native pre-tool hook that fails closed)');
       return;
@@ -173,6 +205,8 @@ export interface ResolvedHookEntry {
   readonly at: string;
   readonly wasm?: string;
   readonly manifest?: string;
+  /** The catalog policy the entry names (then `manifest` is its built hook and `config.policy` its config as JSON). */
+  readonly policy?: string;
   /** A shell hook's command (then `protocol` is a tool protocol and `seams` is set). */
   readonly command?: string;
   readonly protocol?: HookProtocol;
@@ -250,6 +284,7 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
       at,
       ...(hook.wasm !== undefined && { wasm: path.resolve(dir, hook.wasm) }),
       ...(hook.manifest !== undefined && { manifest: path.resolve(dir, hook.manifest) }),
+      ...(hook.policy !== undefined && { policy: hook.policy, manifest: catalogManifest(hook.policy) }),
       ...(hook.command !== undefined && { command: hook.command }),
       ...(hook.protocol !== undefined && { protocol: hook.protocol }),
       ...(hook.sources !== undefined && { sources: hook.sources }),
@@ -259,13 +294,19 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
       ...(hook.tools !== undefined && { tools: hook.tools }),
       limits,
       ...(failPolicy !== undefined && { failPolicy }),
-      config: { ...defaults.config, ...hook.config },
+      config: hook.policy === undefined ? { ...defaults.config, ...(hook.config as Record<string, string> | undefined) } : { policy: policyConfigJson(hook.policy, hook.config) },
       grant: resolveGrantPaths(hook.grant ?? defaults.grant ?? {}, dir),
       ...(quarantineAfter !== undefined && { quarantineAfter }),
       ...(hook.pin !== undefined && { pin: hook.pin }),
     };
   });
   return { file: absolute, hooks, runner: defaults.memoryBudgetMb === undefined ? {} : { memoryBudgetMb: defaults.memoryBudgetMb } };
+}
+
+/** A policy's config as its hook reads it: parsed by its schema (defaults filled, strings trimmed), as JSON. */
+function policyConfigJson(name: string, config: unknown): string {
+  // The schema passed when the file was read; parsing again gives its output form.
+  return JSON.stringify((catalogPolicy(name) as NonNullable<ReturnType<typeof catalogPolicy>>).configSchema.parse(config ?? {}));
 }
 
 /** `value` without its undefined properties, so a spread does not overwrite a set value with nothing. */

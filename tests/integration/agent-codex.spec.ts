@@ -62,6 +62,43 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     expect(suite.server.log()).toMatch(/codex .*PreToolUse.*deny/);
   });
 
+  it('catalog policies decide in-process (portable, no server): protected-paths denies a patch adding .env.local and rm .env, command-rules denies terraform destroy, secrets denies a patch writing a token; a patch adding notes.md runs', { timeout: RUN_TIMEOUT }, async () => {
+    const config = join(agentWorkspace('hookbox-codex-policies-').root, 'hookbox.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        hooks: [
+          { name: 'protect', policy: 'protected-paths', config: { paths: ['.env', '.env.*'] }, timeoutMs: 5000 },
+          { name: 'commands', policy: 'command-rules', config: { rules: [{ command: 'terraform destroy', action: 'deny', reason: 'CI only' }] }, timeoutMs: 5000 },
+          { name: 'secrets', policy: 'secrets', timeoutMs: 5000 },
+        ],
+      }),
+    );
+    const p = await project(
+      [
+        { toolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Add File: .env.local\n+TOKEN=stolen\n*** End Patch\n' }] },
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'rm .env' } }] },
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'sudo terraform destroy -auto-approve' } }] },
+        { toolCalls: [{ name: 'apply_patch', input: `*** Begin Patch\n*** Add File: config.js\n+module.exports = { token: '${GITHUB_TOKEN}' };\n*** End Patch\n` }] },
+        { toolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch\n' }] },
+        { text: 'done' },
+      ],
+      { config, portable: true },
+    );
+    writeFileSync(join(p.project, '.env'), 'TOKEN=keep\n');
+    const run = await runCodex(p.home, p.project, 'tidy up');
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(p.project, '.env'), 'utf8')).toBe('TOKEN=keep\n');
+    expect(existsSync(join(p.project, '.env.local'))).toBe(false);
+    expect(existsSync(join(p.project, 'config.js'))).toBe(false);
+    expect(readFileSync(join(p.project, 'notes.md'), 'utf8')).toBe('hello\n');
+    const outputs = functionCallOutputs(p.mock.turns.at(-1)!);
+    expect(outputs[0]).toMatch(/^Command blocked by PreToolUse hook: protected-paths: write: write_file writes "\.env\.local", protected by "\.env\.\*"/);
+    expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: protected-paths: delete: bash deletes "\.env"/);
+    expect(outputs[2]).toMatch(/^Command blocked by PreToolUse hook: command-rules: deny: rules\[0\] \(terraform destroy\) matches "terraform destroy -auto-approve": CI only/);
+    expect(outputs[3]).toMatch(/^Command blocked by PreToolUse hook: secrets: write-secret: write_file would write a secret \(1 github-token\) into "config\.js"/);
+  });
+
   it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project([{ text: 'should not be reached' }]);
     const run = await runCodex(p.home, p.project, `deploy with ${AWS_KEY} please`);

@@ -86,7 +86,8 @@ describe('hookbox installed from its packed tarball (real npm i)', () => {
       expect(files, file).toContain(file);
     }
     expect(packed.files.filter((file) => file.startsWith('tests/') || (file.startsWith('host/') && file.endsWith('.ts')))).toEqual([]);
-    expect(packed.files.filter((file) => file.endsWith('.wasm'))).toEqual(['dist/engine/engine.wasm']);
+    // The engine, and the catalog's policies built by hookbox's build (nothing compiles at the user's).
+    expect(packed.files.filter((file) => file.endsWith('.wasm')).sort()).toEqual(['dist/catalog/command-rules/hook.wasm', 'dist/catalog/git-guards/hook.wasm', 'dist/catalog/protected-paths/hook.wasm', 'dist/catalog/secrets/hook.wasm', 'dist/engine/engine.wasm']);
     const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'hookbox', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(installed.private).toBeUndefined();
     // The engine's toolchain and QuickJS's sources are the checkout's, not the user's.
@@ -112,6 +113,30 @@ describe('hookbox installed from its packed tarball (real npm i)', () => {
     expect(test.stdout).toMatch(/^[#ℹ] pass 5$/m);
     expect(test.stdout).toMatch(/^[#ℹ] fail 0$/m);
   }, 600_000);
+
+  it("npx hookbox test runs a catalog policy's table from the user's project: exit 0 passing, 1 on a failing case", () => {
+    const dir = path.join(project, 'policy-table');
+    scratch.ok('mkdir', ['-p', dir], project);
+    writeFileSync(path.join(dir, 'hookbox.config.json'), JSON.stringify({ hooks: [{ name: 'protect', policy: 'protected-paths', config: { paths: ['.env', '.github/workflows/**'] } }] }));
+    const cases = [
+      { name: 'no .env', seam: 'tools/pre-execute', payload: { toolName: 'write_file', arguments: { path: '.env', content: 'x' } }, expect: { action: 'deny', reason: '^protected-paths: write:' } },
+      { name: 'no rm of a workflow', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: { command: 'rm .github/workflows/ci.yml' } }, expect: { action: 'deny' } },
+      { name: 'src is fine', seam: 'tools/pre-execute', payload: { toolName: 'write_file', arguments: { path: 'src/a.ts', content: 'x' } }, expect: { action: 'allow' } },
+    ];
+    writeFileSync(path.join(dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases }));
+    const passing = scratch.run('npx', ['--no-install', 'hookbox', 'test'], dir);
+    note('test', passing.ms);
+    expect(passing.stderr).toBe('');
+    expect(passing.status).toBe(0);
+    expect(passing.stdout).toContain('3 passed, 0 failed');
+    expect(passing.stdout).toContain('protect (protected-paths): 2/5 rules — write 1, delete 1');
+    // Nothing was compiled for it: no engine or hook build in the user's cache.
+    expect(existsSync(path.join(scratch.home, '.cache', 'hookbox', 'examples'))).toBe(false);
+    writeFileSync(path.join(dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [...cases, { ...cases[2], name: 'wrongly expected', expect: { action: 'deny' } }] }));
+    const failing = scratch.run('npx', ['--no-install', 'hookbox', 'test'], dir);
+    expect(failing.status).toBe(1);
+    expect(failing.stdout).toContain('FAIL  wrongly expected: allow');
+  }, 300_000);
 
   it('npx hookbox build uses the shipped engine (nothing compiled, no cache in node_modules), and call decides with it', () => {
     const build = npx(['build', 'hooks/my-guard/hook.ts', '-o', 'hooks/my-guard/dist/hook.wasm']);

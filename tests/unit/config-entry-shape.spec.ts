@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { catalogNames } from '../../host/catalog/index.ts';
 import { loadManifest, loadOperatorConfig } from '../../host/config/index.ts';
 import { ConfigError } from '../../host/errors.ts';
 
@@ -48,7 +49,8 @@ const rules = { name: 'r', permissions: { deny: ['Bash(rm:*)'], root: '.' } };
 const command = { name: 'c', command: './guard.sh', unsandboxed: true, protocol: 'claude-code', seams: ['tools/pre-execute'] };
 
 describe('exactly one kind', () => {
-  const ONE_OF = 'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path), or "command" (a shell hook), or "permissions" (Claude Code rules)';
+  const ONE_OF =
+    'expected exactly one of "wasm" (a .wasm path) or "manifest" (a hook.json path), or "policy" (a built-in policy), or "command" (a shell hook), or "permissions" (Claude Code rules)';
 
   it('none of wasm, manifest, command, permissions', () => {
     expect(refusal({ name: 'a', timeoutMs: 5 })).toBe(`${file}: hooks[0]: ${ONE_OF}`);
@@ -59,8 +61,62 @@ describe('exactly one kind', () => {
     ['manifest and permissions', { manifest: 'hook.json', permissions: { root: '.' }, env: { A: '1' } }],
     ['command and permissions', { command: 'x', permissions: { root: '.' } }],
     ['wasm and manifest', { wasm: 'w.wasm', manifest: 'hook.json', unsandboxed: true }],
+    ['policy and wasm', { policy: 'protected-paths', wasm: 'w.wasm', config: { paths: 3 } }],
   ])('two of them: %s (and nothing else is reported)', (_what, kinds) => {
     expect(refusal({ name: 'a', ...kinds })).toBe(`${file}: hooks[0]: ${ONE_OF}`);
+  });
+});
+
+describe('a catalog policy entry', () => {
+  const policy = { name: 'p', policy: 'protected-paths', config: { paths: ['.env'] } };
+
+  it('resolves to the built policy, its config checked and handed over as one JSON value', () => {
+    const [hook] = load({ hooks: [{ ...policy, config: { paths: [' .env '] } }], defaults: { config: { other: 'x' } } }).hooks;
+    expect(hook?.policy).toBe('protected-paths');
+    expect(hook?.manifest).toMatch(/dist\/catalog\/protected-paths\/hook\.json$/);
+    // Trimmed by the schema; `defaults.config`'s strings do not reach a policy.
+    expect(hook?.config).toEqual({ policy: '{"paths":[".env"]}' });
+  });
+
+  it.each([
+    ['a glob of the wrong type', { paths: ['.env', 3] }, 'config.paths[1]', 'Invalid input: expected string, received number'],
+    ['no globs', { paths: [] }, 'config.paths', 'list at least one glob'],
+    ['an empty glob', { paths: ['  '] }, 'config.paths[0]', 'an empty glob protects nothing'],
+    ['an unknown key', { paths: ['.env'], extra: 1 }, 'config', 'Unrecognized key: "extra"'],
+  ])('refuses %s, naming the JSON path inside its config', (_what, config, key, message) => {
+    expect(refusal({ ...policy, config })).toBe(at(key, message));
+  });
+
+  it('refuses a config that is missing (protected-paths needs its paths)', () => {
+    expect(refusal({ name: 'p', policy: 'protected-paths' })).toBe(at('config.paths', 'Invalid input: expected array, received undefined'));
+  });
+
+  it.each([
+    ['"**" before the last word', { rules: [{ command: 'git ** push', action: 'deny' }] }, 'config.rules[0].command', '"**" may only be the last word'],
+    ['an unknown action', { rules: [{ command: 'git push', action: 'block' }] }, 'config.rules[0].action', 'Invalid option: expected one of "deny"|"ask"|"allow"'],
+    ['no rules', { rules: [] }, 'config.rules', 'list at least one rule'],
+  ])('command-rules refuses %s at its JSON path', (_what, config, key, message) => {
+    expect(refusal({ name: 'c', policy: 'command-rules', config })).toBe(at(key, message));
+  });
+
+  it("fills git-guards' defaults when its config is left out", () => {
+    const [hook] = load({ hooks: [{ name: 'g', policy: 'git-guards' }] }).hooks;
+    expect(JSON.parse(hook?.config.policy ?? '')).toEqual({ protectedBranches: ['main', 'master'], forcePush: 'deny', noVerify: 'deny', protectedBranch: 'deny', historyRewrite: 'ask' });
+  });
+
+  it('names the catalog when the policy is unknown', () => {
+    expect(refusal({ name: 'p', policy: 'protect-paths' })).toBe(at('policy', `no built-in policy "protect-paths" (the catalog has ${catalogNames().join(', ')}; \`hookbox policies\` lists them)`));
+  });
+
+  it.each([
+    ['protocol', 'claude-code'],
+    ['pin', { sha256: SHA }],
+  ])('refuses %s (hookbox built it)', (key, value) => {
+    expect(refusal({ ...policy, [key]: value })).toBe(at(key, 'does not apply to a catalog "policy" (hookbox built it and knows its protocol)'));
+  });
+
+  it("refuses a JSON config value on a hook that is not a policy (its Extism config is strings)", () => {
+    expect(refusal({ ...wasm, config: { limit: 3 } })).toBe(at('config.limit', 'expected a string (only a catalog "policy" takes JSON config values)'));
   });
 });
 

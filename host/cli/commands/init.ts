@@ -241,5 +241,10 @@ Config keys: \`denyPattern\` — an extra regular expression of commands to deny
 \`dist/\` is not committed (\`.gitignore\`): in a clone, \`npx hookbox build --config hookbox.config.json\`
 from the project's root builds every hook its config names from source (\`init\` put it in the project's
 \`prepare\` script, so \`npm ci\` / \`npm install\` runs it).
+
+Before writing a rule here, see whether a built-in policy already decides it (\`npx hookbox policies\`:
+protected paths and more, configured by JSON in \`hookbox.config.json\`). \`npx hookbox test\` runs a table
+of cases (\`hookbox.test.json\`: a seam, a payload, the expected decision) through every hook of the config,
+this one included, and exits 1 when one fails — for CI.
 `;
 }

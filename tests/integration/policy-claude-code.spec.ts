@@ -1,0 +1,73 @@
+/**
+ * Catalog policies inside the real Claude Code (the exact devDependency),
+ * headless against a mock Anthropic server, set up by `hookbox setup
+ * claude-code` (command transport, no server: each event is decided
+ * in-process by the per-event client from the config). protected-paths and
+ * command-rules deny through Claude Code's own tools (`Write`, `Bash`, which
+ * hooks see as hookbox's `write_file` and `bash`), the
+ * reasons reach the model, the files stay as they were, and an ordinary
+ * write runs. Skipped, with the reason, where the binary cannot start.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { setupCommand } from '../../host/cli/commands/setup.ts';
+import { claudeWorkspace, probeClaude, runClaude } from '../helpers/claude-code.ts';
+import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
+import { skipUnless } from '../helpers/skips.ts';
+
+const probe = probeClaude();
+const TITLE = probe.ok ? `catalog policies in Claude Code ${probe.version} (real binary)` : `catalog policies in Claude Code (skipped, because ${probe.reason})`;
+
+const TOKEN = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+const bash = (command: string): MockReply => ({ text: `Running ${command.split(' ')[0]}.`, toolUses: [{ name: 'Bash', input: { command, description: 'step' } }] });
+const write = (file: string, content: string): MockReply => ({ text: `Writing ${file}.`, toolUses: [{ name: 'Write', input: { file_path: file, content } }] });
+
+describe.skipIf(skipUnless('catalog policies in Claude Code (real binary)', probe.ok ? undefined : probe.reason, { required: '@anthropic-ai/claude-code' }))(TITLE, () => {
+  it(
+    'protected-paths denies a Write of .env.local and rm .env, command-rules denies terraform destroy, secrets denies a Write holding a token; the reasons reach the model; notes.txt is written',
+    async () => {
+      const { root, project, home } = claudeWorkspace('hookbox-cc-policies-');
+      const mock = new MockAnthropic();
+      try {
+        writeFileSync(join(project, '.env'), 'TOKEN=keep\n');
+        const config = join(project, 'hookbox.config.json');
+        writeFileSync(
+          config,
+          JSON.stringify({
+            hooks: [
+              { name: 'protect', policy: 'protected-paths', config: { paths: ['.env', '.env.*'] }, timeoutMs: 5000 },
+              { name: 'commands', policy: 'command-rules', config: { rules: [{ command: 'terraform destroy', action: 'deny', reason: 'CI only' }] }, timeoutMs: 5000 },
+              { name: 'secrets', policy: 'secrets', timeoutMs: 5000 },
+            ],
+          }),
+        );
+        setupCommand('claude-code', { project, config, transport: 'command', socket: join(project, '.hookbox', 'run', 'serve.sock') }, () => {});
+        await mock.start();
+        mock.script([
+          write(join(project, '.env.local'), 'TOKEN=stolen\n'),
+          bash('rm .env'),
+          bash('sudo terraform destroy -auto-approve'),
+          write(join(project, 'config.js'), `module.exports = { token: '${TOKEN}' };\n`),
+          write(join(project, 'notes.txt'), 'ok\n'),
+          { text: 'Done.' },
+        ]);
+        const run = await runClaude({ project, home, mock, prompt: 'Tidy up.', allowedTools: 'Bash,Write', timeoutMs: 240_000 });
+        expect(run.result, run.stderr).toBeDefined();
+        expect(readFileSync(join(project, '.env'), 'utf8')).toBe('TOKEN=keep\n');
+        expect(existsSync(join(project, '.env.local'))).toBe(false);
+        expect(existsSync(join(project, 'config.js'))).toBe(false);
+        expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('ok\n');
+        const shown = mock.shown();
+        expect(shown, 'the Write deny reached the model').toContain('protected-paths: write: write_file writes \\".env.local\\", protected by \\".env.*\\"');
+        expect(shown, 'the rm deny reached the model').toContain('protected-paths: delete: bash deletes \\".env\\"');
+        expect(shown, 'the secrets deny reached the model').toContain('secrets: write-secret: write_file would write a secret (1 github-token) into');
+        expect(shown, 'the command rule reached the model').toContain('command-rules: deny: rules[0] (terraform destroy) matches \\"terraform destroy -auto-approve\\": CI only');
+      } finally {
+        await mock.close();
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
+});
