@@ -139,7 +139,7 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
   },
   {
     name: 'setup',
-    term: 'setup [options] [agent]',
+    term: 'setup [options] [agents...]',
     description: "merge hookbox's hooks into an agent's settings, keeping everything else; --remove takes exactly them out",
     register: async () => (await import('./commands/setup.ts')).registerSetupCommand,
   },
