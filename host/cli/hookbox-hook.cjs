@@ -17,43 +17,18 @@ const http = require('node:http');
 const { homedir } = require('node:os');
 const { isAbsolute, join, relative, resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { closedAnswer, sniffEvent } = require('./hook-closed.cjs');
+const { closedAnswer } = require('./hook-closed.cjs');
 const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, newNonce, proofHolds, readKey, unsafeListener } = require('../listener-proof.cjs');
+const wire = require('../wire.cjs');
 
-/** The server's answer headers: the command-hook exit code; why it refused to decide. */
-const EXIT_HEADER = 'x-hookbox-exit';
-const REFUSED_HEADER = 'x-hookbox-refused';
-/** The config this client decides by: a server started with another refuses the event. */
-const CONFIG_HEADER = 'x-hookbox-config';
-const MAX_STDIN = 4 * 1024 * 1024;
-/** The whole client's deadline when setup wrote none (what host/agents/answer-deadline.ts calls the default). */
-const DEFAULT_DEADLINE_MS = 25_000;
-const DEFAULT_MAX_CONTINUATIONS = 3;
-/** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */
-const MAX_SOCKET_PATH = 107;
-
-/**
- * The agents whose events carry no name (Copilot CLI's own format): the
- * event is the command line's, never one read from the JSON — a tool's
- * arguments (the model's) could hold a `hook_event_name` of their own. For
- * every other agent the JSON's event is the one, and a word after the agent
- * name is not trusted. The bridges' `eventOnCommandLine`, held equal by a test.
- */
-const EVENT_ON_COMMAND_LINE = new Set(['copilot', 'cline']);
+const { CONFIG_HEADER, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, EXIT_HEADER, MAX_SOCKET_PATH, MAX_STDIN, PROJECT_DIR_VARIABLE, REFUSED_HEADER, sniffEvent } = wire;
+/** The agents whose events carry no name: the event is the command line's (host/wire.cjs says why). */
+const EVENT_ON_COMMAND_LINE = new Set(wire.EVENT_ON_COMMAND_LINE);
 
 /** The event a closed answer is written for. */
 function closedEvent(options, text) {
   return EVENT_ON_COMMAND_LINE.has(options.agent) ? options.event : sniffEvent(text);
 }
-
-/** The variable each agent names its project folder by in a hook's environment (Codex names none). */
-const PROJECT_DIR_VARIABLE = {
-  'claude-code': 'CLAUDE_PROJECT_DIR',
-  gemini: 'GEMINI_PROJECT_DIR',
-  qwen: 'QWEN_PROJECT_DIR',
-  factory: 'FACTORY_PROJECT_DIR',
-  copilot: 'COPILOT_PROJECT_DIR',
-};
 
 /**
  * Where relative `--socket` and `--config` paths start: the project the agent
