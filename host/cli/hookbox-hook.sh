@@ -73,6 +73,7 @@ for arg do
     --config) want=config ;;
     --deadline-ms) want=deadline ;;
     --max-continuations) want=skip ;;
+    --no-autostart) ;; # the Node client's, when it takes over (it gets "$@")
     -*) to_node "$@" ;;
     *)
       if [ -z "$agent" ]; then agent=$arg

@@ -7,10 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const { renderWireCopies } = (await import('../../scripts/gen-wire.mjs')) as { renderWireCopies(): Record<string, string> };
+const { renderWireCopies } = (await import(pathToFileURL(join(root, 'scripts', 'gen-wire.mjs')).href)) as { renderWireCopies(): Record<string, string> };
 const wire = createRequire(import.meta.url)('../../host/wire.cjs') as { MAX_ANSWER: number; PROJECT_DIR_VARIABLE: Record<string, string> };
 
 describe('the wire’s generated copies', () => {
