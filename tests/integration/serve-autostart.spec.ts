@@ -5,7 +5,7 @@
  * it. Real clients (node and sh, spawned as the agents run them), real
  * servers, real wasm hooks. Every server a test starts is stopped after it.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,11 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'hookbox-autostart-'));
 });
 afterAll(async () => {
-  for (const project of projects) await runWithStdin([HOOKBOX, 'serve', '--stop', '--config', join(project, 'hookbox.config.json')], '');
+  for (const project of projects) {
+    await runWithStdin([HOOKBOX, 'serve', '--stop', '--config', join(project, 'hookbox.config.json')], '');
+    // Whatever else a failed test left running for this project.
+    for (const pid of serversOn(join(project, '.hookbox', 'run', 'serve.sock'))) process.kill(pid, 'SIGKILL');
+  }
   rmSync(root, { recursive: true, force: true });
 }, 120_000);
 
@@ -51,6 +55,21 @@ const livePid = (socket: string): number | undefined => {
   }
 };
 const logLines = (log: string, pattern: RegExp): number => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => pattern.test(line)).length : 0);
+
+/** The `hookbox serve` processes started for this socket (Linux: their command lines in /proc). */
+function serversOn(socket: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const words = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (words.includes('serve') && words.includes(socket)) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
 
 /** Polls until `condition` holds (bounded generously for a loaded machine). */
 async function until(what: string, condition: () => boolean, limitMs = 90_000): Promise<void> {
@@ -84,8 +103,9 @@ describe('a client with no server on its project socket starts one', () => {
     const runs = await Promise.all([0, 1, 2, 3].map((i) => (i % 2 === 0 ? NODE : SH).run('claude-code', args(p), rmHome(p.project, `c${i}`), AUTOSTART_ENV)));
     for (const run of runs) expectDenied(run);
     await until('one server to listen', () => livePid(p.socket) !== undefined && logLines(p.log, /listening on/) >= 1);
-    // Any other start has left by now or is still waiting for the pid file: wait until none is left.
-    await until('the other starts to leave', () => logLines(p.log, /listening on/) + logLines(p.log, /leaving it to serve/) >= 1 && !readFileSync(p.log, 'utf8').includes('loading'), 30_000);
+    // Every other start (if any was spawned) has left once the one server is the only process serving this socket.
+    await until('the other starts to leave', () => serversOn(p.socket).length === 1, 60_000);
+    expect(serversOn(p.socket)).toEqual([livePid(p.socket)]);
     expect(logLines(p.log, /listening on/)).toBe(1);
   });
 
