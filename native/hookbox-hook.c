@@ -357,6 +357,11 @@ int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &g_start);
   signal(SIGPIPE, SIG_IGN);
   find_node_client();
+  /* What `hookbox setup --client native` runs to see that this build runs here. */
+  if (argv[1] != NULL && strcmp(argv[1], "--probe") == 0) {
+    printf("hookbox-hook native (wire: socket path <= %d bytes, deadline %d ms)\n", WIRE_MAX_SOCKET_PATH, WIRE_DEFAULT_DEADLINE_MS);
+    return 0;
+  }
   const char *socket_arg = getenv("HOOKBOX_SOCKET"), *config_arg = getenv("HOOKBOX_CONFIG"), *deadline_arg = NULL;
   for (int i = 1; argv[i] != NULL; i++) {
     const char *a = argv[i];
