@@ -49,6 +49,8 @@ export function runClaude(options: {
   readonly timeoutMs?: number;
   /** `--permission-mode bypassPermissions` (as root it needs IS_SANDBOX=1): Claude Code's own permission checks off, hooks still asked. */
   readonly bypassPermissions?: boolean;
+  /** Let the hook clients start the project's `hookbox serve` (#55); off otherwise, as for the whole test run (vitest.config.ts). */
+  readonly autostart?: boolean;
 }): Promise<ClaudeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -77,6 +79,7 @@ export function runClaude(options: {
           DISABLE_AUTOUPDATER: '1',
           DISABLE_ERROR_REPORTING: '1',
           ...(options.bypassPermissions === true && { IS_SANDBOX: '1' }),
+          ...(options.autostart !== true && { HOOKBOX_NO_AUTOSTART: '1' }),
         },
       },
     );

@@ -41,7 +41,7 @@ describe.skipIf(skipUnless('Claude Code, default setup, the server starting itse
           bash("echo 'module.exports = (a, b) => a + b;' > add.js && npm test --silent"),
           { text: 'Fixed, the tests pass.' },
         ]);
-        const run = await runClaude({ project, home, mock, prompt: 'Fix the tests.', timeoutMs: 240_000 });
+        const run = await runClaude({ project, home, mock, prompt: 'Fix the tests.', timeoutMs: 240_000, autostart: true });
         expect(run.result, run.stderr).toBeDefined();
         // test-gate's record (PostToolUse) reached its Stop decision: the turn was forced on once, then allowed to end.
         expect(mock.shown().includes('test-gate: the last test run in this turn failed'), 'the continuation reason reached the model').toBe(true);
