@@ -163,6 +163,14 @@ describe('a client with no server on its project socket starts one', () => {
     expect(readFileSync(p.log, 'utf8')).toMatch(/nonexistent/);
   });
 
+  it('a server whose config is gone (a removed project or temp folder) leaves', { timeout: 240_000 }, async () => {
+    const p = freshProject();
+    expectDenied(await NODE.run('claude-code', args(p), rmHome(p.project, 'g1'), AUTOSTART_ENV));
+    await until('the server to listen', () => logLines(p.log, /listening on/) === 1 && livePid(p.socket) !== undefined);
+    rmSync(p.config);
+    await until('the server to leave', () => logLines(p.log, /its config is gone/) === 1 && livePid(p.socket) === undefined);
+  });
+
   it('an idle server leaves after --exit-idle (HOOKBOX_SERVE_EXIT_IDLE)', { timeout: 240_000 }, async () => {
     const p = freshProject();
     expectDenied(await NODE.run('claude-code', args(p), rmHome(p.project, 'i1'), { ...AUTOSTART_ENV, HOOKBOX_SERVE_EXIT_IDLE: '2' }));

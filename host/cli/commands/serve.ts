@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { ConfigError } from '../../errors.ts';
@@ -120,6 +121,8 @@ async function serveClaimed(flags: ServeFlags, { port, socket, token, tokenFile,
       void server.close().then(done);
     };
     stopWith = stop;
+    // A self-started server whose project is gone (its config deleted, a removed checkout or temp folder) leaves.
+    if (autostarted) setInterval(() => existsSync(resolve(flags.config)) || stop('its config is gone'), 5_000).unref();
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
     // A self-started server outlives the client that started it (it is detached, in its own session).
