@@ -18,6 +18,8 @@ export default defineConfig({
     env: {
       HOOKBOX_ORG_CONFIG: fileURLToPath(new URL('tests/helpers/layers/no-org-policy.json', import.meta.url)),
       XDG_CONFIG_HOME: join(tmpdir(), 'hookbox-tests-xdg-config'),
+      // No per-event client starts a detached `hookbox serve` (#55) unless its test asks for one: none outlives a test run.
+      HOOKBOX_NO_AUTOSTART: '1',
     },
   },
 });

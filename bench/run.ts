@@ -9,7 +9,7 @@
  *   npm run bench -- --json out.json    # table on stdout, result object to out.json
  *   npm run --silent bench -- --json    # result object on stdout, table on stderr
  *   npm run bench -- --quick            # one short round (smoke test, ~30 s)
- *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits, session, payload, cli, serve, telemetry, sdk, guard
+ *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits, session, payload, cli, serve, clients, telemetry, sdk, guard
  *   npm run bench -- --only telemetry --telemetry-before /tmp/hookbox-before   # OpenTelemetry off/on (and before it, from that checkout)
  *
  * Tuning (passed to HookRunner.start; defaults are the runner's): --workers N,
@@ -31,6 +31,7 @@ import { type BenchResult, computeRatios, evaluateTargets, formatReport } from '
 import { type LimitCase, measureLimits } from './runner.ts';
 import { measureThroughput, type ThroughputRow } from './throughput.ts';
 import { formatServe, measureServe } from './serve.ts';
+import { formatClients, measureClients } from './clients.ts';
 import { type CliRow, measureCli } from './cli.ts';
 import { type PayloadRow, measurePayloads } from './payload.ts';
 import { type SessionRow, type SessionVariant, measureSessions } from './session.ts';
@@ -62,7 +63,7 @@ interface Args {
   telemetryBefore: string | undefined;
 }
 
-const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve', 'telemetry', 'sdk', 'guard'] as const;
+const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve', 'clients', 'telemetry', 'sdk', 'guard'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): Args {
@@ -254,6 +255,7 @@ async function main(): Promise<void> {
   }
   if (args.only.has('cli')) cli = await measureCli(guardBash, { runs: args.quick ? 3 : 7, onProgress: progress });
   // Its own processes (hookbox serve, spawned clients): after the runner is closed.
+  const clients = args.only.has('clients') ? await measureClients({ rounds: args.quick ? 1 : 3, perRound: args.quick ? 5 : 10, defaultEvents: 21, onProgress: progress }) : undefined;
   const serve = args.only.has('serve')
     ? await measureServe({
         gapMs: args.gapMs,
@@ -313,9 +315,10 @@ async function main(): Promise<void> {
     targets,
   };
 
-  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}${telemetry === undefined ? '' : formatTelemetry(telemetry)}${sdk === undefined ? '' : formatSdk(sdk)}${guard === undefined ? '' : formatGuard(guard)}`;
+  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}${clients === undefined ? '' : formatClients(clients)}${telemetry === undefined ? '' : formatTelemetry(telemetry)}${sdk === undefined ? '' : formatSdk(sdk)}${guard === undefined ? '' : formatGuard(guard)}`;
   const json = {
     ...result,
+    ...(clients !== undefined && { clients: { rows: clients.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: clients.targets } }),
     ...(serve !== undefined && { serve: { rows: serve.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: serve.targets } }),
     ...(telemetry !== undefined && { telemetry: { ...telemetry, rows: telemetry.rows.map(({ summary, ...row }) => ({ ...row, ...summary })) } }),
     ...(sdk !== undefined && { sdk: { rows: sdk.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: sdk.targets } }),

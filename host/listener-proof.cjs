@@ -30,12 +30,8 @@ const { createHash, randomBytes, timingSafeEqual } = require('node:crypto');
 const { lstatSync, readFileSync } = require('node:fs');
 const { basename, dirname } = require('node:path');
 
-/** The request header carrying the client's nonce (32 lowercase hex). */
-const NONCE_HEADER = 'x-hookbox-nonce';
-/** The response header carrying the server's proof (64 lowercase hex). */
-const PROOF_HEADER = 'x-hookbox-proof';
-/** The longest answer a client reads: `hookbox serve` caps each text at a few KiB, so more is not its answer. */
-const MAX_ANSWER = 1024 * 1024;
+// The headers and the answer cap are the wire's (host/wire.cjs).
+const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER } = require('./wire.cjs');
 
 /** The key file of the server listening on `socket`. */
 function keyFileOf(socket) {

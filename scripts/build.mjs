@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleCli } from './bundle-cli.mjs';
+import { buildNative } from './build-native.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const startedAt = Date.now();
@@ -49,6 +50,7 @@ for (const policy of CATALOG) {
 mkdirSync(join(dist, 'host', 'runner'), { recursive: true });
 copyFileSync(join(root, 'host', 'runner', 'worker-bootstrap.mjs'), join(dist, 'host', 'runner', 'worker-bootstrap.mjs'));
 copyFileSync(join(root, 'host', 'runner', 'http-helper.mjs'), join(dist, 'host', 'runner', 'http-helper.mjs'));
+buildNative(root, dist);
 writeFileSync(join(dist, '.build-stamp'), `${JSON.stringify({ startedAt, binInputs: bin.inputs })}\n`);
 const live = join(root, 'dist');
 const old = join(root, 'dist.old');

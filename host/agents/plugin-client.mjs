@@ -16,15 +16,11 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import listenerProof from '../listener-proof.cjs';
+import wire from '../wire.cjs';
 
 const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, newNonce, proofHolds, readKey, unsafeListener } = listenerProof;
+const { CONFIG_HEADER, EXIT_HEADER, FORMS, MAX_SOCKET_PATH, PLUGIN_CLOSED, REFUSED_HEADER, fill } = wire;
 
-/** The server's answer headers (host/serve/server.ts): the command-hook exit code; why it refused to decide. */
-const EXIT_HEADER = 'x-hookbox-exit';
-const REFUSED_HEADER = 'x-hookbox-refused';
-const CONFIG_HEADER = 'x-hookbox-config';
-/** Longest unix socket path the kernel takes. */
-const MAX_SOCKET_PATH = 107;
 /** Longest text handed to the agent (the bridge caps at 4,000 per text; this is the backstop). */
 const MAX_TEXT = 64 * 1024;
 /** The least deadline a plugin takes: below it a healthy server on a loaded machine would be answered closed. */
@@ -58,13 +54,10 @@ export function printable(text, multiLine = false) {
   return shown.length > MAX_TEXT ? `${shown.slice(0, MAX_TEXT)}…` : shown;
 }
 
-/** The closed answer for an event of `kind` ('preTool' | 'postTool' | 'prompt' | 'let-through'). */
+/** The closed answer for an event of `kind` ('preTool' | 'postTool' | 'prompt' | 'let-through'): host/wire.cjs's plugin forms. */
 export function closedAnswer(kind, reason) {
-  const text = `hookbox: ${printable(reason)}`;
-  if (kind === 'preTool') return { deny: text };
-  if (kind === 'postTool') return { content: `(output withheld by a hookbox hook): ${text}`, isError: true };
-  if (kind === 'prompt') return { block: text };
-  return {};
+  const form = Object.hasOwn(PLUGIN_CLOSED, kind) ? PLUGIN_CLOSED[kind] : undefined;
+  return form === undefined ? {} : fill(FORMS[form], `hookbox: ${printable(reason)}`);
 }
 
 /** An answer as the agent may take it: every text printable (`context` and `content` keep their lines). */

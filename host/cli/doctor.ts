@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentBridge, DoctorFinding, SetupScope } from '../agents/index.ts';
@@ -8,6 +8,7 @@ import { doctorPluginAgent } from './doctor-plugin.ts';
 import { checkServerIdentity, postProbe } from './doctor-server.ts';
 import { defaultSocketPath } from '../serve/index.ts';
 import { hookClientOf } from './setup-paths.ts';
+import { printable } from '../text/index.ts';
 
 /** What doctor found for one agent; `ok` when every finding holds. */
 export interface DoctorReport {
@@ -131,6 +132,8 @@ async function probe(bridge: AgentBridge, handler: Record<string, unknown>, scop
     const socket = named('--socket');
     const config = named('--config');
     if (socket !== undefined) {
+      const serveLog = serveLogFinding(socket);
+      if (serveLog !== undefined) findings.push(serveLog);
       if (existsSync(socket)) {
         // An agent whose events carry no name has it in the route (`copilot/preToolUse`).
         const route = bridge.probe.eventName === undefined ? bridge.name : `${bridge.name}/${bridge.probe.eventName}`;
@@ -182,7 +185,27 @@ async function noServerFinding(socket: string, config: string | undefined): Prom
       fix: `stop that server and start it where the clients look: ${start}`,
     };
   }
-  return { ok: true, what: `no server on ${socket}: each event is decided in-process (slower; hooks keep no state across events) — start one with ${start}` };
+  return {
+    ok: true,
+    what: `no server on ${socket}: the next event is decided in-process (slower; hooks keep no state across events) and starts one for this project unless HOOKBOX_NO_AUTOSTART=1 or --no-autostart — or start one with ${start}`,
+  };
+}
+
+/** The log of the server the clients start for the project (host/cli/autostart.cjs): where it is and its last line. */
+function serveLogFinding(socket: string): DoctorFinding | undefined {
+  const file = path.join(path.dirname(socket), 'serve.log');
+  if (!existsSync(file)) return undefined;
+  // Its tail only: the log grows by a line per event.
+  const fd = openSync(file, 'r');
+  const tail = Buffer.alloc(4096);
+  let read: number;
+  try {
+    read = readSync(fd, tail, 0, tail.length, Math.max(0, fstatSync(fd).size - tail.length));
+  } finally {
+    closeSync(fd);
+  }
+  const last = tail.subarray(0, read).toString('utf8').trimEnd().split('\n').at(-1) ?? '';
+  return { ok: true, what: `the server the hook clients start for this project logs to ${file} (last: ${printable(last, { maxLength: 200 })})` };
 }
 
 /** The folder a command's `sh -c` prologue (setup-paths.ts `hookCommand`) walks up to from `start`; `start` for any other command. */

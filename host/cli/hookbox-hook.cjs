@@ -15,45 +15,23 @@
 require('./compile-cache.cjs').enableCompileCache();
 const http = require('node:http');
 const { homedir } = require('node:os');
-const { isAbsolute, join, relative, resolve } = require('node:path');
+const { dirname, isAbsolute, join, relative, resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { closedAnswer, sniffEvent } = require('./hook-closed.cjs');
+const { autostart } = require('./autostart.cjs');
+const { closedAnswer } = require('./hook-closed.cjs');
 const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, newNonce, proofHolds, readKey, unsafeListener } = require('../listener-proof.cjs');
+const wire = require('../wire.cjs');
 
-/** The server's answer headers: the command-hook exit code; why it refused to decide. */
-const EXIT_HEADER = 'x-hookbox-exit';
-const REFUSED_HEADER = 'x-hookbox-refused';
-/** The config this client decides by: a server started with another refuses the event. */
-const CONFIG_HEADER = 'x-hookbox-config';
-const MAX_STDIN = 4 * 1024 * 1024;
-/** The whole client's deadline when setup wrote none (what host/agents/answer-deadline.ts calls the default). */
-const DEFAULT_DEADLINE_MS = 25_000;
-const DEFAULT_MAX_CONTINUATIONS = 3;
-/** Longest unix socket path the kernel takes (sun_path is 108 bytes with its NUL). */
-const MAX_SOCKET_PATH = 107;
-
-/**
- * The agents whose events carry no name (Copilot CLI's own format): the
- * event is the command line's, never one read from the JSON — a tool's
- * arguments (the model's) could hold a `hook_event_name` of their own. For
- * every other agent the JSON's event is the one, and a word after the agent
- * name is not trusted. The bridges' `eventOnCommandLine`, held equal by a test.
- */
-const EVENT_ON_COMMAND_LINE = new Set(['copilot', 'cline']);
+const { CONFIG_HEADER, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, EXIT_HEADER, MAX_SOCKET_PATH, MAX_STDIN, PROJECT_DIR_VARIABLE, REFUSED_HEADER, sniffEvent } = wire;
+/** The agents whose events carry no name: the event is the command line's (host/wire.cjs says why). */
+const EVENT_ON_COMMAND_LINE = new Set(wire.EVENT_ON_COMMAND_LINE);
+/** A project's socket beside its config (host/cli/setup-paths.ts's PROJECT_SOCKET): the one a client starts a server on. */
+const PROJECT_SOCKET = join('.hookbox', 'run', 'serve.sock');
 
 /** The event a closed answer is written for. */
 function closedEvent(options, text) {
   return EVENT_ON_COMMAND_LINE.has(options.agent) ? options.event : sniffEvent(text);
 }
-
-/** The variable each agent names its project folder by in a hook's environment (Codex names none). */
-const PROJECT_DIR_VARIABLE = {
-  'claude-code': 'CLAUDE_PROJECT_DIR',
-  gemini: 'GEMINI_PROJECT_DIR',
-  qwen: 'QWEN_PROJECT_DIR',
-  factory: 'FACTORY_PROJECT_DIR',
-  copilot: 'COPILOT_PROJECT_DIR',
-};
 
 /**
  * Where relative `--socket` and `--config` paths start: the project the agent
@@ -84,6 +62,7 @@ function parseArgs(argv) {
     maxContinuations: DEFAULT_MAX_CONTINUATIONS,
     deadlineMs: DEFAULT_DEADLINE_MS,
     answerClosed: undefined,
+    noAutostart: false,
     error: undefined,
   };
   const bad = (text) => (options.error ??= text);
@@ -96,6 +75,7 @@ function parseArgs(argv) {
     };
     if (arg === '--socket') options.socket = value();
     else if (arg === '--config') options.config = value();
+    else if (arg === '--no-autostart') options.noAutostart = true;
     else if (arg === '--max-continuations') options.maxContinuations = Number(value());
     // The sh client gave up on the server (its deadline, curl failing, no decision): the closed answer, asking nobody.
     else if (arg === '--answer-closed') options.answerClosed = value() ?? 'answered closed';
@@ -234,6 +214,8 @@ async function decide(options, body) {
   if (reply === undefined || reply.refused === 'other-config') {
     const why = reply === undefined ? `no hookbox server at ${options.socket}` : `the hookbox server at ${options.socket} serves another config`;
     if (options.config === undefined) throw new Error(`${why}, and no --config to decide in-process`);
+    // The project's own socket: start its server for the next events (this one is decided here either way).
+    if (options.socket === join(dirname(options.config), PROJECT_SOCKET)) autostart(options);
     return inProcess(options, body);
   }
   if (reply.refused !== undefined) throw new Error(`the hookbox server at ${options.socket} refused the event (${reply.refused})`);
@@ -269,7 +251,7 @@ async function runHookClient(argv) {
   }
 }
 
-module.exports = { runHookClient, parseArgs, EVENT_ON_COMMAND_LINE, connectablePath, PROJECT_DIR_VARIABLE, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, MAX_SOCKET_PATH, EXIT_HEADER, REFUSED_HEADER, CONFIG_HEADER, defaultSocket };
+module.exports = { runHookClient, parseArgs, PROJECT_SOCKET, EVENT_ON_COMMAND_LINE, connectablePath, PROJECT_DIR_VARIABLE, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, MAX_SOCKET_PATH, EXIT_HEADER, REFUSED_HEADER, CONFIG_HEADER, defaultSocket };
 
 // Run directly (`node hookbox-hook.cjs <agent> …`, what `hookbox setup` writes): the fastest start.
 if (require.main === module) void runHookClient(process.argv.slice(2));

@@ -26,6 +26,27 @@ LC_ALL=C # ${#text} counts bytes
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 client=$here/hookbox-hook.cjs
 
+# BEGIN wire: generated from host/wire.cjs by `npm run gen`; do not edit
+max_socket_path=107
+default_deadline=25000
+max_answer=1048576
+max_framed=1049000
+frame_header='x-hookbox-frame: line'
+config_header='x-hookbox-config'
+nonce_header='x-hookbox-nonce'
+# The folder the running agent names its project by (only its own variable; none: empty).
+agent_project_dir() {
+  case $agent in
+    claude-code) base=${CLAUDE_PROJECT_DIR-} ;;
+    gemini) base=${GEMINI_PROJECT_DIR-} ;;
+    qwen) base=${QWEN_PROJECT_DIR-} ;;
+    factory) base=${FACTORY_PROJECT_DIR-} ;;
+    copilot) base=${COPILOT_PROJECT_DIR-} ;;
+    *) base= ;;
+  esac
+}
+# END wire
+
 # The Node client with this client's own arguments (and, once stdin is copied, the copy on stdin).
 to_node() {
   exec node "$client" "$@"
@@ -35,7 +56,7 @@ agent=
 event=
 socket=${HOOKBOX_SOCKET-}
 config=${HOOKBOX_CONFIG-}
-deadline=25000
+deadline=$default_deadline
 want=
 for arg do
   if [ -n "$want" ]; then
@@ -52,6 +73,7 @@ for arg do
     --config) want=config ;;
     --deadline-ms) want=deadline ;;
     --max-continuations) want=skip ;;
+    --no-autostart) ;; # the Node client's, when it takes over (it gets "$@")
     -*) to_node "$@" ;;
     *)
       if [ -z "$agent" ]; then agent=$arg
@@ -72,14 +94,7 @@ base=${HOOKBOX_PROJECT_DIR-}
 case $base in
   /*) ;;
   *)
-    case $agent in
-      claude-code) base=${CLAUDE_PROJECT_DIR-} ;;
-      gemini) base=${GEMINI_PROJECT_DIR-} ;;
-      qwen) base=${QWEN_PROJECT_DIR-} ;;
-      factory) base=${FACTORY_PROJECT_DIR-} ;;
-      copilot) base=${COPILOT_PROJECT_DIR-} ;;
-      *) base= ;;
-    esac
+    agent_project_dir
     case $base in /*) ;; *) base=$PWD ;; esac
     ;;
 esac
@@ -92,7 +107,7 @@ case $config in '' | /*) ;; *) config=$base/$config ;; esac
 # The config goes in a header as is: only characters that need no encoding (else the Node client sends it).
 case $config in *[!A-Za-z0-9/._~+@,=-]*) to_node "$@" ;; esac
 # A socket path past what the kernel takes, no socket, or no curl: the Node client.
-[ "${#socket}" -le 107 ] || to_node "$@"
+[ "${#socket}" -le "$max_socket_path" ] || to_node "$@"
 [ -S "$socket" ] || to_node "$@"
 command -v curl >/dev/null 2>&1 || to_node "$@"
 
@@ -152,20 +167,20 @@ to_node_with_event() {
   exec node "$client" "$@" <&4 3<&- 4<&-
 }
 
-if [ -n "$config" ]; then config_header="x-hookbox-config: $config"; else config_header='x-hookbox-config:'; fi
+config_line="$config_header:${config:+ $config}"
 seconds=$((deadline / 1000)).$(printf '%03d' $((deadline % 1000)))
 # -q first: no ~/.curlrc. `Expect:` off: no wait for 100-continue on a large event.
 # The curl exit code follows the body after a space (it also keeps the body's trailing newlines).
 out=$(
   rc=0
-  curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" --max-filesize 1049000 \
-    -H 'content-type: application/json' -H 'Expect:' -H 'x-hookbox-frame: line' -H "$config_header" -H "x-hookbox-nonce: $nonce" \
+  curl -q -s --noproxy '*' --unix-socket "$socket" --max-time "$seconds" --max-filesize "$max_framed" \
+    -H 'content-type: application/json' -H 'Expect:' -H "$frame_header" -H "$config_line" -H "$nonce_header: $nonce" \
     -w '%{http_code}' --data-binary @- "http://hookbox/hooks/$route" <&3 2>/dev/null || rc=$?
   printf ' %s' "$rc"
 )
 exec 3<&-
 # Past the cap before any pattern runs over it (a shell's ${…%…} on megabytes takes minutes): not hookbox serve's answer.
-[ "${#out}" -le 1049000 ] || to_node_with_event "$@" --answer-closed "the answer from $socket is over 1048576 bytes, more than hookbox serve writes"
+[ "${#out}" -le "$max_framed" ] || to_node_with_event "$@" --answer-closed "the answer from $socket is over $max_answer bytes, more than hookbox serve writes"
 rc=${out##* }
 out=${out% *}
 # curl's -w put the HTTP status (three digits) after the body.
@@ -194,7 +209,7 @@ rest=${rest#* }
 bytes=${rest%% *}
 proof=${rest#* }
 [ "${#text}" = "$bytes" ] || to_node_with_event "$@" --answer-closed "an answer the sh client cannot carry (it holds a NUL byte)"
-[ "$bytes" -le 1048576 ] || to_node_with_event "$@" --answer-closed "the answer from $socket is over 1048576 bytes, more than hookbox serve writes"
+[ "$bytes" -le "$max_answer" ] || to_node_with_event "$@" --answer-closed "the answer from $socket is over $max_answer bytes, more than hookbox serve writes"
 want=$(printf '%s\n%s\n%s\n%s\n%s' "$key" "$nonce" "$code" "$refused" "$text" | sha256sum)
 [ "$proof" = "${want%% *}" ] || to_node_with_event "$@" --answer-closed "the listener on $socket gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)"
 case $refused in

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_BRIDGES, type AgentBridge } from '../agents/index.ts';
@@ -7,16 +8,28 @@ import { PACKAGE_ROOT } from '../package.ts';
 /**
  * The command clients `setup` can write: `sh` (host/cli/hookbox-hook.sh: no
  * Node start while the server is up; it hands every other case to the Node
- * client) and `node` (host/cli/hookbox-hook.cjs). Both take the same
- * arguments and answer the same.
+ * client) and `node` (host/cli/hookbox-hook.cjs), and `native`
+ * (native/hookbox-hook.c, built into dist/native/<platform>/ where
+ * `npm run build` found a C compiler: no interpreter start at all). All take
+ * the same arguments and answer the same.
  */
-export type HookClientKind = 'sh' | 'node';
+export type HookClientKind = 'sh' | 'node' | 'native';
 
 /** Where each client sits inside hookbox's package, and the interpreter the agent's shell runs it with (from its PATH). */
 const CLIENTS: Readonly<Record<HookClientKind, { readonly file: readonly string[]; readonly interpreter: string }>> = {
   sh: { file: ['host', 'cli', 'hookbox-hook.sh'], interpreter: 'sh' },
   node: { file: ['host', 'cli', 'hookbox-hook.cjs'], interpreter: 'node' },
+  // Run as itself: no interpreter word.
+  native: { file: ['dist', 'native', `${process.platform}-${process.arch}`, 'hookbox-hook'], interpreter: '' },
 };
+
+/** Why the native client cannot be set up here (undefined: it is built and runs). */
+export function nativeClientMissing(): string | undefined {
+  const binary = path.join(PACKAGE_ROOT, ...CLIENTS.native.file);
+  if (!existsSync(binary)) return `${binary} is not built (npm run build found no C compiler for ${process.platform}-${process.arch})`;
+  const probe = spawnSync(binary, ['--probe'], { encoding: 'utf8', timeout: 10_000 });
+  return probe.status === 0 && probe.stdout.startsWith('hookbox-hook native') ? undefined : `${binary} does not run here (${probe.error?.message ?? `exit ${String(probe.status)}`})`;
+}
 
 /** The client `setup` writes when none is asked for: the sh one wherever there is a POSIX `sh` (every platform but Windows). */
 export function defaultHookClient(platform: NodeJS.Platform = process.platform): HookClientKind {
@@ -27,13 +40,19 @@ export function defaultHookClient(platform: NodeJS.Platform = process.platform):
 export function hookClientKind(value: string | undefined): HookClientKind {
   if (value === undefined) return defaultHookClient();
   if (value === 'sh' || value === 'node') return value;
-  throw new ConfigError(`--client: expected "sh" or "node", got "${value}"`);
+  if (value === 'native') {
+    const missing = nativeClientMissing();
+    if (missing !== undefined) throw new ConfigError(`--client native: ${missing}; use --client sh`);
+    return value;
+  }
+  throw new ConfigError(`--client: expected "sh", "node" or "native", got "${value}"`);
 }
 
 /** Which client a command line `setup` wrote runs (undefined when it runs neither file). */
 export function hookClientOf(command: string): HookClientKind | undefined {
   if (/hookbox-hook\.sh\b/.test(command)) return 'sh';
   if (/hookbox-hook\.cjs\b|hookbox(\.mjs)?['"]?\s+['"]?hook\b/.test(command)) return 'node';
+  if (/native\/[\w-]+\/hookbox-hook(?![\w.-])/.test(command)) return 'native';
   return undefined;
 }
 
@@ -141,9 +160,9 @@ export function clientCommand(
     const variable = options.variable === false ? undefined : PROJECT_DIR_VARIABLE[agent];
     // Double quotes so the agent's shell expands the variable; the rest is plain ASCII.
     const client = variable === undefined ? inProject : `"$${variable}/${inProject}"`;
-    return { words: [interpreter, client], portable: true, client };
+    return { words: interpreter === '' ? [client] : [interpreter, client], portable: true, client };
   }
-  return { words: [interpreter, shellQuote(absolute)], portable: false, client: absolute };
+  return { words: interpreter === '' ? [shellQuote(absolute)] : [interpreter, shellQuote(absolute)], portable: false, client: absolute };
 }
 
 /**
@@ -179,7 +198,7 @@ export function hookCommand(
     `r=$PWD; until ${found}; do [ "$r" = / ] && { echo "hookbox: no ${seek.join(' with ')} in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; ` +
     `export HOOKBOX_PROJECT_DIR="$r"; cd "$r" || exit 2; exec ${client.words.join(' ')} "$@"`;
   // $0 is the client's path, so the line reads as hookbox's (`…/hookbox-hook.sh codex`) to setup --remove and doctor.
-  return ['sh', '-c', shellQuote(prologue), shellQuote(client.words[1]!.replace(/^'(.*)'$/, '$1').replace(/'\\''/g, "'")), ...words].join(' ');
+  return ['sh', '-c', shellQuote(prologue), shellQuote(client.words.at(-1)!.replace(/^'(.*)'$/, '$1').replace(/'\\''/g, "'")), ...words].join(' ');
 }
 
 /**

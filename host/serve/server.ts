@@ -35,6 +35,14 @@ export interface DecisionServerOptions {
   readonly logDir?: string;
   /** One line per request (already sanitized); default stderr. */
   readonly log?: (line: string) => void;
+  /**
+   * Whether the config on disk is no longer the one served (checked before
+   * each decision): then the event is refused as another config's (a socket
+   * client decides it in-process, by the config as it is now) and
+   * `onConfigChanged` runs — the self-started server leaves, to be replaced.
+   */
+  readonly configChanged?: () => boolean;
+  readonly onConfigChanged?: () => void;
 }
 
 /** Response header carrying the command-hook exit code of the answer (`hookbox hook` obeys it). */
@@ -170,11 +178,15 @@ export class DecisionServer {
       const sniffed = (text: string): string | undefined => (bridge.eventOnCommandLine === true ? named : sniffEvent(text));
       const event = named ?? (body.text === undefined ? undefined : sniffed(body.text));
       const foreign = this.#otherConfig(req);
-      if (foreign !== undefined) {
-        // A client of another project: never decided here. Over the socket the client then
-        // decides in-process; over http the agent cannot, so it gets the closed answer (on 200,
-        // the only status Claude Code reads a decision from).
-        const reason = `this hookbox server serves ${this.#options.hooks.config?.path ?? '?'}, not ${foreign}; start one for this project`;
+      const changed = foreign === undefined && this.#options.configChanged?.() === true;
+      if (foreign !== undefined || changed) {
+        // A client of another project, or a config changed since the start: never decided here. Over the
+        // socket the client then decides in-process; over http the agent cannot, so it gets the closed
+        // answer (on 200, the only status Claude Code reads a decision from).
+        const reason = changed
+          ? `the config changed on disk since this hookbox server started (${this.#options.hooks.config?.path ?? '?'}); it does not decide by the old one`
+          : `this hookbox server serves ${this.#options.hooks.config?.path ?? '?'}, not ${foreign}; start one for this project`;
+        if (changed) this.#options.onConfigChanged?.();
         status = tcp ? 200 : 421;
         decided = { answer: bridge.failClosed(event ?? sniffed(body.head), reason), decision: 'other-config', ...(event !== undefined && { event }) };
         if (!tcp) res.setHeader(REFUSED_HEADER, 'other-config');

@@ -51,6 +51,8 @@ export function runClaude(options: {
   readonly bypassPermissions?: boolean;
   /** A command line the binary runs under (`nsenter --mount=… --`: a private /etc). */
   readonly prefix?: readonly string[];
+  /** Let the hook clients start the project's `hookbox serve` (#55); off otherwise, as for the whole test run (vitest.config.ts). */
+  readonly autostart?: boolean;
 }): Promise<ClaudeRun> {
   const [bin, ...before] = options.prefix === undefined ? [CLAUDE_BIN] : [...options.prefix, CLAUDE_BIN];
   return new Promise((resolve, reject) => {
@@ -81,6 +83,7 @@ export function runClaude(options: {
           DISABLE_AUTOUPDATER: '1',
           DISABLE_ERROR_REPORTING: '1',
           ...(options.bypassPermissions === true && { IS_SANDBOX: '1' }),
+          ...(options.autostart !== true && { HOOKBOX_NO_AUTOSTART: '1' }),
         },
       },
     );

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const HOOKBOX = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
@@ -6,6 +7,10 @@ const HOOKBOX = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.
 export const NODE_CLIENT = fileURLToPath(new URL('../../host/cli/hookbox-hook.cjs', import.meta.url));
 /** The sh command client, run as `setup` writes it by default. */
 export const SH_CLIENT = fileURLToPath(new URL('../../host/cli/hookbox-hook.sh', import.meta.url));
+/** The native command client, where `npm run build` found a C compiler (scripts/build-native.mjs). */
+export const NATIVE_CLIENT = fileURLToPath(new URL(`../../dist/native/${process.platform}-${process.arch}/hookbox-hook`, import.meta.url));
+/** Why the native client is not among {@link HOOK_CLIENTS} (undefined: it is). */
+export const NATIVE_MISSING = existsSync(NATIVE_CLIENT) ? undefined : `${NATIVE_CLIENT} is not built (npm run build found no C compiler)`;
 
 /** What a child run with {@link runWithStdin} did. */
 export interface StdinRun {
@@ -37,14 +42,15 @@ export function runWithStdin(args: readonly string[], stdin: string | Buffer, en
 
 /** One command client an agent can be set up with, run as the agent runs it: `<client> <agent> <args…>` with the event on stdin. */
 export interface HookClient {
-  readonly name: 'node' | 'sh';
+  readonly name: 'node' | 'sh' | 'native';
   run(agent: string, args: readonly string[], stdin: string | Buffer, env?: NodeJS.ProcessEnv): Promise<StdinRun>;
 }
 
-/** Both command clients: specs of the command transport run against each. */
+/** The command clients (node, sh, and native where it is built): specs of the command transport run against each. */
 export const HOOK_CLIENTS: readonly HookClient[] = [
   { name: 'node', run: (agent, args, stdin, env) => runWithStdin([NODE_CLIENT, agent, ...args], stdin, env) },
   { name: 'sh', run: (agent, args, stdin, env) => runProgram('sh', [SH_CLIENT, agent, ...args], stdin, env) },
+  ...(NATIVE_MISSING === undefined ? [{ name: 'native' as const, run: (agent: string, args: readonly string[], stdin: string | Buffer, env?: NodeJS.ProcessEnv) => runProgram(NATIVE_CLIENT, [agent, ...args], stdin, env) }] : []),
 ];
 
 /**

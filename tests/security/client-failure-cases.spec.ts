@@ -14,7 +14,8 @@ import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_AGENTS, FAILURE_CASES, type StandIn, standIn } from '../helpers/client-failure-cases.ts';
-import { HOOK_CLIENTS } from '../helpers/command-hook.ts';
+import { HOOK_CLIENTS, NATIVE_MISSING } from '../helpers/command-hook.ts';
+import { skipUnless } from '../helpers/skips.ts';
 
 interface PluginClient {
   decide(event: unknown, kind: string): Promise<Record<string, unknown>>;
@@ -47,7 +48,10 @@ async function withStandIn(row: (typeof FAILURE_CASES)[number], body: (server: S
   }
 }
 
-describe('the command clients (node, sh): every failure of the server is the agent’s closed answer', () => {
+// The native client runs every row too, where `npm run build` built it.
+skipUnless('client failure cases: the native client', NATIVE_MISSING);
+
+describe('the command clients (node, sh, native): every failure of the server is the agent’s closed answer', () => {
   for (const client of HOOK_CLIENTS) {
     for (const row of FAILURE_CASES) {
       it(`${client.name} client — ${row.name}`, { timeout: 120_000 }, async () => {

@@ -13,7 +13,7 @@ import { LOOP_DEFAULTS } from '../../host/loop/defaults.ts';
 import { CONFIG_HEADER, REFUSED_HEADER } from '../../host/serve/config-identity.ts';
 import { EXIT_HEADER, defaultSocketPath } from '../../host/serve/index.ts';
 import { connectablePath } from '../../host/serve/server.ts';
-import { PROJECT_DIR_VARIABLE } from '../../host/cli/setup-paths.ts';
+import { PROJECT_DIR_VARIABLE, PROJECT_SOCKET } from '../../host/cli/setup-paths.ts';
 
 const require = createRequire(import.meta.url);
 const closed = require('../../host/cli/hook-closed.cjs') as {
@@ -73,6 +73,8 @@ describe("hookbox hook: the constants the client repeats are the host's", () => 
     expect(client.CONFIG_HEADER).toBe(CONFIG_HEADER);
     expect(client.REFUSED_HEADER).toBe(REFUSED_HEADER);
     expect(client.PROJECT_DIR_VARIABLE).toEqual(PROJECT_DIR_VARIABLE);
+    // The socket a client starts the project's server on (#55) is the one setup writes.
+    expect(client.PROJECT_SOCKET).toBe(PROJECT_SOCKET);
     // The agents whose events carry no name: their closed answers follow the command line's event.
     expect([...(client.EVENT_ON_COMMAND_LINE as Set<string>)]).toEqual(Object.values(AGENT_BRIDGES).filter((bridge) => bridge.eventOnCommandLine === true).map((bridge) => bridge.name));
     // A socket path the kernel refuses (over 107 bytes) is reached by its path from the cwd, on both sides alike.

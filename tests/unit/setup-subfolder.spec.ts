@@ -25,7 +25,7 @@ function preToolCommand(settingsFile: string): string {
 /** Runs the command as the agent does (`sh -c`, in `cwd`, with `env`), a PreToolUse of `command` on stdin. */
 function asAgent(command: string, cwd: string, env: Record<string, string>): { status: number | null; out: string } {
   const input = JSON.stringify({ session_id: 's1', transcript_path: null, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: PIPE_TO_SH }, tool_use_id: 'u1' });
-  const run = spawnSync('sh', ['-c', command], { cwd, input, encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH, HOME: env.HOME, ...env } });
+  const run = spawnSync('sh', ['-c', command], { cwd, input, encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH, HOME: env.HOME, HOOKBOX_NO_AUTOSTART: '1', ...env } });
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 

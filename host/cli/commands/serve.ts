@@ -1,8 +1,12 @@
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { ConfigError } from '../../errors.ts';
-import { DEFAULT_SERVE_PORT, DecisionServer, defaultTokenPath, loadServedHooks, readOrCreateToken } from '../../serve/index.ts';
+import { DEFAULT_SERVE_PORT, DecisionServer, defaultTokenPath, ensurePrivateDir, loadServedHooks, readOrCreateToken } from '../../serve/index.ts';
+import { configIdentity } from '../../serve/config-identity.ts';
+import { releasePidFile } from '../../serve/serve-lock.ts';
 import { PROJECT_SOCKET } from '../setup-paths.ts';
+import { claimSocket, idleExit, stopServer } from '../serve-lifecycle.ts';
 
 interface ServeFlags {
   readonly config: string;
@@ -14,7 +18,13 @@ interface ServeFlags {
   readonly maxContinuations: string;
   readonly maxBodyBytes: string;
   readonly logDir?: string;
+  readonly stop?: boolean;
+  readonly autostarted?: boolean;
+  readonly exitIdle?: string;
 }
+
+/** How long a self-started server (a client's first event started it) waits for an event before it leaves. */
+const AUTOSTART_IDLE_SECONDS = 30 * 60;
 
 function int(flag: string, value: string, min: number): number {
   const n = Number(value);
@@ -37,9 +47,40 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   // Neither: the project's socket only. A port is one per machine, so a default one would make the second project's server fail.
   const port = flags.port !== undefined ? int('--port', flags.port, 0) : undefined;
   const socket = flags.socket !== undefined ? resolve(flags.socket) : neither ? projectSocket(flags.config) : undefined;
+  if (flags.stop === true) {
+    if (socket === undefined) throw new ConfigError('--stop stops the server on a unix socket: give --socket or no --port');
+    return stopServer(socket);
+  }
+  const autostarted = flags.autostarted === true;
+  if (autostarted && socket === undefined) throw new ConfigError('--autostarted needs the unix socket');
+  const exitIdle = flags.exitIdle !== undefined ? int('--exit-idle', flags.exitIdle, 1) : autostarted ? AUTOSTART_IDLE_SECONDS : undefined;
   const tokenFile = resolve(flags.tokenFile ?? defaultTokenPath());
   const token = port === undefined ? undefined : readOrCreateToken(tokenFile).token;
+  if (socket !== undefined) {
+    ensurePrivateDir(dirname(socket));
+    if (!(await claimSocket(socket, resolve(flags.config), autostarted))) return;
+  }
+  try {
+    await serveClaimed(flags, { port, socket, token, tokenFile, autostarted, exitIdle });
+  } finally {
+    if (socket !== undefined) releasePidFile(socket);
+  }
+}
+
+interface Claimed {
+  readonly port: number | undefined;
+  readonly socket: string | undefined;
+  readonly token: string | undefined;
+  readonly tokenFile: string;
+  readonly autostarted: boolean;
+  readonly exitIdle: number | undefined;
+}
+
+/** The server, once it holds its socket's pid file: loads the hooks (a config it would refuse: it never listens), listens, serves until stopped. */
+async function serveClaimed(flags: ServeFlags, { port, socket, token, tokenFile, autostarted, exitIdle }: Claimed): Promise<void> {
   const hooks = await loadServedHooks(resolve(flags.config));
+  let stopWith: ((why: string) => void) | undefined;
+  const idle = exitIdle === undefined ? undefined : idleExit(exitIdle, () => stopWith?.(`no event for ${exitIdle} s`));
   const server = new DecisionServer({
     hooks,
     ...(port !== undefined && { port }),
@@ -50,6 +91,15 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
     maxContinuations: int('--max-continuations', flags.maxContinuations, 0),
     maxBodyBytes: int('--max-body-bytes', flags.maxBodyBytes, 1024),
     ...(flags.logDir !== undefined && { logDir: resolve(flags.logDir) }),
+    log: (line) => {
+      idle?.touch();
+      process.stderr.write(`${line}\n`);
+    },
+    // A self-started server never decides by a config changed since it started: it refuses and leaves, and the next event starts one.
+    ...(autostarted && {
+      configChanged: () => configIdentity(resolve(flags.config)).identity !== hooks.config?.identity,
+      onConfigChanged: () => stopWith?.('the config changed on disk'),
+    }),
   });
   try {
     await server.listen();
@@ -70,9 +120,13 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
       process.stderr.write(`hookbox serve: ${signal}: finishing calls in flight\n`);
       void server.close().then(done);
     };
+    stopWith = stop;
+    // A self-started server whose project is gone (its config deleted, a removed checkout or temp folder) leaves.
+    if (autostarted) setInterval(() => existsSync(resolve(flags.config)) || stop('its config is gone'), 5_000).unref();
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
-    watchParent(() => stop('the process that started it exited'));
+    // A self-started server outlives the client that started it (it is detached, in its own session).
+    if (!autostarted) watchParent(() => stop('the process that started it exited'));
   });
   process.stderr.write('hookbox serve: stopped\n');
 }
@@ -115,5 +169,8 @@ export function registerServeCommand(program: Command): void {
     .option('--max-continuations <n>', 'loop guard: times one turn may be forced on', '3')
     .option('--max-body-bytes <n>', 'largest request accepted (larger: 413 and the fail-closed answer)', String(4 * 1024 * 1024))
     .option('--log-dir <dir>', 'session logs here instead of <project>/.hookbox/sessions')
+    .option('--stop', 'stop the hookbox serve on the socket (the project\'s, or --socket) and wait for it to finish its calls')
+    .option('--exit-idle <seconds>', `leave after this long with no event (default: never; ${AUTOSTART_IDLE_SECONDS} for a server a client started)`)
+    .addOption(new Option('--autostarted', 'started by a per-event client for its project (detached; leaves on a changed config)').hideHelp())
     .action(serveCommand);
 }

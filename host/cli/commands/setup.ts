@@ -311,7 +311,7 @@ export function registerSetupCommand(program: Command): void {
       '--transport <kind>',
       'command (the default: fails closed; a process per event), http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token) or plugin (pi, OpenCode and Kilo CLI, their default and only one: hookbox inside the agent)',
     )
-    .option('--client <kind>', 'command transport: sh (no Node start per event while the server is up; the default where there is a POSIX sh) or node')
+    .option('--client <kind>', 'command transport: sh (no Node start per event while the server is up; the default where there is a POSIX sh), node, or native (a C program, no interpreter start; where npm run build found a C compiler)')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')

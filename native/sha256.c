@@ -1,0 +1,70 @@
+/* SHA-256 written from FIPS 180-4 (sections 4.1.2, 4.2.2, 5.1.1, 6.2): the
+ * listener proof is sha256 over the key, the nonce and the answer
+ * (host/listener-proof.cjs), checked here without a crypto library. */
+#include "sha256.h"
+#include <string.h>
+
+static const uint32_t K[64] = {
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void compress(uint32_t h[8], const unsigned char *block) {
+  uint32_t w[64];
+  for (int t = 0; t < 16; t++)
+    w[t] = (uint32_t)block[4 * t] << 24 | (uint32_t)block[4 * t + 1] << 16 | (uint32_t)block[4 * t + 2] << 8 | block[4 * t + 3];
+  for (int t = 16; t < 64; t++) {
+    uint32_t s0 = ROTR(w[t - 15], 7) ^ ROTR(w[t - 15], 18) ^ (w[t - 15] >> 3);
+    uint32_t s1 = ROTR(w[t - 2], 17) ^ ROTR(w[t - 2], 19) ^ (w[t - 2] >> 10);
+    w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+  }
+  uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+  for (int t = 0; t < 64; t++) {
+    uint32_t t1 = hh + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
+    uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+  }
+  h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+void sha256_init(struct sha256 *s) {
+  static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  memcpy(s->h, H0, sizeof H0);
+  s->length = 0;
+  s->used = 0;
+}
+
+void sha256_update(struct sha256 *s, const void *data, size_t n) {
+  const unsigned char *p = data;
+  s->length += n;
+  while (n > 0) {
+    size_t take = 64 - s->used < n ? 64 - s->used : n;
+    memcpy(s->block + s->used, p, take);
+    s->used += take; p += take; n -= take;
+    if (s->used == 64) { compress(s->h, s->block); s->used = 0; }
+  }
+}
+
+void sha256_hex(struct sha256 *s, char out[65]) {
+  uint64_t bits = s->length * 8;
+  unsigned char pad = 0x80, zero = 0, len[8];
+  sha256_update(s, &pad, 1);
+  while (s->used != 56) sha256_update(s, &zero, 1);
+  for (int i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
+  sha256_update(s, len, 8);
+  for (int i = 0; i < 32; i++) {
+    static const char hex[] = "0123456789abcdef";
+    unsigned char byte = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
+    out[2 * i] = hex[byte >> 4];
+    out[2 * i + 1] = hex[byte & 15];
+  }
+  out[64] = 0;
+}
