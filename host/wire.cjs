@@ -4,7 +4,7 @@
 // (host/cli/hook-closed.cjs) and the plugin client
 // (host/agents/plugin-client.mjs) require it; the sh client
 // (host/cli/hookbox-hook.sh) and the native client's header
-// (native/wire.h) carry a block generated from it by `npm run gen`
+// (host/cli/native/wire.h) carry a block generated from it by `npm run gen`
 // (scripts/gen-wire.mjs; tests/unit/wire-generated.spec.ts fails when a
 // block is stale). The server's side (host/serve) is TypeScript;
 // tests/unit/hook-client-closed.spec.ts holds the two equal.

@@ -1,4 +1,4 @@
-// The native per-event client (native/hookbox-hook.c with ask.c and sha256.c, issue #55), built by
+// The native per-event client (host/cli/native/hookbox-hook.c with ask.c and sha256.c, issue #55), built by
 // `npm run build` (so `prepare` and `pack`) into dist/native/<platform>-<arch>/
 // where a C compiler is present; where none is, one line says so and the sh
 // and node clients serve (setup picks the native one only when it is built
@@ -22,7 +22,7 @@ export function buildNative(root, dist) {
   const out = join(dist, 'native', nativePlatform());
   mkdirSync(out, { recursive: true });
   const binary = join(out, 'hookbox-hook');
-  const sources = ['hookbox-hook.c', 'ask.c', 'sha256.c'].map((file) => join(root, 'native', file));
+  const sources = ['hookbox-hook.c', 'ask.c', 'sha256.c'].map((file) => join(root, 'host', 'cli', 'native', file));
   const built = spawnSync(compiler, ['-O2', '-std=c11', '-Wall', '-Wextra', '-o', binary, ...sources], { encoding: 'utf8' });
   if (built.status !== 0) {
     console.log(`native client: not built (${compiler} failed: ${(built.stderr ?? '').trim().split('\n')[0] ?? ''}); the sh and node clients serve`);

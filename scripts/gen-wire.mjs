@@ -1,6 +1,6 @@
 // The wire's generated copies (issue #50 item 2): host/wire.cjs is the one
 // definition; the sh client (host/cli/hookbox-hook.sh, between its `wire`
-// markers) and the native client (native/wire.h) carry what they need of it
+// markers) and the native client (host/cli/native/wire.h) carry what they need of it
 // as generated text. `npm run gen` writes them; tests/unit/wire-generated.spec.ts
 // fails when either is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wire = createRequire(import.meta.url)('../host/wire.cjs');
 
 export const SH_CLIENT = join(root, 'host', 'cli', 'hookbox-hook.sh');
-export const NATIVE_HEADER = join(root, 'native', 'wire.h');
+export const NATIVE_HEADER = join(root, 'host', 'cli', 'native', 'wire.h');
 const BEGIN = '# BEGIN wire: generated from host/wire.cjs by `npm run gen`; do not edit';
 const END = '# END wire';
 /** What the sh client reads past the answer's cap: the frame's first line (`hookbox <exit> <refused> <bytes> <proof>`) and curl's status. */

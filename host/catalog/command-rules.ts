@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CatalogPolicy } from './policy.ts';
 
-/** One of `command-rules`' rules (what `policies/command-rules/rules.ts` reads). */
+/** One of `command-rules`' rules (what `examples-hooks/policies/command-rules/rules.ts` reads). */
 const CommandRuleSchema = z.strictObject({
   /** Words the normalised command starts with: `git push --force`; `*` any one word; a final `**` any rest. */
   command: z

@@ -3,7 +3,7 @@ import type { CatalogPolicy } from './policy.ts';
 
 const ActionSchema = z.enum(['deny', 'ask', 'allow']);
 
-/** `git-guards`' config (what `policies/git-guards/rules.ts` reads, defaults filled in). */
+/** `git-guards`' config (what `examples-hooks/policies/git-guards/rules.ts` reads, defaults filled in). */
 export const GitGuardsConfigSchema = z.strictObject({
   /** Branches no push may target and no `branch -D/-f`, `checkout -B` may force. */
   protectedBranches: z.array(z.string().trim().min(1)).default(['main', 'master']),

@@ -39,12 +39,12 @@ export function catalogManifest(name: string, root: string = PACKAGE_ROOT): stri
 
 /** A policy's hook source, built by `scripts/build.mjs`. */
 export function catalogSource(name: string, root: string = PACKAGE_ROOT): string {
-  return path.join(root, 'policies', name, 'hook.ts');
+  return path.join(root, 'examples-hooks', 'policies', name, 'hook.ts');
 }
 
 /** The sources a policy's wasm is built from (beside the PDK): its folder, the shared code, guard-bash's parser. */
 function sourceFolders(name: string, root: string): string[] {
-  return [path.join(root, 'policies', name), path.join(root, 'policies', 'shared'), path.join(root, 'examples-hooks', 'guard-bash')];
+  return [path.join(root, 'examples-hooks', 'policies', name), path.join(root, 'examples-hooks', 'policies', 'shared'), path.join(root, 'examples-hooks', 'guard-bash')];
 }
 
 function newestMtime(dir: string): number {

@@ -3,7 +3,7 @@ import type { SeamId } from '../seams/index.ts';
 
 /**
  * One built-in policy: a sandboxed wasm hook built by hookbox's own build
- * (`policies/<name>/hook.ts` → `dist/catalog/<name>/`) and the schema of its
+ * (`examples-hooks/policies/<name>/hook.ts` → `dist/catalog/<name>/`) and the schema of its
  * typed config, checked host-side when a config names it.
  */
 export interface CatalogPolicy {

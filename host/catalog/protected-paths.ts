@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CatalogPolicy } from './policy.ts';
 
-/** `protected-paths`' config (what `policies/protected-paths/rules.ts` reads). */
+/** `protected-paths`' config (what `examples-hooks/policies/protected-paths/rules.ts` reads). */
 export const ProtectedPathsConfigSchema = z.strictObject({
   /**
    * Globs of paths no tool may write, edit, delete or move: `*`, `?`, `**`,

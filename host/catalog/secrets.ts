@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CatalogPolicy } from './policy.ts';
 
-/** `secrets`' config (what `policies/secrets/rules.ts` reads, defaults filled in). */
+/** `secrets`' config (what `examples-hooks/policies/secrets/rules.ts` reads, defaults filled in). */
 export const SecretsConfigSchema = z.strictObject({
   /** Replace secrets in every tool result with `[REDACTED:<kind>]` (tools/post-execute). */
   redactOutput: z.boolean().default(true),

@@ -9,7 +9,7 @@ import { PACKAGE_ROOT } from '../package.ts';
  * The command clients `setup` can write: `sh` (host/cli/hookbox-hook.sh: no
  * Node start while the server is up; it hands every other case to the Node
  * client) and `node` (host/cli/hookbox-hook.cjs), and `native`
- * (native/hookbox-hook.c, built into dist/native/<platform>/ where
+ * (host/cli/native/hookbox-hook.c, built into dist/native/<platform>/ where
  * `npm run build` found a C compiler: no interpreter start at all). All take
  * the same arguments and answer the same.
  */

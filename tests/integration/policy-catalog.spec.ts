@@ -10,7 +10,7 @@ import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
 // (real sandboxed hooks under the real layered config), and the config's errors.
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
 const GUIDE = fileURLToPath(new URL('../../docs/guides/policies.md', import.meta.url));
-const PROTECTED_PATHS_TABLE = fileURLToPath(new URL('../../policies/protected-paths/test/', import.meta.url));
+const PROTECTED_PATHS_TABLE = fileURLToPath(new URL('../../examples-hooks/policies/protected-paths/test/', import.meta.url));
 
 let workspace: TestWorkspace;
 beforeEach(() => {
@@ -56,10 +56,10 @@ describe('hookbox policies', () => {
 
 describe('hookbox test', () => {
   it.each(CATALOG.map((policy) => [policy.name]))("passes %s's decision table through the real hooks, every case printed, exit 0", (name) => {
-    const result = hookbox(['test', fileURLToPath(new URL(`../../policies/${name}/test/hookbox.test.json`, import.meta.url))]);
+    const result = hookbox(['test', fileURLToPath(new URL(`../../examples-hooks/policies/${name}/test/hookbox.test.json`, import.meta.url))]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    const table = JSON.parse(readFileSync(fileURLToPath(new URL(`../../policies/${name}/test/hookbox.test.json`, import.meta.url)), 'utf8')) as { cases: unknown[] };
+    const table = JSON.parse(readFileSync(fileURLToPath(new URL(`../../examples-hooks/policies/${name}/test/hookbox.test.json`, import.meta.url)), 'utf8')) as { cases: unknown[] };
     expect(result.stdout.split('\n').filter((line) => line.startsWith('pass  '))).toHaveLength(table.cases.length);
     expect(result.stdout).toContain(`${table.cases.length} passed, 0 failed`);
     // Every rule but config-error (a config the host let through cannot reach it) decided some case.

@@ -22,8 +22,8 @@ function file(relative: string, seconds: number): void {
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'hookbox-catalog-stale-'));
   file('dist/catalog/p/hook.wasm', 100);
-  file('policies/p/hook.ts', 50);
-  file('policies/shared/globs.ts', 50);
+  file('examples-hooks/policies/p/hook.ts', 50);
+  file('examples-hooks/policies/shared/globs.ts', 50);
   file('examples-hooks/guard-bash/shell.ts', 50);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -33,19 +33,19 @@ describe('staleCatalogSource', () => {
     expect(staleCatalogSource('p', root, true)).toBeUndefined();
   });
 
-  it.each([['policies/p/rules.ts', 'policies/p'], ['policies/shared/globs.ts', 'policies/shared'], ['examples-hooks/guard-bash/shell.ts', 'examples-hooks/guard-bash']])('names the folder when %s changed after the build', (changed, folder) => {
+  it.each([['examples-hooks/policies/p/rules.ts', 'examples-hooks/policies/p'], ['examples-hooks/policies/shared/globs.ts', 'examples-hooks/policies/shared'], ['examples-hooks/guard-bash/shell.ts', 'examples-hooks/guard-bash']])('names the folder when %s changed after the build', (changed, folder) => {
     file(changed, 200);
     expect(staleCatalogSource('p', root, true)).toBe(path.join(root, folder));
   });
 
   it('ignores what is not TypeScript (a README, the decision table)', () => {
-    file('policies/p/README.md', 200);
-    file('policies/p/test/hookbox.test.json', 200);
+    file('examples-hooks/policies/p/README.md', 200);
+    file('examples-hooks/policies/p/test/hookbox.test.json', 200);
     expect(staleCatalogSource('p', root, true)).toBeUndefined();
   });
 
   it('never says stale in an installed package, nor for a policy not built at all', () => {
-    file('policies/p/rules.ts', 200);
+    file('examples-hooks/policies/p/rules.ts', 200);
     expect(staleCatalogSource('p', root, false)).toBeUndefined();
     expect(staleCatalogSource('q', root, true)).toBeUndefined();
   });

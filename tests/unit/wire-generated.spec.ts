@@ -15,7 +15,7 @@ const { renderWireCopies } = (await import(pathToFileURL(join(root, 'scripts', '
 const wire = createRequire(import.meta.url)('../../host/wire.cjs') as { MAX_ANSWER: number; PROJECT_DIR_VARIABLE: Record<string, string> };
 
 describe('the wire’s generated copies', () => {
-  it('the sh client’s block and native/wire.h are up to date with host/wire.cjs (run `npm run gen`)', () => {
+  it('the sh client’s block and host/cli/native/wire.h are up to date with host/wire.cjs (run `npm run gen`)', () => {
     for (const [path, expected] of Object.entries(renderWireCopies())) {
       expect(readFileSync(path, 'utf8'), `${relative(root, path)} is stale: run npm run gen`).toBe(expected);
     }

@@ -3,7 +3,7 @@
  * `--no-verify`, pushes to protected branches and history rewrites. The host
  * validated the config and passes it as JSON in the `policy` config key.
  */
-import { allow, ask, defineHook, deny } from '../../pdk/index.ts';
+import { allow, ask, defineHook, deny } from '../../../pdk/index.ts';
 import { judgeCall, parseConfig } from './rules.ts';
 
 let cachedRaw: string | undefined;

@@ -4,11 +4,11 @@
  * `VAR=…` prefixes stripped, and the scripts run by `bash -c`, `eval`, `$(…)`,
  * backticks and heredocs fed to a shell. No PDK globals.
  */
-import { normalizeCommand, type Invocation } from '../../examples-hooks/guard-bash/normalize.ts';
-import { readsScriptFromStdin, scriptArgument } from '../../examples-hooks/guard-bash/rules.ts';
-import { parseShell, type SimpleCommand } from '../../examples-hooks/guard-bash/shell.ts';
+import { normalizeCommand, type Invocation } from '../../guard-bash/normalize.ts';
+import { readsScriptFromStdin, scriptArgument } from '../../guard-bash/rules.ts';
+import { parseShell, type SimpleCommand } from '../../guard-bash/shell.ts';
 
-export type { Invocation } from '../../examples-hooks/guard-bash/normalize.ts';
+export type { Invocation } from '../../guard-bash/normalize.ts';
 
 /** Tools that run a shell command (hookbox's `bash` and the names agents use for theirs). */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'Bash', 'exec_command', 'shell', 'local_shell', 'container.exec', 'run_shell_command', 'Monitor']);

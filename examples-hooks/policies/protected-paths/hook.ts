@@ -4,7 +4,7 @@
  * The host validated the config (`host/catalog/`) and passes it as JSON in
  * the `policy` config key; the logic lives in `rules.ts`.
  */
-import { allow, defineHook, deny } from '../../pdk/index.ts';
+import { allow, defineHook, deny } from '../../../pdk/index.ts';
 import { compileConfig, judgeCall } from './rules.ts';
 
 // Config is fixed for a plugin instance: compile the globs once per distinct value.

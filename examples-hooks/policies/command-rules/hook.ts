@@ -3,7 +3,7 @@
  * operator's deny / ask / allow rules on normalised shell commands. The host
  * validated the config and passes it as JSON in the `policy` config key.
  */
-import { allow, ask, defineHook, deny } from '../../pdk/index.ts';
+import { allow, ask, defineHook, deny } from '../../../pdk/index.ts';
 import { compileConfig, judgeCall } from './rules.ts';
 
 let cachedRaw: string | undefined;

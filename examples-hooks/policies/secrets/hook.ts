@@ -3,7 +3,7 @@
  * tool output, blocks prompts holding one, refuses writing one into a file.
  * The host validated the config and passes it as JSON in the `policy` key.
  */
-import { accept, allow, block, defineHook, deny } from '../../pdk/index.ts';
+import { accept, allow, block, defineHook, deny } from '../../../pdk/index.ts';
 import { judgeCall, judgePrompt, parseConfig, redactOutput } from './rules.ts';
 
 let cachedRaw: string | undefined;

@@ -5,7 +5,7 @@
  * (`examples-hooks/shared/secrets.ts`, one implementation). Reasons (and the
  * redaction note) start `secrets: <rule>:`; they name kinds, never values.
  */
-import { describeSecretCounts, detectSecrets, redactSecrets } from '../../examples-hooks/shared/secrets.ts';
+import { describeSecretCounts, detectSecrets, redactSecrets } from '../../shared/secrets.ts';
 import { SHELL_TOOLS } from '../shared/shell-walk.ts';
 import { callTargets } from '../shared/tool-targets.ts';
 
