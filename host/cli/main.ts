@@ -230,9 +230,13 @@ function prestartEntry(argv: readonly string[]): CatalogEntry | undefined {
  * dropped and it ends with its own exit code. Any other stdout error is still thrown.
  */
 function quietOnClosedPipe(): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  // Once per process: `main` also runs in-process (tests, the SDK's embedders), where a listener per call would pile up.
+  if (process.stdout.listeners('error').includes(ignoreClosedPipe)) return;
+  process.stdout.on('error', ignoreClosedPipe);
+}
+
+function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
 }
 
 /** Runs the CLI; returns the exit code. Bad input and configuration print a clear message, not a stack. */

@@ -62,7 +62,8 @@ export async function invokeListener<S extends SeamId>(
     ...(outcome.type === 'fault' && { fault: outcome.fault }),
     applied: decision,
   };
-  // Telemetry off (the default): one branch, nothing else.
-  currentTelemetry()?.hookCall(invocation, started);
+  // Telemetry off (the default): one branch, nothing else. A quiet listener's "no opinion" is no hook call
+  // (the session log does not record it either: bus.ts).
+  if (!(listener.quiet === true && outcome.type === 'no-opinion')) currentTelemetry()?.hookCall(invocation, started);
   return { decision, invocation };
 }

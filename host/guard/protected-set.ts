@@ -81,9 +81,10 @@ export class ProtectedSet {
     return undefined;
   }
 
-  /** A protected path an absolute glob pattern matches (a file, a folder, or something inside a folder). */
+  /** A protected path an absolute glob pattern matches as the shell would (a file, a folder, or something inside a folder). */
   matchGlob(pattern: string): string | undefined {
-    const matches = picomatch(pattern, { dot: true });
+    // As the shell expands it: `*` does not match a leading dot unless the pattern spells the dot (`.c*`).
+    const matches = picomatch(pattern, { dot: false });
     for (const entry of this.paths) {
       if (matches(entry.path) || (entry.folder === true && matches(path.join(entry.path, 'x.json')))) return entry.path;
     }

@@ -134,7 +134,7 @@ function isHookboxSetup(name: string, args: readonly string[]): boolean {
  * are turned into `;` first when they stand outside quotes.
  */
 function simpleCommands(command: string): SimpleCommand[] {
-  const tokens = parse(unquotedSeparators(command), (key) => `$${key}`);
+  const tokens = parse(unquotedSeparators(foldHeredocs(command)), (key) => `$${key}`);
   const commands: SimpleCommand[] = [];
   let current: SimpleCommand = { words: [], writes: [], globs: [] };
   for (let i = 0; i < tokens.length; i++) {
@@ -165,6 +165,46 @@ function simpleCommands(command: string): SimpleCommand[] {
   }
   commands.push(current);
   return commands;
+}
+
+/**
+ * Each here-document's body taken off its lines and put on the command line
+ * that reads it, as one quoted word: the body is that program's input, not
+ * commands of the script (a patch's `*** Begin Patch` is no glob), yet a
+ * program that is not read-only and is fed a body naming a protected path
+ * (`python3 <<EOF`, `sh <<EOF`) still counts as naming it.
+ */
+function foldHeredocs(command: string): string {
+  const lines = command.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const at = unquotedHeredoc(line);
+    const opened = at < 0 ? null : /^<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\2/.exec(line.slice(at));
+    if (opened === null) {
+      out.push(line);
+      continue;
+    }
+    const [, strip, , delimiter] = opened;
+    const body: string[] = [];
+    while (i + 1 < lines.length && (strip === '-' ? lines[i + 1]!.replace(/^\t+/, '') : lines[i + 1]) !== delimiter) body.push(lines[++i]!);
+    i++;
+    out.push(`${line} '${body.join('\n').replace(/'/g, `'\\''`)}'`);
+  }
+  return out.join('\n');
+}
+
+/** Where a here-document operator (`<<`, not `<<<`) stands outside quotes on a line, else -1. */
+function unquotedHeredoc(line: string): number {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === undefined && c === '\\') i++;
+    else if (quote === undefined && (c === '"' || c === "'")) quote = c;
+    else if (quote === c) quote = undefined;
+    else if (quote === undefined && line.startsWith('<<', i) && line[i + 2] !== '<' && line[i - 1] !== '<') return i;
+  }
+  return -1;
 }
 
 /** `command` with every newline and backtick outside quotes made a `;`. */

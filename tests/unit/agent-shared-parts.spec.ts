@@ -170,6 +170,6 @@ describe('answer deadline', () => {
 describe('registry', () => {
   it('an unknown agent name is refused with the names there are', () => {
     expect(agentBridge('codex')).toBe(AGENT_BRIDGES.codex);
-    expect(() => agentBridge('cursor')).toThrow(new ConfigError('unknown agent "cursor" (expected one of: claude-code, codex, gemini, qwen, factory, pi, opencode, kilo, copilot)'));
+    expect(() => agentBridge('cursor')).toThrow(new ConfigError('unknown agent "cursor" (expected one of: claude-code, codex, gemini, qwen, factory, pi, opencode, kilo, copilot, cline)'));
   });
 });

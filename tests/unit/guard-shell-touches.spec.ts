@@ -119,3 +119,24 @@ describe('changeOf: every tool, by hookbox tool name', () => {
     expect(changeOf('Grep', { path: '.claude/settings.json', pattern: 'x' }, PROJECT, HOME, set)).toBeUndefined();
   });
 });
+
+describe('shellTouch: here-documents', () => {
+  it('reads a here-document as the input of its program, not as commands (a patch through apply_patch is no glob)', () => {
+    expect(shellTouch("apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: prod.env\n+TOKEN=2\n*** End Patch\nPATCH", PROJECT, HOME, set)).toBeUndefined();
+    expect(shellTouch('cat <<EOF > notes.md\nsee .claude/settings.json\nEOF', PROJECT, HOME, set)).toBeUndefined();
+  });
+
+  it('still refuses a here-document fed to a program that is not read-only and names a protected path, and the commands after it', () => {
+    expect(shellTouch("python3 <<'PY'\nopen('.claude/settings.local.json', 'w').write('{}')\nPY", PROJECT, HOME, set)?.path).toBe('.claude/settings.local.json');
+    expect(shellTouch('cat <<EOF > x.txt\nhello\nEOF\nrm .codex/hooks.json', PROJECT, HOME, set)?.path).toBe(at('.codex/hooks.json'));
+    expect(shellTouch('cat > .gemini/settings.json <<EOF\n{}\nEOF', PROJECT, HOME, set)?.path).toBe(at('.gemini/settings.json'));
+  });
+
+  it('a << inside quotes opens no here-document, so the next line is still read as a command', () => {
+    expect(shellTouch('echo "a <<EOF"\nrm .codex/hooks.json', PROJECT, HOME, set)?.path).toBe(at('.codex/hooks.json'));
+  });
+
+  it('a glob the shell expands does not match a dot folder it does not spell (rm -rf * leaves .hookbox/ to the shell rules)', () => {
+    expect(shellTouch('ls *; rm -rf build/*', PROJECT, HOME, set)).toBeUndefined();
+  });
+});
