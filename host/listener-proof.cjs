@@ -31,7 +31,7 @@ const { lstatSync, readFileSync } = require('node:fs');
 const { basename, dirname } = require('node:path');
 
 // The headers and the answer cap are the wire's (host/wire.cjs).
-const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER } = require('./wire.cjs');
+const { EXIT_HEADER, MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, REFUSED_HEADER } = require('./wire.cjs');
 
 /** The key file of the server listening on `socket`. */
 function keyFileOf(socket) {
@@ -123,4 +123,36 @@ function readKey(socket) {
   return { key };
 }
 
-module.exports = { NONCE_HEADER, PROOF_HEADER, MAX_ANSWER, keyFileOf, newNonce, answerProof, proofHolds, unsafeListener, readKey, checkedFolders };
+/**
+ * Reads `hookbox serve`'s answer to `req` off `res`, for the node and plugin
+ * clients alike: past MAX_ANSWER bytes the request is destroyed (`tooLarge`
+ * names why); at the end the key is read — once there is an answer, so a
+ * stale socket has refused the connection first — and the answer is handed
+ * to `resolve` as `{status, exit, refused, text}` only when it carries the
+ * proof made with that key and this request's `nonce`; anything else goes
+ * to `reject` with the reason.
+ */
+function readProvedAnswer(req, res, socket, nonce, tooLarge, resolve, reject) {
+  const chunks = [];
+  let size = 0;
+  res.on('data', (chunk) => {
+    size += chunk.length;
+    if (size > MAX_ANSWER) req.destroy(new Error(tooLarge));
+    else chunks.push(chunk);
+  });
+  res.on('end', () => {
+    const { key, error } = readKey(socket);
+    if (error !== undefined) return void reject(new Error(error));
+    const bytes = Buffer.concat(chunks);
+    const exit = res.headers[EXIT_HEADER];
+    const refused = res.headers[REFUSED_HEADER];
+    if (!proofHolds(key, nonce, exit ?? '', typeof refused === 'string' ? refused : '-', bytes, res.headers[PROOF_HEADER])) {
+      reject(new Error(`the listener on ${socket} gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)`));
+      return;
+    }
+    resolve({ status: res.statusCode, exit, refused, text: bytes.toString('utf8') });
+  });
+  res.on('error', reject);
+}
+
+module.exports = { NONCE_HEADER, PROOF_HEADER, MAX_ANSWER, keyFileOf, newNonce, answerProof, proofHolds, unsafeListener, readKey, checkedFolders, readProvedAnswer };

@@ -18,8 +18,8 @@ import * as z from 'zod';
 import listenerProof from '../listener-proof.cjs';
 import wire from '../wire.cjs';
 
-const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, newNonce, proofHolds, readKey, unsafeListener } = listenerProof;
-const { CONFIG_HEADER, EXIT_HEADER, FORMS, MAX_SOCKET_PATH, PLUGIN_CLOSED, REFUSED_HEADER, fill } = wire;
+const { MAX_ANSWER, NONCE_HEADER, newNonce, readProvedAnswer, unsafeListener } = listenerProof;
+const { CONFIG_HEADER, FORMS, MAX_SOCKET_PATH, PLUGIN_CLOSED, fill } = wire;
 
 /** Longest text handed to the agent (the bridge caps at 4,000 per text; this is the backstop). */
 const MAX_TEXT = 64 * 1024;
@@ -106,29 +106,7 @@ function ask(settings, body, signal) {
         },
         signal,
       },
-      (res) => {
-        const chunks = [];
-        let size = 0;
-        res.on('data', (chunk) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER) req.destroy(new Error(`the server's answer is over ${MAX_ANSWER} bytes`));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          // The key is read once there is an answer: a stale socket (its server died) refuses the connection first.
-          const { key, error } = readKey(settings.socket);
-          if (error !== undefined) return void reject(new Error(error));
-          const bytes = Buffer.concat(chunks);
-          const exit = res.headers[EXIT_HEADER];
-          const refused = res.headers[REFUSED_HEADER];
-          if (!proofHolds(key, nonce, exit ?? '', typeof refused === 'string' ? refused : '-', bytes, res.headers[PROOF_HEADER])) {
-            reject(new Error(`the listener on ${settings.socket} gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)`));
-            return;
-          }
-          resolvePromise({ status: res.statusCode, exit, refused, text: bytes.toString('utf8') });
-        });
-        res.on('error', reject);
-      },
+      (res) => readProvedAnswer(req, res, settings.socket, nonce, `the server's answer is over ${MAX_ANSWER} bytes`, resolvePromise, reject),
     );
     req.on('error', (error) => {
       if (NO_SERVER.has(error.code)) resolvePromise(undefined);

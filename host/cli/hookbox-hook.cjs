@@ -19,7 +19,7 @@ const { dirname, isAbsolute, join, relative, resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { autostart } = require('./autostart.cjs');
 const { closedAnswer } = require('./hook-closed.cjs');
-const { MAX_ANSWER, NONCE_HEADER, PROOF_HEADER, newNonce, proofHolds, readKey, unsafeListener } = require('../listener-proof.cjs');
+const { MAX_ANSWER, NONCE_HEADER, newNonce, readProvedAnswer, unsafeListener } = require('../listener-proof.cjs');
 const wire = require('../wire.cjs');
 
 const { CONFIG_HEADER, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CONTINUATIONS, EXIT_HEADER, MAX_SOCKET_PATH, MAX_STDIN, PROJECT_DIR_VARIABLE, REFUSED_HEADER, sniffEvent } = wire;
@@ -162,29 +162,7 @@ function ask(options, body) {
           ...(options.config !== undefined && { [CONFIG_HEADER]: encodeURIComponent(options.config) }),
         },
       },
-      (res) => {
-        const chunks = [];
-        let size = 0;
-        res.on('data', (chunk) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER) req.destroy(new Error(`the answer from ${options.socket} is over ${MAX_ANSWER} bytes, more than hookbox serve writes`));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          // The key is read once there is an answer: a stale socket (its server died) refuses the connection first.
-          const { key, error } = readKey(options.socket);
-          if (error !== undefined) return void reject(new Error(error));
-          const bytes = Buffer.concat(chunks);
-          const exit = res.headers[EXIT_HEADER];
-          const refused = res.headers[REFUSED_HEADER];
-          if (!proofHolds(key, nonce, exit ?? '', typeof refused === 'string' ? refused : '-', bytes, res.headers[PROOF_HEADER])) {
-            reject(new Error(`the listener on ${options.socket} gave no proof that it is your hookbox serve (restart hookbox serve if it predates the proof)`));
-            return;
-          }
-          resolvePromise({ status: res.statusCode, exit, refused, text: bytes.toString('utf8') });
-        });
-        res.on('error', reject);
-      },
+      (res) => readProvedAnswer(req, res, options.socket, nonce, `the answer from ${options.socket} is over ${MAX_ANSWER} bytes, more than hookbox serve writes`, resolvePromise, reject),
     );
     req.on('error', (error) => {
       if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolvePromise(undefined);
