@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLES_DIR } from '../examples-hooks/build.ts';
-import { PAYLOAD, SESSION } from './fixtures.ts';
+import { hookJson } from './fixtures.ts';
 import { HOOKBOX, HOOK_CLIENT, SH_HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
 import { type Summary, formatSection, summarize } from './harness.ts';
 
@@ -34,18 +34,6 @@ export interface ClientTarget {
   readonly met: boolean;
 }
 
-function hookJson(sessionId: string, n: number): string {
-  return JSON.stringify({
-    session_id: sessionId,
-    transcript_path: '/tmp/transcript.jsonl',
-    cwd: SESSION.cwd,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: PAYLOAD.arguments.command, description: 'bench' },
-    tool_use_id: `toolu_bench_${n}`,
-  });
-}
 
 /** A fresh project with guard-bash: its config and its socket (where setup points the clients). */
 async function freshProject(root: string, name: string): Promise<{ config: string; socket: string }> {

@@ -113,3 +113,17 @@ export function withNonce(bytes: Uint8Array, nonce: number): Uint8Array {
   out.set(body, bytes.length + 2);
   return out;
 }
+
+/** The bench payload as Claude Code's PreToolUse hook JSON (what the per-event clients and `hookbox serve` are sent). */
+export function hookJson(sessionId: string, n: number): string {
+  return JSON.stringify({
+    session_id: sessionId,
+    transcript_path: '/tmp/transcript.jsonl',
+    cwd: SESSION.cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: PAYLOAD.arguments.command, description: 'bench' },
+    tool_use_id: `toolu_bench_${n}`,
+  });
+}

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EXAMPLES_DIR } from '../examples-hooks/build.ts';
 import { HookRunner } from '../host/runner/index.ts';
-import { PAYLOAD, SESSION } from './fixtures.ts';
+import { PAYLOAD, SESSION, hookJson } from './fixtures.ts';
 import { HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
 import { type Summary, formatSection, sleep, summarize } from './harness.ts';
 import { nodeHook, shHook } from './shell.ts';
@@ -44,19 +44,6 @@ export interface ServeOptions {
   readonly onProgress: (message: string) => void;
 }
 
-/** The bench payload as Claude Code's PreToolUse hook JSON. */
-function hookJson(sessionId: string, n: number): string {
-  return JSON.stringify({
-    session_id: sessionId,
-    transcript_path: '/tmp/transcript.jsonl',
-    cwd: SESSION.cwd,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: PAYLOAD.arguments.command, description: 'bench' },
-    tool_use_id: `toolu_bench_${n}`,
-  });
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
