@@ -25,6 +25,8 @@ export interface SelfProtectionOptions extends Partial<GuardRoots> {
 
 /** Tools whose names say they only read or look (unmapped agent tools: `Grep`, `Glob`, `search_files`…). */
 const READING_TOOL = /^(read|view|grep|glob|search|find|list|ls|cat|fetch|web)/i;
+/** …unless the name also says it changes something (`findAndReplace`, `list_and_delete`, `search_replace`). */
+const CHANGING_WORD = /write|edit|replace|delete|remove|move|rename|create|patch|put|save|set|append|truncate|copy|link|chmod/i;
 /** Snapshots kept for tool calls still running; the oldest is dropped past this (a call whose post-tool event never comes). */
 const MAX_RUNNING = 512;
 
@@ -108,7 +110,7 @@ export function changeOf(toolName: string, args: Readonly<Record<string, unknown
     const hit = typeof args.path === 'string' ? set.touch(path.resolve(cwd, args.path)) : undefined;
     return hit === undefined ? undefined : { how: `it writes ${hit.path}`, path: hit.path };
   }
-  if (READING_TOOL.test(toolName)) return undefined;
+  if (READING_TOOL.test(toolName) && !CHANGING_WORD.test(toolName)) return undefined;
   for (const value of stringValues(args, 2)) {
     if (!value.includes('/') && !value.startsWith('.')) continue;
     const hit = set.touch(path.resolve(cwd, value.startsWith('~/') ? path.join(home, value.slice(2)) : value));

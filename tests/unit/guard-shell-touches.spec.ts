@@ -117,6 +117,8 @@ describe('changeOf: every tool, by hookbox tool name', () => {
   it('refuses a tool hookbox does not know that names a protected path, unless its name says it reads', () => {
     expect(changeOf('mcp__fs__write', { target: { file: './.codex/hooks.json' } }, PROJECT, HOME, set)?.path).toBe(at('.codex/hooks.json'));
     expect(changeOf('Grep', { path: '.claude/settings.json', pattern: 'x' }, PROJECT, HOME, set)).toBeUndefined();
+    // A reading-looking name that also says it changes something is not taken for a reader.
+    expect(changeOf('findAndReplace', { file: '.claude/settings.json', find: 'hookbox', replace: '' }, PROJECT, HOME, set)?.path).toBe(at('.claude/settings.json'));
   });
 });
 
