@@ -1,5 +1,6 @@
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
+import type { ClaudeFormatEvent } from '../claude-format/protocol.ts';
 
 /**
  * Claude Code's hook events hookbox answers, and what each decision becomes.
@@ -37,7 +38,7 @@ export const CLAUDE_CODE_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "block"` + reason (within `stop_hook_active` and hookbox\'s continuation cap); stop → no answer',
     },
   ],
-} as const satisfies SeamEventTable;
+} as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** CLAUDE_CODE_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const CLAUDE_CODE_EVENTS: readonly AgentEventMapping[] = eventRows(CLAUDE_CODE_SEAM_EVENTS);

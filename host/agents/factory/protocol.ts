@@ -1,5 +1,6 @@
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
+import type { ClaudeFormatEvent } from '../claude-format/protocol.ts';
 
 /**
  * Factory Droid's hook events hookbox answers (the Claude format, read by
@@ -30,7 +31,7 @@ export const FACTORY_SEAM_EVENTS = {
   'agent/turn-continuation': [
     { event: 'Stop', answers: 'continue {reason} → `decision: "block"` + reason (the Claude format\'s; not measured in Factory); stop → no answer' },
   ],
-} as const satisfies SeamEventTable;
+} as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** FACTORY_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const FACTORY_EVENTS: readonly AgentEventMapping[] = eventRows(FACTORY_SEAM_EVENTS);

@@ -1,5 +1,6 @@
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
+import type { ClaudeFormatEvent } from '../claude-format/protocol.ts';
 
 /**
  * Qwen Code's hook events hookbox answers (the Claude format, read by
@@ -29,7 +30,7 @@ export const QWEN_SEAM_EVENTS = {
   'agent/turn-continuation': [
     { event: 'Stop', answers: 'continue {reason} → `decision: "block"` + reason (the next user message; `stop_hook_active` + hookbox\'s cap end it); stop → no answer' },
   ],
-} as const satisfies SeamEventTable;
+} as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** QWEN_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const QWEN_EVENTS: readonly AgentEventMapping[] = eventRows(QWEN_SEAM_EVENTS);
