@@ -127,6 +127,26 @@ describe('hookbox test', () => {
     expect(result.stderr).toContain('hooks[1].config.n: expected a string (only a catalog "policy" takes JSON config values)');
   });
 
+  it('runs one module for every policy: the rules are the ones hookbox names, not a key the project sets', () => {
+    const manifests = CATALOG.map((policy) => JSON.parse(readFileSync(fileURLToPath(new URL(`../../dist/catalog/${policy.name}/hook.json`, import.meta.url)), 'utf8')) as { wasm: string; seams: string[] });
+    expect(new Set(manifests.map((m) => m.wasm))).toEqual(new Set(['../policies.wasm']));
+    expect(manifests.map((m) => m.seams)).toEqual(CATALOG.map((policy) => policy.seams));
+    // The policy's config is its schema's: a project cannot slip another policy's name in.
+    writeConfig([{ name: 'p', policy: 'protected-paths', config: { paths: ['.env'], policyName: 'secrets' } }]);
+    const cases = [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: { command: 'rm .env' } }, expect: { action: 'deny' } }];
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases }));
+    const spoofed = hookbox(['test']);
+    expect(spoofed.status).not.toBe(0);
+    expect(spoofed.stderr).toContain('hooks[0].config');
+    expect(spoofed.stderr).toContain('policyName');
+    // The module wired by hand, without the name hookbox sets, runs no policy's rules: a fault that says why.
+    const manifest = fileURLToPath(new URL('../../dist/catalog/protected-paths/hook.json', import.meta.url));
+    writeConfig([{ name: 'p', manifest, failPolicy: 'closed', config: { policy: JSON.stringify({ paths: ['.env'] }) } }]);
+    const unnamed = hookbox(['test']);
+    expect(unnamed.status).toBe(0);
+    expect(unnamed.stdout).toContain('no "policyName" config key in the catalog module');
+  });
+
   it('names the case of a payload that is not the seam\'s', () => {
     writeConfig([{ name: 'paths', policy: 'protected-paths', config: { paths: ['.env'] } }]);
     writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash' }, expect: { action: 'allow' } }] }));
