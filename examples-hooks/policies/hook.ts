@@ -11,10 +11,18 @@
  * typed JSON, in the `policy` key) nor by the agent.
  */
 import { defineHook, type HookContext, type HookDefinition, type HookHandlers } from '../../pdk/index.ts';
+import ciLockfileGuard from './ci-lockfile-guard/hook.ts';
 import commandRules from './command-rules/hook.ts';
+import contextInjection from './context-injection/hook.ts';
+import destructiveCommands from './destructive-commands/hook.ts';
+import fileLimits from './file-limits/hook.ts';
 import gitGuards from './git-guards/hook.ts';
+import mcpAllowlist from './mcp-allowlist/hook.ts';
+import networkEgress from './network-egress/hook.ts';
+import packageInstalls from './package-installs/hook.ts';
 import protectedPaths from './protected-paths/hook.ts';
 import secrets from './secrets/hook.ts';
+import turnBudget from './turn-budget/hook.ts';
 
 /** Every policy this module holds, by the name `host/catalog/` gives it. */
 const POLICIES: Readonly<Record<string, HookDefinition>> = {
@@ -22,6 +30,14 @@ const POLICIES: Readonly<Record<string, HookDefinition>> = {
   'command-rules': commandRules,
   'git-guards': gitGuards,
   secrets,
+  'network-egress': networkEgress,
+  'package-installs': packageInstalls,
+  'ci-lockfile-guard': ciLockfileGuard,
+  'context-injection': contextInjection,
+  'mcp-allowlist': mcpAllowlist,
+  'file-limits': fileLimits,
+  'turn-budget': turnBudget,
+  'destructive-commands': destructiveCommands,
 };
 
 /**

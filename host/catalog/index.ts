@@ -12,15 +12,44 @@ import { COMMAND_RULES } from './command-rules.ts';
 import { GIT_GUARDS } from './git-guards.ts';
 import { PROTECTED_PATHS } from './protected-paths.ts';
 import { SECRETS } from './secrets.ts';
+import { CI_LOCKFILE_GUARD } from './ci-lockfile-guard.ts';
+import { CONTEXT_INJECTION } from './context-injection.ts';
+import { DESTRUCTIVE_COMMANDS } from './destructive-commands.ts';
+import { FILE_LIMITS } from './file-limits.ts';
+import { MCP_ALLOWLIST } from './mcp-allowlist.ts';
+import { NETWORK_EGRESS } from './network-egress.ts';
+import { PACKAGE_INSTALLS } from './package-installs.ts';
+import { TURN_BUDGET } from './turn-budget.ts';
 
 export type { CatalogPolicy } from './policy.ts';
 export { CommandRulesConfigSchema } from './command-rules.ts';
 export { GitGuardsConfigSchema } from './git-guards.ts';
 export { ProtectedPathsConfigSchema } from './protected-paths.ts';
 export { SecretsConfigSchema } from './secrets.ts';
+export { CiLockfileGuardConfigSchema } from './ci-lockfile-guard.ts';
+export { ContextInjectionConfigSchema } from './context-injection.ts';
+export { DestructiveCommandsConfigSchema } from './destructive-commands.ts';
+export { FileLimitsConfigSchema } from './file-limits.ts';
+export { McpAllowlistConfigSchema } from './mcp-allowlist.ts';
+export { NetworkEgressConfigSchema } from './network-egress.ts';
+export { PackageInstallsConfigSchema } from './package-installs.ts';
+export { TurnBudgetConfigSchema } from './turn-budget.ts';
 
 /** Every catalog policy, in the order `hookbox policies` lists them. */
-export const CATALOG: readonly CatalogPolicy[] = [PROTECTED_PATHS, COMMAND_RULES, GIT_GUARDS, SECRETS];
+export const CATALOG: readonly CatalogPolicy[] = [
+  PROTECTED_PATHS,
+  COMMAND_RULES,
+  GIT_GUARDS,
+  SECRETS,
+  NETWORK_EGRESS,
+  PACKAGE_INSTALLS,
+  CI_LOCKFILE_GUARD,
+  CONTEXT_INJECTION,
+  MCP_ALLOWLIST,
+  FILE_LIMITS,
+  TURN_BUDGET,
+  DESTRUCTIVE_COMMANDS,
+];
 
 /** The policy of this name, or `undefined`. */
 export function catalogPolicy(name: string): CatalogPolicy | undefined {
