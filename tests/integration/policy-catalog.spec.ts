@@ -118,6 +118,22 @@ describe('hookbox test', () => {
     expect(result.stderr).toContain(`${join(workspace.dir, 'hookbox.config.json')}: hooks[0].config.paths[1]:`);
   });
 
+  it("names the JSON path of the newer policies' config mistakes, a missing budget or list too", () => {
+    writeConfig([
+      { name: 'e', policy: 'network-egress', config: { allow: ['https://x.com'] } },
+      { name: 't', policy: 'turn-budget', config: {} },
+      { name: 'f', policy: 'file-limits', config: { maxBytes: -1 } },
+      { name: 'm', policy: 'mcp-allowlist', config: {} },
+    ]);
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
+    const result = hookbox(['test']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('hooks[0].config.allow[0]: a host (example.com), *.example.com for its subdomains, or *');
+    expect(result.stderr).toContain('hooks[1].config: set toolCallsPerTurn, continuationsPerSession or both');
+    expect(result.stderr).toContain('hooks[2].config.maxBytes:');
+    expect(result.stderr).toContain('hooks[3].config: list servers or tools in allow, deny or both');
+  });
+
   it('names an unknown policy, and refuses JSON config values for a hook that is not a policy', () => {
     writeConfig([{ name: 'p', policy: 'protected-pathz', config: {} }, { name: 'w', wasm: 'x.wasm', config: { n: 3 } }]);
     writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
