@@ -12,15 +12,19 @@ import { COMMAND_RULES } from './command-rules.ts';
 import { GIT_GUARDS } from './git-guards.ts';
 import { PROTECTED_PATHS } from './protected-paths.ts';
 import { SECRETS } from './secrets.ts';
+import { POST_EDIT_CHECK } from './post-edit-check.ts';
+import { TEST_GATE } from './test-gate.ts';
 
 export type { CatalogPolicy } from './policy.ts';
 export { CommandRulesConfigSchema } from './command-rules.ts';
 export { GitGuardsConfigSchema } from './git-guards.ts';
 export { ProtectedPathsConfigSchema } from './protected-paths.ts';
 export { SecretsConfigSchema } from './secrets.ts';
+export { PostEditCheckConfigSchema } from './post-edit-check.ts';
+export { TestGateConfigSchema } from './test-gate.ts';
 
 /** Every catalog policy, in the order `hookbox policies` lists them. */
-export const CATALOG: readonly CatalogPolicy[] = [PROTECTED_PATHS, COMMAND_RULES, GIT_GUARDS, SECRETS];
+export const CATALOG: readonly CatalogPolicy[] = [PROTECTED_PATHS, COMMAND_RULES, GIT_GUARDS, SECRETS, POST_EDIT_CHECK, TEST_GATE];
 
 /** The policy of this name, or `undefined`. */
 export function catalogPolicy(name: string): CatalogPolicy | undefined {

@@ -12,7 +12,7 @@ import {
 } from '../seams/index.ts';
 import { readJsonFile } from '../json/index.ts';
 import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema, SignalDeclarationSchema, SignalNameSchema } from '../runner/index.ts';
-import { type DeclaredSignals, checkSignalGrant, declareSignals } from './signals.ts';
+import { type DeclaredSignals, checkPolicySignals, checkSignalGrant, declareSignals } from './signals.ts';
 import { type HookProtocol, HookProtocolSchema } from './manifest.ts';
 import { type PermissionRules, PermissionRulesSchema } from '../bridges/permission-schema.ts';
 import { type HookPin, HookPinSchema } from './hook-pin.ts';
@@ -290,6 +290,8 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
     const failPolicy = hook.failPolicy ?? defaults.failPolicy;
     const grant = hook.grant ?? defaults.grant ?? {};
     checkSignalGrant(grant, signals, { file: absolute, at: hook.grant !== undefined ? `${at}.grant` : 'defaults.grant' });
+    const reads = hook.policy === undefined ? undefined : catalogPolicy(hook.policy)?.signals;
+    if (reads !== undefined) checkPolicySignals(reads(JSON.parse(policyConfigJson(hook.policy as string, hook.config))), grant, { file: absolute, at, policy: hook.policy as string });
     const quarantineAfter = hook.quarantineAfter ?? defaults.quarantineAfter;
     return {
       name: hook.name,

@@ -50,3 +50,12 @@ export function grantedSignals(capabilities: Capabilities, declared: DeclaredSig
   if (names.length === 0) return undefined;
   return Object.fromEntries(names.map((name) => [name, declared[name] as SignalSpec]));
 }
+
+/** A catalog policy's signals (its config names them) must be in the entry's grant: refused here, not at its first event. */
+export function checkPolicySignals(needed: readonly string[], grant: Capabilities, where: { file: string; at: string; policy: string }): void {
+  for (const name of needed) {
+    if (!(grant.signals ?? []).includes(name)) {
+      throw new ConfigError(`${where.file}: ${where.at}.config.signal: the "${where.policy}" policy reads signal "${name}", which the entry does not grant (add "grant": {"signals": ["${name}"]} to it)`);
+    }
+  }
+}
