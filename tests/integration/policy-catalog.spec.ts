@@ -47,6 +47,14 @@ describe('hookbox policies', () => {
     expect(example.config).toEqual(CATALOG[0]?.example);
   });
 
+  it('shows a policy that reads a signal with its grant, and says to declare the signal', () => {
+    const result = hookbox(['policies', 'post-edit-check']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('it reads the signal "lint": declare it in "signals" of hookbox.config.json');
+    const example = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('{\n  "name"'))) as { grant: unknown };
+    expect(example.grant).toEqual({ signals: ['lint'] });
+  });
+
   it('refuses an unknown policy name', () => {
     const result = hookbox(['policies', 'no-such']);
     expect(result.status).not.toBe(0);

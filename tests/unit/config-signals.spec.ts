@@ -50,6 +50,13 @@ describe('signals across layers', () => {
     expect(load().hooks[0]?.grant.signals).toEqual(['lint']);
   });
 
+  it('a catalog policy whose config names a signal its entry does not grant is refused, naming the entry', () => {
+    write(project, { hooks: [{ name: 'check', policy: 'post-edit-check', config: { signal: 'lint' } }], signals: { lint: { argv: ['eslint', '.'] } } });
+    expect(load).toThrow(`${project}: hooks[0].config.signal: the "post-edit-check" policy reads signal "lint", which the entry does not grant (add "grant": {"signals": ["lint"]} to it)`);
+    write(project, { hooks: [{ name: 'check', policy: 'post-edit-check', config: { signal: 'lint' }, grant: { signals: ['lint'] } }], signals: { lint: { argv: ['eslint', '.'] } } });
+    expect(load().hooks[0]?.grant.signals).toEqual(['lint']);
+  });
+
   it('a manifest gets the granted signals it names, or every granted one for "*"', () => {
     const grant = { signals: ['lint', 'test'] };
     expect(intersectCapabilities({ signals: ['lint'] }, grant).signals).toEqual(['lint']);
