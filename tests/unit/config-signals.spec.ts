@@ -51,6 +51,7 @@ describe('signals across layers', () => {
   });
 
   it('a catalog policy whose config names a signal its entry does not grant is refused, naming the entry', () => {
+    write(org, { hooks: [] });
     write(project, { hooks: [{ name: 'check', policy: 'post-edit-check', config: { signal: 'lint' } }], signals: { lint: { argv: ['eslint', '.'] } } });
     expect(load).toThrow(`${project}: hooks[0].config.signal: the "post-edit-check" policy reads signal "lint", which the entry does not grant (add "grant": {"signals": ["lint"]} to it)`);
     write(project, { hooks: [{ name: 'check', policy: 'post-edit-check', config: { signal: 'lint' }, grant: { signals: ['lint'] } }], signals: { lint: { argv: ['eslint', '.'] } } });
