@@ -40,6 +40,9 @@ function inputsHash(name: ExampleHook, enginePath: string): string {
   const files = [
     ...sourceFiles(join(EXAMPLES_DIR, name)),
     ...sourceFiles(join(EXAMPLES_DIR, 'shared')),
+    // Examples built on a catalog policy's rules (secret-redactor, prompt-guard) import them, and they import guard-bash's parser.
+    ...sourceFiles(join(EXAMPLES_DIR, 'policies')),
+    ...(name === 'guard-bash' ? [] : sourceFiles(join(EXAMPLES_DIR, 'guard-bash'))),
     ...sourceFiles(pdkDir).filter((file) => !file.includes(`${join(pdkDir, 'engine')}`)),
   ];
   const hash = createHash('sha256').update(enginePath);

@@ -62,6 +62,8 @@ export interface HookRequests {
     readonly env?: readonly string[];
     /** Whether the hook reads a real clock through WASI. */
     readonly clock?: boolean;
+    /** The operator's signals the hook reads with `signal(name)`: names, or `["*"]` for whatever the operator grants. */
+    readonly signals?: readonly string[];
   };
   /** Tool-name matchers (anchored regular expressions) for the tool seams. */
   readonly tools?: readonly string[];

@@ -23,6 +23,8 @@
 export { accept, allow, ask, block, continueTurn, continueTurn as continue, deny, stop } from './decisions.ts';
 export type { ContinueDecision, PostToolAccept, PreToolAllow, PromptAllow } from './decisions.ts';
 export { HANDLER_EXPORTS, defineHook, isHookDefinition } from './define-hook.ts';
+export { SignalError, signal } from './signal.ts';
+export type { SignalOutput } from './signal.ts';
 export type { HookContext, HookDefinition, HookExportName, HookHandlers, HookRequests } from './define-hook.ts';
 export type {
   ContinuationDecision,

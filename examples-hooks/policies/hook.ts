@@ -20,8 +20,10 @@ import gitGuards from './git-guards/hook.ts';
 import mcpAllowlist from './mcp-allowlist/hook.ts';
 import networkEgress from './network-egress/hook.ts';
 import packageInstalls from './package-installs/hook.ts';
+import postEditCheck from './post-edit-check/hook.ts';
 import protectedPaths from './protected-paths/hook.ts';
 import secrets from './secrets/hook.ts';
+import testGate from './test-gate/hook.ts';
 import turnBudget from './turn-budget/hook.ts';
 
 /** Every policy this module holds, by the name `host/catalog/` gives it. */
@@ -38,6 +40,8 @@ const POLICIES: Readonly<Record<string, HookDefinition>> = {
   'file-limits': fileLimits,
   'turn-budget': turnBudget,
   'destructive-commands': destructiveCommands,
+  'post-edit-check': postEditCheck,
+  'test-gate': testGate,
 };
 
 /**

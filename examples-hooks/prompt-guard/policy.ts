@@ -1,9 +1,11 @@
 /**
  * prompt-guard's pure policy: a prompt holding a secret is blocked (the
  * reason names the kinds only); any other prompt is allowed with the
- * project's conventions as additional context.
+ * project's conventions as additional context. The block is the `secrets`
+ * catalog policy's block-prompt rule (one implementation), in this example's
+ * words.
  */
-import { describeSecretCounts, detectSecrets } from '../shared/secrets.ts';
+import { promptSecretKinds } from '../policies/secrets/rules.ts';
 
 /** What prompt-guard decides about one prompt (the hook maps it to a PDK decision). */
 export type PromptVerdict =
@@ -21,9 +23,8 @@ export type PromptVerdict =
  * ```
  */
 export function judgePrompt(content: string, conventions: string | undefined): PromptVerdict {
-  const counts = detectSecrets(content);
-  const kinds = describeSecretCounts(counts);
-  if (kinds !== '') {
+  const kinds = promptSecretKinds(content);
+  if (kinds !== undefined) {
     return {
       action: 'block',
       reason:

@@ -1,8 +1,11 @@
 /**
  * secret-redactor's pure policy: redacts secrets from a tool result and
- * explains what was redacted by kind and count — never by value.
+ * explains what was redacted by kind and count — never by value. The rule is
+ * the `secrets` catalog policy's redact-output (one implementation); this
+ * example words its note its own way.
  */
-import { describeSecretCounts, redactSecrets, type SecretCounts } from '../shared/secrets.ts';
+import { outputRedaction } from '../policies/secrets/rules.ts';
+import { describeSecretCounts, type SecretCounts } from '../shared/secrets.ts';
 
 /** What to send on when a result held secrets. */
 export interface RedactedResult {
@@ -26,8 +29,8 @@ export interface RedactedResult {
  * ```
  */
 export function redactToolResult(toolName: string, content: string): RedactedResult | undefined {
-  const redaction = redactSecrets(content);
-  if (redaction.total === 0) return undefined;
+  const redaction = outputRedaction(content);
+  if (redaction === undefined) return undefined;
   const noun = redaction.total === 1 ? 'secret' : 'secrets';
   const additionalContext =
     `secret-redactor: redacted ${redaction.total} ${noun} from the ${toolName} result ` +

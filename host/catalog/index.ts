@@ -20,6 +20,8 @@ import { MCP_ALLOWLIST } from './mcp-allowlist.ts';
 import { NETWORK_EGRESS } from './network-egress.ts';
 import { PACKAGE_INSTALLS } from './package-installs.ts';
 import { TURN_BUDGET } from './turn-budget.ts';
+import { POST_EDIT_CHECK } from './post-edit-check.ts';
+import { TEST_GATE } from './test-gate.ts';
 
 export type { CatalogPolicy } from './policy.ts';
 export { CommandRulesConfigSchema } from './command-rules.ts';
@@ -34,6 +36,8 @@ export { McpAllowlistConfigSchema } from './mcp-allowlist.ts';
 export { NetworkEgressConfigSchema } from './network-egress.ts';
 export { PackageInstallsConfigSchema } from './package-installs.ts';
 export { TurnBudgetConfigSchema } from './turn-budget.ts';
+export { PostEditCheckConfigSchema } from './post-edit-check.ts';
+export { TestGateConfigSchema } from './test-gate.ts';
 
 /** Every catalog policy, in the order `hookbox policies` lists them. */
 export const CATALOG: readonly CatalogPolicy[] = [
@@ -49,6 +53,8 @@ export const CATALOG: readonly CatalogPolicy[] = [
   FILE_LIMITS,
   TURN_BUDGET,
   DESTRUCTIVE_COMMANDS,
+  POST_EDIT_CHECK,
+  TEST_GATE,
 ];
 
 /** The policy of this name, or `undefined`. */

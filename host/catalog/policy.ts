@@ -21,4 +21,6 @@ export interface CatalogPolicy {
   readonly configSchema: z.ZodType;
   /** A config that passes the schema, printed by `hookbox policies <name>` and tested to pass it. */
   readonly example: unknown;
+  /** The signals a (parsed) config names: the entry must grant each (`grant.signals`), or the config is refused. */
+  readonly signals?: (config: unknown) => readonly string[];
 }

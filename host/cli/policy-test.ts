@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import * as z from 'zod';
+import { AGENT_NAMES, agentBridge } from '../agents/registry.ts';
 import { CATALOG, type CatalogPolicy } from '../catalog/index.ts';
 import { loadLayeredConfig } from '../config/index.ts';
 import { ConfigError } from '../errors.ts';
@@ -28,12 +29,20 @@ const RegExpSourceSchema = z.string().refine((source) => {
   }
 }, 'not a valid regular expression');
 
-/** One case: a seam, its payload, and the decision the seam must end with. */
+/**
+ * One case: a seam and its payload — or an agent and one of its hook events in the agent's own
+ * format, read through that agent's bridge into the seam and payload — and the decision the
+ * seam must end with.
+ */
 export const PolicyCaseSchema = z.strictObject({
   name: z.string().min(1),
-  seam: SeamIdSchema,
+  seam: SeamIdSchema.optional(),
   /** The seam's payload; on the tool seams `toolCallId` may be left out. */
-  payload: z.record(z.string(), z.unknown()),
+  payload: z.record(z.string(), z.unknown()).optional(),
+  /** The agent whose hook JSON `event` is (`claude-code`, `codex`, …). */
+  agent: z.enum(AGENT_NAMES).optional(),
+  /** The agent's own hook event (Claude Code's `{"hook_event_name": "PreToolUse", "tool_name": "Write", …}`). */
+  event: z.record(z.string(), z.unknown()).optional(),
   expect: z.strictObject({
     /** The composed decision's action (`allow` when no hook objects). */
     action: z.string().min(1),
@@ -42,6 +51,12 @@ export const PolicyCaseSchema = z.strictObject({
     /** A regular expression the rewritten field must match: a post-tool `content`, a prompt's `additionalContext`… */
     fields: z.record(z.string().min(1), RegExpSourceSchema).optional(),
   }),
+}).superRefine((testCase, ctx) => {
+  const seamKeys = testCase.seam !== undefined || testCase.payload !== undefined;
+  const agentKeys = testCase.agent !== undefined || testCase.event !== undefined;
+  const seamCase = testCase.seam !== undefined && testCase.payload !== undefined && !agentKeys;
+  const agentCase = testCase.agent !== undefined && testCase.event !== undefined && !seamKeys;
+  if (!seamCase && !agentCase) ctx.addIssue({ code: 'custom', message: 'expected either "seam" and "payload", or "agent" and "event" (the agent\'s own hook JSON)' });
 });
 export type PolicyCase = z.infer<typeof PolicyCaseSchema>;
 
@@ -117,27 +132,49 @@ export async function runPolicyTests(file: string): Promise<PolicyTestReport> {
     bus.observe((invocation) => seen.push(invocation));
     for (const [index, testCase] of table.cases.entries()) {
       seen = [];
-      const definition = seamDefinition(testCase.seam);
-      const raw = definition.toolScoped ? { toolCallId: `case-${index + 1}`, ...testCase.payload } : testCase.payload;
-      const payload = definition.payload.safeParse(raw);
-      if (!payload.success) {
-        const first = payload.error.issues[0];
-        throw new ConfigError(`${casesFile}: cases[${index}].payload${first?.path.length ? `.${first.path.join('.')}` : ''}: ${first?.message ?? 'invalid'} (not a ${testCase.seam} payload)`);
+      const calls = seamCalls(testCase, index, casesFile, cwd);
+      const first = calls[0] as SeamCallOf;
+      const definition = seamDefinition(first.seam);
+      let decision: unknown;
+      // An agent event may stand for several calls (a Codex apply_patch writing two files): each is decided, the seam composes them.
+      for (const call of calls) {
+        const session: SessionInfo = { id: 'hookbox-test', turn: 1, step: index + 1, cwd: call.cwd };
+        const result = await bus.dispatch(call.seam, call.payload as never, session);
+        decision = decision === undefined ? result.decision : definition.compose(decision as never, result.decision as never);
       }
-      const session: SessionInfo = { id: 'hookbox-test', turn: 1, step: index + 1, cwd };
-      const result = await bus.dispatch(testCase.seam, payload.data as never, session);
       for (const invocation of seen) {
         const policy = policies.get(invocation.hook);
         const rule = policy === undefined ? undefined : ruleOf(policy, ruleTextOf(invocation.applied));
         if (rule !== undefined) hits.get(invocation.hook)?.set(rule, (hits.get(invocation.hook)?.get(rule) ?? 0) + 1);
       }
-      results.push(judge(testCase, result.decision));
+      results.push(judge(testCase, decision));
     }
   } finally {
     await hooks.close();
   }
   const coverage = [...policies].map(([hook, policy]) => ({ hook, policy: policy.name, rules: policy.rules.map((rule) => ({ rule, cases: hits.get(hook)?.get(rule) ?? 0 })) }));
   return { results, coverage };
+}
+
+type SeamCallOf = { readonly seam: SeamId; readonly payload: unknown; readonly cwd: string };
+
+/** A case's seam calls: its own seam and payload (checked), or what the agent's bridge reads its event as. */
+function seamCalls(testCase: PolicyCase, index: number, casesFile: string, cwd: string): SeamCallOf[] {
+  if (testCase.agent !== undefined && testCase.event !== undefined) {
+    const parsed = agentBridge(testCase.agent).toSeam(testCase.event);
+    if (parsed.kind === 'invalid') throw new ConfigError(`${casesFile}: cases[${index}].event: ${parsed.message} (not a ${testCase.agent} hook event)`);
+    if (parsed.kind === 'pass') throw new ConfigError(`${casesFile}: cases[${index}].event: ${testCase.agent}'s ${JSON.stringify(parsed.event)} has no seam: hookbox answers it with no opinion, there is nothing to test`);
+    return [parsed.event, ...(parsed.more ?? [])].map((event) => ({ seam: event.seam, payload: event.payload, cwd: event.cwd }));
+  }
+  const seam = testCase.seam as SeamId;
+  const definition = seamDefinition(seam);
+  const raw = definition.toolScoped ? { toolCallId: `case-${index + 1}`, ...testCase.payload } : testCase.payload;
+  const payload = definition.payload.safeParse(raw);
+  if (!payload.success) {
+    const first = payload.error.issues[0];
+    throw new ConfigError(`${casesFile}: cases[${index}].payload${first?.path.length ? `.${first.path.join('.')}` : ''}: ${first?.message ?? 'invalid'} (not a ${seam} payload)`);
+  }
+  return [{ seam, payload: payload.data, cwd }];
 }
 
 function judge(testCase: PolicyCase, decision: unknown): CaseResult {

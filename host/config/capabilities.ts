@@ -29,6 +29,7 @@ const UNNAMED: CapabilitySources = { request: 'the requested capabilities.allowe
  *   of the grant) is a `ConfigError`, as is a request for `"write": true`
  *   that no covering grant gives, or a path that does not exist.
  * - `env`: names on both lists. `clock`: both must say true.
+ * - `signals`: granted names the request names (a request of `"*"` takes every granted one).
  */
 export function intersectCapabilities(
   requested: Capabilities | undefined,
@@ -77,6 +78,11 @@ export function intersectCapabilities(
   if (env.length > 0) out.env = env;
 
   if (request.clock === true && grant.clock === true) out.clock = true;
+
+  // Signals are the operator's: a manifest names those it reads, or "*" for whatever is granted.
+  const wanted = request.signals ?? [];
+  const signals = (grant.signals ?? []).filter((name) => wanted.includes('*') || wanted.includes(name));
+  if (signals.length > 0) out.signals = signals;
   return out;
 }
 

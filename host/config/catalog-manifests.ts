@@ -18,6 +18,8 @@ export function policyManifest(policy: CatalogPolicy, module: HookManifest): Hoo
     seams: [...policy.seams],
     config: { policyName: `which policy's rules the module runs: hookbox sets "${policy.name}"`, policy: `the policy config as JSON, validated by hookbox when it loads the config (\`hookbox policies ${policy.name}\` prints its schema)` },
     description: policy.summary,
+    // Only a policy that reads a signal asks for one; the operator's grant still decides which.
+    ...(policy.signals !== undefined && { capabilities: { ...module.capabilities, signals: ['*'] } }),
   });
 }
 

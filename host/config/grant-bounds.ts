@@ -38,6 +38,9 @@ export function grantExcess(grant: Capabilities, bound: Capabilities): GrantExce
   const extra = (grant.env ?? []).filter((name) => !env.includes(name));
   if (extra.length > 0) return { field: 'env', detail: `${list(extra)} not in ${list(env)}` };
   if (grant.clock === true && bound.clock !== true) return { field: 'clock', detail: 'true, but the clock is not allowed' };
+  const signals = bound.signals ?? [];
+  const ungranted = (grant.signals ?? []).filter((name) => !signals.includes(name));
+  if (ungranted.length > 0) return { field: 'signals', detail: `${list(ungranted)} not in ${list(signals)}` };
   return undefined;
 }
 

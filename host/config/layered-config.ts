@@ -3,6 +3,7 @@ import type { SelfProtectionSettings } from '../guard/index.ts';
 import { readJsonFile } from '../json/index.ts';
 import { type Bounds, HOOK_BOUND_KEYS, NO_BOUNDS, type Origin, checkLayer, checkSetting, inheritedValues, narrowBounds } from './layer-bounds.ts';
 import type { HookFileOverrides } from './load-hooks.ts';
+import type { DeclaredSignals } from './signals.ts';
 import { type LayerFile, type LayerFileOptions, type LayerName, layerFiles } from './layer-files.ts';
 import { LIMIT_KEYS, type OperatorConfig, OperatorConfigSchema, type OperatorHook, type ResolvedHookEntry, resolveOperatorConfig } from './operator-config.ts';
 
@@ -41,6 +42,7 @@ export interface LayeredConfig {
 export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig {
   const layers = layerFiles(options);
   let bounds = NO_BOUNDS;
+  let signals: DeclaredSignals = {};
   const explained: LayeredHook[] = [];
   let keepReplacedOriginals = false;
   let selfProtection: { settings: SelfProtectionSettings; file?: string } = { settings: { enabled: true, allowPaths: [] } };
@@ -50,7 +52,8 @@ export function loadLayeredConfig(options: LayerFileOptions = {}): LayeredConfig
     keepReplacedOriginals = config.log?.keepReplacedOriginals ?? keepReplacedOriginals;
     if (config.selfProtection !== undefined) selfProtection = selfProtectionOf(config.selfProtection, layer, selfProtection.file);
     checkLayer(config, layer, bounds);
-    const resolved = resolveOperatorConfig(config, layer.file, inheritedValues(bounds));
+    const resolved = resolveOperatorConfig(config, layer.file, inheritedValues(bounds), signals);
+    signals = resolved.signals ?? signals;
     resolved.hooks.forEach((resolvedEntry, index) => {
       // The organisation's hooks run on workers no lower layer's hook is placed on (a runaway there cannot take them down).
       const entry = layer.layer === 'organisation' ? { ...resolvedEntry, lane: 'organisation' as const } : resolvedEntry;

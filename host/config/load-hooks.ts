@@ -13,6 +13,7 @@ import { type HookManifest, HookManifestSchema, type HookProtocol } from './mani
 import { checkPin } from './hook-pin.ts';
 import { buildCommandFor, hookSourceFor, shownPath } from './hook-source.ts';
 import { type ResolvedConfig, type ResolvedHookEntry, definedOnly, resolveGrantPaths } from './operator-config.ts';
+import { grantedSignals } from './signals.ts';
 
 /** Reads and validates a `hook.json`; errors name the manifest file and the JSON path. */
 export function loadManifest(file: string): HookManifest {
@@ -107,7 +108,7 @@ function codecFor(protocol: HookProtocol | undefined): HookCodec | undefined {
  * carries the pinned digest, so the runner re-checks the very bytes it compiles.
  */
 export function specForEntry(configFile: string, entry: ResolvedHookEntry): WasmHookSpec {
-  if (entry.pin === undefined) return unpinnedSpecForEntry(configFile, entry);
+  if (entry.pin === undefined) return withSignals(unpinnedSpecForEntry(configFile, entry), entry);
   const check = checkPin(entry);
   if (check.status !== 'ok') {
     const problems = check.problems.map((problem) => problem.message).join('; ');
@@ -117,7 +118,13 @@ export function specForEntry(configFile: string, entry: ResolvedHookEntry): Wasm
     );
   }
   // The spec is built from the manifest just checked, not from a second read of the file.
-  return { ...unpinnedSpecForEntry(configFile, entry, check.manifest), sha256: entry.pin.sha256 };
+  return withSignals({ ...unpinnedSpecForEntry(configFile, entry, check.manifest), sha256: entry.pin.sha256 }, entry);
+}
+
+/** The declarations of the signals the spec's capabilities name (the grant, after the manifest's request). */
+function withSignals(spec: WasmHookSpec, entry: ResolvedHookEntry): WasmHookSpec {
+  const signals = grantedSignals(spec.capabilities ?? {}, entry.signals ?? {});
+  return signals === undefined ? spec : { ...spec, signals };
 }
 
 function unpinnedSpecForEntry(configFile: string, entry: ResolvedHookEntry, checked?: HookManifest): WasmHookSpec {

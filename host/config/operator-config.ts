@@ -11,7 +11,8 @@ import {
   type SessionStartSource,
 } from '../seams/index.ts';
 import { readJsonFile } from '../json/index.ts';
-import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema } from '../runner/index.ts';
+import { type Capabilities, CapabilitiesSchema, type HookLimits, HookLimitsSchema, SignalDeclarationSchema, SignalNameSchema } from '../runner/index.ts';
+import { type DeclaredSignals, checkPolicySignals, checkSignalGrant, declareSignals } from './signals.ts';
 import { type HookProtocol, HookProtocolSchema } from './manifest.ts';
 import { type PermissionRules, PermissionRulesSchema } from '../bridges/permission-schema.ts';
 import { type HookPin, HookPinSchema } from './hook-pin.ts';
@@ -158,6 +159,11 @@ export const OperatorConfigSchema = z.strictObject({
   hooks: z.array(OperatorHookSchema),
   /** Keys the layers below this one may not set (layered configuration: organisation › user › project). */
   locked: z.array(z.enum(LOCKABLE_KEYS)).optional(),
+  /**
+   * Named commands whose output a granted hook reads (`grant.signals`): a fixed argv, no shell.
+   * A lower layer adds signals, never redeclares one of a higher layer.
+   */
+  signals: z.record(SignalNameSchema, SignalDeclarationSchema).optional(),
   /** What session logs keep. */
   log: z
     .strictObject({
@@ -222,6 +228,8 @@ export interface ResolvedHookEntry {
   readonly failPolicy?: FailPolicy;
   readonly config: Readonly<Record<string, string>>;
   readonly grant: Capabilities;
+  /** Every signal declared in this layer and the layers above (the hook gets those its capabilities name). */
+  readonly signals?: DeclaredSignals;
   readonly quarantineAfter?: number;
   /** The package and wasm digest `hookbox add` pinned (wasm and manifest entries only). */
   readonly pin?: HookPin;
@@ -236,6 +244,8 @@ export interface ResolvedConfig {
   readonly hooks: readonly ResolvedHookEntry[];
   /** Settings for the runner as a whole (`HookRunner.start` options). */
   readonly runner: { readonly memoryBudgetMb?: number };
+  /** The signals declared here and in the layers above. */
+  readonly signals?: DeclaredSignals;
 }
 
 /** The per-hook limits, in the order they are applied. */
@@ -259,8 +269,9 @@ export function loadOperatorConfig(file: string): ResolvedConfig {
 }
 
 /** A parsed config's hooks with its defaults, over `inherited` ones, applied; paths resolved against `file`. */
-export function resolveOperatorConfig(config: OperatorConfig, absolute: string, inherited: InheritedDefaults = {}): ResolvedConfig {
+export function resolveOperatorConfig(config: OperatorConfig, absolute: string, inherited: InheritedDefaults = {}, inheritedSignals: DeclaredSignals = {}): ResolvedConfig {
   const dir = path.dirname(absolute);
+  const signals = declareSignals(config.signals, absolute, inheritedSignals);
   const own = config.defaults ?? {};
   const defaults = { ...inherited, ...definedOnly(own), ...(own.grant !== undefined && { grant: resolveGrantPaths(own.grant, dir) }) };
   const seen = new Map<string, number>();
@@ -277,6 +288,10 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
       if (value !== undefined) limits[key] = value;
     }
     const failPolicy = hook.failPolicy ?? defaults.failPolicy;
+    const grant = hook.grant ?? defaults.grant ?? {};
+    checkSignalGrant(grant, signals, { file: absolute, at: hook.grant !== undefined ? `${at}.grant` : 'defaults.grant' });
+    const reads = hook.policy === undefined ? undefined : catalogPolicy(hook.policy)?.signals;
+    if (reads !== undefined) checkPolicySignals(reads(JSON.parse(policyConfigJson(hook.policy as string, hook.config))), grant, { file: absolute, at, policy: hook.policy as string });
     const quarantineAfter = hook.quarantineAfter ?? defaults.quarantineAfter;
     return {
       name: hook.name,
@@ -295,12 +310,13 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
       limits,
       ...(failPolicy !== undefined && { failPolicy }),
       config: hook.policy === undefined ? { ...defaults.config, ...(hook.config as Record<string, string> | undefined) } : { policyName: hook.policy, policy: policyConfigJson(hook.policy, hook.config) },
-      grant: resolveGrantPaths(hook.grant ?? defaults.grant ?? {}, dir),
+      grant: resolveGrantPaths(grant, dir),
+      signals,
       ...(quarantineAfter !== undefined && { quarantineAfter }),
       ...(hook.pin !== undefined && { pin: hook.pin }),
     };
   });
-  return { file: absolute, hooks, runner: defaults.memoryBudgetMb === undefined ? {} : { memoryBudgetMb: defaults.memoryBudgetMb } };
+  return { file: absolute, hooks, runner: defaults.memoryBudgetMb === undefined ? {} : { memoryBudgetMb: defaults.memoryBudgetMb }, signals };
 }
 
 /** A policy's config as its hook reads it: parsed by its schema (defaults filled, strings trimmed), as JSON. */

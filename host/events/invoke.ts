@@ -35,8 +35,10 @@ export async function invokeListener<S extends SeamId>(
   const definition = seamDefinition(seam);
   const started = performance.now();
   let outcome: ListenerOutcome<DecisionOf<S>>;
+  let signals: ListenerOutcome<unknown>['signals'];
   try {
     outcome = await listener.invoke({ seam, payload, next, session });
+    signals = outcome.signals;
     if (outcome.type === 'decision' && listener.checksDecisions !== true) outcome = checkDecision(seam, outcome.decision);
   } catch (error) {
     outcome = { type: 'fault', fault: hookFault('plugin-error', error instanceof Error ? error.message : String(error)) };
@@ -61,6 +63,7 @@ export async function invokeListener<S extends SeamId>(
     ...(outcome.type === 'decision' && { decision: outcome.decision }),
     ...(outcome.type === 'fault' && { fault: outcome.fault }),
     applied: decision,
+    ...(signals !== undefined && { signals }),
   };
   // Telemetry off (the default): one branch, nothing else. A quiet listener's "no opinion" is no hook call
   // (the session log does not record it either: bus.ts).

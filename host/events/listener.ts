@@ -1,10 +1,14 @@
-import type { DecisionOf, FailPolicy, HookFault, PayloadOf, SeamId, SessionInfo } from '../seams/index.ts';
+import type { DecisionOf, FailPolicy, HookFault, PayloadOf, SeamId, SessionInfo, SignalRun } from '../seams/index.ts';
 
-/** What one listener said about one seam call. "No opinion" is explicit, never `undefined`. */
-export type ListenerOutcome<D> =
+/**
+ * What one listener said about one seam call. "No opinion" is explicit, never `undefined`.
+ * `signals`: the operator's signals the call read (a wasm hook granted some), for the session log.
+ */
+export type ListenerOutcome<D> = (
   | { readonly type: 'decision'; readonly decision: D }
   | { readonly type: 'no-opinion' }
-  | { readonly type: 'fault'; readonly fault: HookFault };
+  | { readonly type: 'fault'; readonly fault: HookFault }
+) & { readonly signals?: readonly SignalRun[] };
 
 /**
  * Where a listener's code runs, for the audit log and the transcript: `wasm`
@@ -73,6 +77,8 @@ export interface HookInvocation {
   readonly fault?: HookFault;
   /** What the seam took from this listener after the fault policy: a decision, or `null` for no opinion. */
   readonly applied: unknown;
+  /** The signals the call read: each run (or the earlier run of the same event it shared). */
+  readonly signals?: readonly SignalRun[];
 }
 
 export type InvocationObserver = (invocation: HookInvocation) => void;

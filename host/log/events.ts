@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AttributedAskSchema, HookFaultSchema, SEAM_IDS, type SeamId, SessionStartSourceSchema } from '../seams/index.ts';
+import { AttributedAskSchema, HookFaultSchema, SEAM_IDS, SignalRunSchema, type SeamId, SessionStartSourceSchema } from '../seams/index.ts';
 
 /** Why a turn ended. `rejected`: every prompt of its batch was blocked by prompt-submit. */
 export const TurnEndReasonSchema = z.enum(['completed', 'max-steps', 'cancelled', 'error', 'rejected']);
@@ -112,6 +112,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     decision: z.unknown().optional(),
     fault: HookFaultSchema.optional(),
     applied: z.unknown(),
+    /** The operator's signals the call read (argv[0], exit, duration, bytes). */
+    signals: z.array(SignalRunSchema).readonly().optional(),
   }),
   z.object({
     type: z.literal('hook/log'),

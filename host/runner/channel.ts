@@ -19,6 +19,7 @@
  * touched. Both sides view the region through length-tracking views.
  */
 /// <reference lib="es2024.sharedmemory" />
+import type { MessagePort } from 'node:worker_threads';
 import type { HookFault } from '../seams/fault.ts';
 import type { CallExit, InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
@@ -119,4 +120,6 @@ export type ToWorker =
 export type FromWorker =
   | { readonly op: 'ready' }
   | { readonly op: 'created'; readonly id: number; readonly fault?: HookFault; readonly logs: readonly LogLine[]; readonly memoryBytes?: number }
-  | { readonly op: 'reply'; readonly seq: number; readonly reply: CallReply };
+  | { readonly op: 'reply'; readonly seq: number; readonly reply: CallReply }
+  /** A guest asked for a signal (signal-calls.ts): answer on `port`, then set `state[0]` and notify it. */
+  | { readonly op: 'signal'; readonly name: unknown; readonly port: MessagePort; readonly state: Int32Array };

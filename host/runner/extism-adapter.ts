@@ -10,6 +10,7 @@ import { type LogCap, type LogLine, LogSink } from './log-sink.ts';
 import { GROW_FAILED_GLOBAL } from './grow-probe.ts';
 import { HttpCalls, HttpDeadlineError, type HttpGrant } from './http-calls.ts';
 import { httpHelper } from './http-client.ts';
+import { SIGNAL_FUNCTION, SignalFaultError, type SignalGrant, signalFunctions } from './signal-calls.ts';
 import { GUEST_MODULE_NAME, INPUT_RESERVE_EXPORT, RC_GLOBAL } from './rc-wrapper.ts';
 import { INIT_EXPORT, WASI_HOST_MODULE, type WasiGrant, WasiExit, WasiHost } from './wasi/index.ts';
 import { type VarChange, VarMirror } from './var-mirror.ts';
@@ -37,6 +38,8 @@ export interface InstanceOptions {
   readonly hostFunctions?: string;
   /** Hosts `http_request` may reach; absent = every request is refused (status 0). */
   readonly http?: HttpGrant;
+  /** Set when the operator granted the hook signals; absent = `hookbox_signal` refuses every name. */
+  readonly signals?: SignalGrant;
   /** The session's Vars kept from an instance that was lost with its worker (var-mirror.ts). */
   readonly vars?: readonly VarChange[];
 }
@@ -144,6 +147,11 @@ export class ExtismInstance {
         const provided = (await import(options.hostFunctions)) as Record<string, unknown>;
         functions['extism:host/user'] = Object.fromEntries(Object.entries(provided).filter(([, fn]) => typeof fn === 'function')) as NonNullable<ExtismPluginOptions['functions']>[string];
       }
+      // Served to every instance (a guest built with signals imports it); it refuses unless the operator granted some.
+      functions['extism:host/user'] = {
+        ...functions['extism:host/user'],
+        [SIGNAL_FUNCTION]: signalFunctions(options.signals, sink)[SIGNAL_FUNCTION] as NonNullable<ExtismPluginOptions['functions']>[string][string],
+      };
       plugin = await createPlugin(
         {
           wasm: [
@@ -307,6 +315,8 @@ export function faultFromError(
   if (error instanceof WasiExit) return { kind: 'plugin-error', message: error.message, discard: true };
   // An `Http.request` still unanswered at the deadline: the guest was unwound mid-call, so it goes too.
   if (error instanceof HttpDeadlineError) return { kind: 'timeout', message: error.message, discard: true };
+  // A signal that timed out or could not start: the guest was unwound mid-call.
+  if (error instanceof SignalFaultError) return { kind: error.kind, message: error.message, discard: true };
   const text = errorText(error);
   if (text.startsWith(PLUGIN_ERROR_PREFIX)) {
     const message = text.slice(PLUGIN_ERROR_PREFIX.length);

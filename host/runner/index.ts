@@ -10,3 +10,5 @@ export { hookboxCodec } from './wire.ts';
 export type { ExportReply, HookCodec } from './wire.ts';
 export { inspectWasm } from './inspect.ts';
 export type { WasmInspection } from './inspect.ts';
+export { MAX_SIGNAL_OUTPUT_BYTES, MAX_SIGNAL_TIMEOUT_MS, SignalDeclarationSchema, SignalNameSchema } from './signal-spec.ts';
+export type { SignalDeclaration, SignalOutput, SignalSpec } from './signal-spec.ts';

@@ -62,6 +62,11 @@ export const CapabilitiesSchema = z.strictObject({
   env: z.array(z.string().min(1)).optional(),
   /** Whether the guest may read a real clock through WASI. */
   clock: z.boolean().optional(),
+  /**
+   * The operator's signals (declared in the config's `signals`) the hook may read by name. The
+   * operator's alone: a manifest requests `["*"]` (whatever is granted) or names, never declares one.
+   */
+  signals: z.array(z.string().regex(/^(\*|[a-z0-9][a-z0-9._-]{0,63})$/, 'a signal name (or "*" in a manifest)')).optional(),
 });
 /** What a hook may reach beyond its own memory; empty = nothing. */
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;

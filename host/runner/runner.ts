@@ -26,6 +26,9 @@ import { SOURCE_MAP_SECTION, stackMapper } from './source-map.ts';
 import { type PreparedHookModule, compileHookModule } from './hook-module.ts';
 import { WasmHookImpl } from './wasm-hook.ts';
 
+/** A worker waits for a signal's answer this much past the call's own deadline (the main thread's deadline ends the call first). */
+const SIGNAL_ANSWER_SLACK_MS = 5_000;
+
 export { RUNNER_DEFAULTS } from './open-workers.ts';
 
 /** Options of `HookRunner.start` (those that shape the workers: `WorkerOptions`, open-workers.ts). */
@@ -174,6 +177,7 @@ export class HookRunner {
     // linear-memory cap, so running out is a clean `memory` fault, not a malloc
     // failure: three quarters of the cap, the rest for stack and data.
     config['hookbox.memoryLimitBytes'] ??= String(Math.floor(limits.memoryMb * 1024 * 1024 * 0.75));
+    const granted = Object.values(spec.signals ?? {});
     // Opened without waiting (`open`): the workers booted while the module was prepared.
     await this.#pool.ready;
     const pool = this.#laneFor(spec.lane);
@@ -199,8 +203,10 @@ export class HookRunner {
         ...((capabilities.allowedHosts ?? []).length > 0 && {
           http: { allowedHosts: capabilities.allowedHosts ?? [], timeoutMs: limits.timeoutMs, maxResponseBytes: HTTP_MAX_RESPONSE_BYTES },
         }),
+        ...(granted.length > 0 && { signals: { waitMs: granted.reduce((sum, spec) => sum + spec.timeoutMs, limits.timeoutMs) + SIGNAL_ANSWER_SLACK_MS } }),
       },
       timeoutMs: limits.timeoutMs,
+      ...(granted.length > 0 && { signals: spec.signals }),
       loadTimeoutMs: Math.max(limits.timeoutMs, MIN_LOAD_TIMEOUT_MS),
       quarantineAfter: spec.quarantineAfter ?? DEFAULT_QUARANTINE_AFTER,
       maxInstances: this.#options.maxInstancesPerHook ?? 64,

@@ -3,6 +3,7 @@ import type { SeamListener } from '../events/index.ts';
 import type { FailPolicy, HookFault, SeamId } from '../seams/index.ts';
 import type { HookLogLevel } from './log-sink.ts';
 import type { HookCodec } from './wire.ts';
+import type { SignalSpec } from './signal-spec.ts';
 
 export { DEFAULT_LIMITS };
 /** Consecutive faults after which a hook is quarantined. */
@@ -52,6 +53,11 @@ export interface WasmHookSpec {
    * Imported by each worker; it runs in the host, outside the sandbox, so only trusted code goes here.
    */
   readonly hostFunctions?: string;
+  /**
+   * The operator's signals this hook is granted, by name (`host/config` resolves the grant against
+   * the declarations). The hook reads them through the PDK's `signal(name)`; any other name is refused.
+   */
+  readonly signals?: Readonly<Record<string, SignalSpec>>;
 }
 
 /** What a raw export call produced: its output bytes (`null` = none) or a fault. */

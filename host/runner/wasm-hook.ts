@@ -19,6 +19,8 @@ import { WorkerGoneError } from './worker-handle.ts';
 import { warmUpHook } from './warm-up.ts';
 import { type HookCodec, hookboxCodec } from './wire.ts';
 import { releaseInput } from './input-lease.ts';
+import type { SignalCallContext } from './signal-board.ts';
+import type { SignalSpec } from './signal-spec.ts';
 
 export interface WasmHookInit extends InstanceTableInit {
   readonly name: string;
@@ -30,6 +32,8 @@ export interface WasmHookInit extends InstanceTableInit {
   /** The wire the hook speaks (default hookbox's msgpack envelope). */
   readonly codec?: HookCodec;
   readonly timeoutMs: number;
+  /** The signals the operator granted this hook, by name (absent = none). */
+  readonly signals?: Readonly<Record<string, SignalSpec>>;
   readonly quarantineAfter: number;
   readonly onLog: ((entry: HookLogEntry) => void) | undefined;
   /** Points a plugin error's `hook.js:LINE` frames at the author's source (source-map.ts). */
@@ -105,15 +109,17 @@ export class WasmHookImpl implements WasmHook {
       return this.#record(session, { type: 'fault', fault: hookFault('missing-export', `the module does not export "${exportForSeam(call.seam)}" for ${call.seam}`) });
     }
     const input = this.#wire.encode(call);
+    const signals = this.#init.signals === undefined ? undefined : { hook: this.name, granted: this.#init.signals, event: call.session, runs: [] };
     let called: Called;
     try {
-      called = await this.#call(session, EXPORT_NAMES.indexOf(exportForSeam(call.seam)), input);
+      called = await this.#call(session, EXPORT_NAMES.indexOf(exportForSeam(call.seam)), input, signals);
     } finally {
       // In the worker's channel (or posted) by now, or never sent: a big input's buffer serves the next call.
       releaseInput(input);
     }
-    if ('fault' in called) return called.fault;
-    return this.#record(session, this.#wire.decode(call.seam, called.reply));
+    const outcome = 'fault' in called ? called.fault : this.#record(session, this.#wire.decode(call.seam, called.reply));
+    // The session log keeps every signal run with the invocation that asked for it.
+    return signals === undefined || signals.runs.length === 0 ? outcome : { ...outcome, signals: signals.runs };
   }
 
   async callExport(name: string, input: Uint8Array, session: string): Promise<ExportCallOutcome> {
@@ -134,9 +140,9 @@ export class WasmHookImpl implements WasmHook {
   }
 
   /** Both paths' call: retried once when its worker died under it queued; faults count towards quarantine, a full budget (the runner's state) does not. */
-  async #call(session: string, exportIndex: number, input: Uint8Array): Promise<Called> {
-    let attempt = await this.#attempt(session, exportIndex, input);
-    if ('retry' in attempt) attempt = await this.#attempt(session, exportIndex, input);
+  async #call(session: string, exportIndex: number, input: Uint8Array, signals?: SignalCallContext): Promise<Called> {
+    let attempt = await this.#attempt(session, exportIndex, input, signals);
+    if ('retry' in attempt) attempt = await this.#attempt(session, exportIndex, input, signals);
     if ('retry' in attempt) return { fault: this.#record(session, { type: 'fault', fault: hookFault('load', 'the worker died twice before the call ran') }) };
     if ('budget' in attempt) return { fault: { type: 'fault', fault: attempt.fault } };
     if ('fault' in attempt) return { fault: this.#record(session, { type: 'fault', fault: attempt.fault }) };
@@ -168,7 +174,7 @@ export class WasmHookImpl implements WasmHook {
     this.#instances.clear();
   }
 
-  async #attempt(session: string, exportIndex: number, input: Uint8Array): Promise<Attempt | { retry: true }> {
+  async #attempt(session: string, exportIndex: number, input: Uint8Array, signals?: SignalCallContext): Promise<Attempt | { retry: true }> {
     let record: InstanceRecord;
     try {
       record = this.#instances.for(session);
@@ -190,13 +196,13 @@ export class WasmHookImpl implements WasmHook {
         return record.refused ? { fault: loadFault, budget: true } : { fault: loadFault };
       }
       const gate = () => (refusal = budget.run(record.budget)) === undefined;
-      const result = await record.handle.call(record.id, exportIndex, input, this.#init.timeoutMs, gate);
+      const result = await record.handle.call(record.id, exportIndex, input, this.#callTimeoutMs, gate, 'normal', signals);
       if ('refused' in result) {
         return { fault: hookFault('memory', budgetRefusalMessage('call', refusal as BudgetRefusal)), budget: true };
       }
       if ('timedOut' in result) {
         this.#instances.forget(session, record);
-        return { fault: hookFault('timeout', `no answer within ${this.#init.timeoutMs} ms; the worker was terminated`) };
+        return { fault: hookFault('timeout', `no answer within ${this.#callTimeoutMs} ms; the worker was terminated`) };
       }
       this.#log(session, result.logs);
       this.#instances.applyVars(session, result.vars);
@@ -216,6 +222,14 @@ export class WasmHookImpl implements WasmHook {
       // Back to its reported size, unpinned (a no-op when the instance was dropped above).
       budget.settle(record.budget, memoryBytes);
     }
+  }
+
+  /**
+   * A call's deadline: the hook's timeout, plus each granted signal's (a signal runs at most once
+   * per event, and its run is the operator's program's time, not the hook's).
+   */
+  get #callTimeoutMs(): number {
+    return Object.values(this.#init.signals ?? {}).reduce((sum, spec) => sum + spec.timeoutMs, this.#init.timeoutMs);
   }
 
   #record<O extends ListenerOutcome<unknown> | ExportCallOutcome>(session: string, outcome: O): O {

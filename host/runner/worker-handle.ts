@@ -7,6 +7,7 @@ import type { InstanceOptions } from './extism-adapter.ts';
 import type { LogLine } from './log-sink.ts';
 import { type ChannelReply, ReplyWait, SPILLED } from './reply-wait.ts';
 import { type Priority, TaskQueue } from './task-queue.ts';
+import { type SignalCallContext, answerSignal } from './signal-board.ts';
 
 export type { Priority } from './task-queue.ts';
 
@@ -88,6 +89,8 @@ export class WorkerHandle {
   readonly #waiters = new Map<string, { resolve: (message: FromWorker) => void; reject: (error: Error) => void }>();
   readonly #early = new Map<string, FromWorker>();
   readonly #modules = new Set<string>();
+  /** The signals of the call running now (signal-board.ts). */
+  #signals: SignalCallContext | undefined;
 
   constructor(tuning: WorkerTuning) {
     const sab = (this.#sab = channelBuffer(tuning.dataBytes, tuning.maxDataBytes));
@@ -161,10 +164,18 @@ export class WorkerHandle {
     timeoutMs: number,
     gate?: StartGate,
     priority: Priority = 'normal',
+    signals?: SignalCallContext,
   ): Promise<CallResult | { refused: true }> {
-    return this.#serial<CallResult | { refused: true }>(priority, () =>
-      gate !== undefined && !gate() ? Promise.resolve({ refused: true }) : this.#call(id, exportIndex, input, timeoutMs),
-    );
+    return this.#serial<CallResult | { refused: true }>(priority, async () => {
+      if (gate !== undefined && !gate()) return { refused: true };
+      // One call at a time per worker: a signal request arriving now belongs to this call.
+      this.#signals = signals;
+      try {
+        return await this.#call(id, exportIndex, input, timeoutMs);
+      } finally {
+        this.#signals = undefined;
+      }
+    });
   }
 
   dispose(id: number): void {
@@ -270,6 +281,15 @@ export class WorkerHandle {
   }
 
   #onMessage(message: FromWorker): void {
+    if (message.op === 'signal') {
+      void answerSignal(this.#signals, message.name).then((answer) => {
+        message.port.postMessage(answer);
+        message.port.close();
+        Atomics.store(message.state, 0, 1);
+        Atomics.notify(message.state, 0);
+      });
+      return;
+    }
     const key =
       message.op === 'ready' ? 'ready' : message.op === 'created' ? `created:${message.id}` : `reply:${message.seq}`;
     const waiter = this.#waiters.get(key);

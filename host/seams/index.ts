@@ -57,6 +57,8 @@ export { PROTOCOL_VERSION, SessionInfoSchema, envelopeSchema } from './envelope.
 export type { Envelope, SessionInfo } from './envelope.ts';
 export { FailPolicySchema, HookFaultKindSchema, HookFaultSchema, hookFault } from './fault.ts';
 export type { FailPolicy, HookFault, HookFaultKind } from './fault.ts';
+export { SignalRunSchema } from './signal-run.ts';
+export type { SignalRun } from './signal-run.ts';
 export type { DispatchKind, SeamDefinition, SeamExport } from './seam.ts';
 export { faultReason, joinContext } from './seam.ts';
 export { SessionStartDecisionSchema, SessionStartPayloadSchema, SessionStartSourceSchema } from './session-start.ts';

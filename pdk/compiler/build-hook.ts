@@ -25,6 +25,7 @@ import { preinitialize } from './preinit.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { typecheckOnThread } from './typecheck-thread.ts';
 import { SOURCE_MAP_SECTION } from '../../host/runner/source-map.ts';
+import { SIGNAL_FUNCTION } from '../../host/runner/signal-calls.ts';
 import { portableSourceMap, withCustomSection } from './source-map.ts';
 
 /** The PDK's TypeScript sources (they ship beside dist/, and esbuild bundles them into each hook). */
@@ -115,10 +116,16 @@ export async function buildHook(options: BuildHookOptions): Promise<BuildHookRes
 }
 
 /** Bundle, pre-initialize and add the exports: the wasm to write, and its export names. */
-async function compile(entry: string, plugin: PluginInterface, cacheDir: string | undefined, progress: (m: string) => void): Promise<{ wasm: Uint8Array; exportNames: string[] }> {
+async function compile(entry: string, declared: PluginInterface, cacheDir: string | undefined, progress: (m: string) => void): Promise<{ wasm: Uint8Array; exportNames: string[] }> {
   const enginePath = await ensureEngine({ cacheDir, onProgress: progress });
+  let plugin = declared;
   progress('bundling');
-  const bundle = await bundleHook(entry, plugin.hostFunctions.length > 0 ? hostFunctionTable(plugin.hostFunctions) : '');
+  let bundle = await bundleHook(entry, plugin.hostFunctions.length > 0 ? hostFunctionTable(plugin.hostFunctions) : '');
+  // A hook whose bundle kept the PDK's signal() (tree-shaking drops it otherwise) imports the host's signal function.
+  if (new RegExp(`["'\`]${SIGNAL_FUNCTION}["'\`]`).test(bundle.code) && !plugin.hostFunctions.some((fn) => fn.name === SIGNAL_FUNCTION)) {
+    plugin = { ...plugin, hostFunctions: [...plugin.hostFunctions, { name: SIGNAL_FUNCTION, params: ['i64'], result: 'i64' }] };
+    bundle = await bundleHook(entry, hostFunctionTable(plugin.hostFunctions));
+  }
   progress('pre-initializing');
   const snapshot = await preinitialize(enginePath, bundle, PDK_DIR).catch((error: unknown) => {
     throw withExportLocation(error, entry);

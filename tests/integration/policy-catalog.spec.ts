@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,14 @@ describe('hookbox policies', () => {
     const example = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('{\n  "name"'))) as { config: unknown };
     for (const policy of CATALOG) expect(policy.configSchema.safeParse(policy.example).success, policy.name).toBe(true);
     expect(example.config).toEqual(CATALOG[0]?.example);
+  });
+
+  it('shows a policy that reads a signal with its grant, and says to declare the signal', () => {
+    const result = hookbox(['policies', 'post-edit-check']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('it reads the signal "lint": declare it in "signals" of hookbox.config.json');
+    const example = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('{\n  "name"'))) as { grant: unknown };
+    expect(example.grant).toEqual({ signals: ['lint'] });
   });
 
   it('refuses an unknown policy name', () => {
@@ -183,6 +191,38 @@ describe('docs/guides/policies.md', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(`${output}\n`);
+  });
+
+  it("runs the guide's worked example (three policies, a signal, Claude Code and Codex events) in a fresh project, printing the guide's output", () => {
+    const guide = readFileSync(GUIDE, 'utf8');
+    const files = [...guide.matchAll(/<!-- worked-example file: ([^ ]+) -->\n```\w+\n([\s\S]*?)\n```/g)];
+    expect(files.map((match) => match[1])).toEqual(['hookbox.config.json', 'lint.mjs', 'src/app.ts', 'hookbox.test.json']);
+    mkdirSync(join(workspace.dir, 'src'));
+    for (const [, name, text] of files) writeFileSync(join(workspace.dir, name as string), `${text as string}\n`);
+    const output = /<!-- worked-example output -->\n```text\n([\s\S]*?)\n```/.exec(guide)?.[1];
+    const result = hookbox(['test']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${output}\n`);
+    // The signal is what decided the last case: with the var gone, the check passes and adds nothing.
+    writeFileSync(join(workspace.dir, 'src', 'app.ts'), 'let total = 0;\n');
+    const clean = hookbox(['test']);
+    expect(clean.status).toBe(1);
+    expect(clean.stdout).toContain('FAIL  after an edit, the linter\'s failure goes to the model: accept\n      additionalContext is not set');
+  });
+
+  it("a case in an agent's own format that is not one of its events names the case and what is wrong", () => {
+    writeConfig([{ name: 'protect', policy: 'protected-paths', config: { paths: ['.env'] } }]);
+    const event = { session_id: 's1', transcript_path: '/dev/null', cwd: '/work/app', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 't' };
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', agent: 'claude-code', event, expect: { action: 'deny' } }] }));
+    const result = hookbox(['test']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('hookbox.test.json: cases[0].event: ');
+    expect(result.stderr).toContain('tool_input');
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', agent: 'claude-code', seam: 'tools/pre-execute', event, expect: { action: 'deny' } }] }));
+    const both = hookbox(['test']);
+    expect(both.status).not.toBe(0);
+    expect(both.stderr).toContain('cases[0]: expected either "seam" and "payload", or "agent" and "event"');
   });
 
   it("shows the error a bad config really gets", () => {

@@ -28,10 +28,28 @@ export function parseConfig(raw: string | undefined): SecretsConfig | { error: s
   }
 }
 
+/**
+ * The redact-output rule: a text's secrets replaced by `[REDACTED:<kind>]`, with their counts, or
+ * `undefined` when it holds none. The secret-redactor example hook is built on it.
+ */
+export function outputRedaction(content: string): ReturnType<typeof redactSecrets> | undefined {
+  const redaction = redactSecrets(content);
+  return redaction.total === 0 ? undefined : redaction;
+}
+
+/**
+ * The block-prompt rule: the kinds of secret a prompt holds (`1 aws-access-key-id`), or
+ * `undefined` when it holds none. The prompt-guard example hook is built on it.
+ */
+export function promptSecretKinds(content: string): string | undefined {
+  const kinds = describeSecretCounts(detectSecrets(content));
+  return kinds === '' ? undefined : kinds;
+}
+
 /** A tool result with its secrets replaced by `[REDACTED:<kind>]`, or `undefined` when it holds none. */
 export function redactOutput(toolName: string, content: string): { content: string; note: string } | undefined {
-  const redaction = redactSecrets(content);
-  if (redaction.total === 0) return undefined;
+  const redaction = outputRedaction(content);
+  if (redaction === undefined) return undefined;
   return {
     content: redaction.content,
     note: `secrets: redact-output: ${redaction.total} secret(s) redacted from the ${toolName} result (${describeSecretCounts(redaction.counts)}); refer to them by name, do not try to recover them`,
@@ -40,8 +58,8 @@ export function redactOutput(toolName: string, content: string): { content: stri
 
 /** The block reason for a prompt holding a secret, or `undefined`. */
 export function judgePrompt(content: string): string | undefined {
-  const kinds = describeSecretCounts(detectSecrets(content));
-  return kinds === '' ? undefined : `secrets: block-prompt: the prompt contains a secret (${kinds}); it was not sent to the model — refer to it by name (an environment variable) instead`;
+  const kinds = promptSecretKinds(content);
+  return kinds === undefined ? undefined : `secrets: block-prompt: the prompt contains a secret (${kinds}); it was not sent to the model — refer to it by name (an environment variable) instead`;
 }
 
 function str(value: unknown): string {

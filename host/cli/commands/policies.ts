@@ -22,7 +22,10 @@ export function registerPoliciesCommand(program: Command): void {
       const policy = catalogPolicy(name);
       if (policy === undefined) throw new ConfigError(`no built-in policy "${name}" (the catalog has ${catalogNames().join(', ')})`);
       const { $schema: _ignored, ...schema } = z.toJSONSchema(policy.configSchema, { io: 'input' }) as Record<string, unknown>;
-      const entry = { name: policy.name, policy: policy.name, config: policy.example };
+      // A policy that reads signals needs them granted on its entry (and declared in "signals"), or the config is refused.
+      const signals = policy.signals?.(policy.configSchema.parse(policy.example)) ?? [];
+      const entry = { name: policy.name, policy: policy.name, config: policy.example, ...(signals.length > 0 && { grant: { signals } }) };
+      const declare = signals.map((signal) => `it reads the signal "${signal}": declare it in "signals" of hookbox.config.json ({"${signal}": {"argv": ["<program>", "<arg>", …]}}) and grant it on the entry`);
       process.stdout.write(
         [
           `${policy.name}: ${policy.summary}`,
@@ -32,6 +35,7 @@ export function registerPoliciesCommand(program: Command): void {
           'config schema:',
           JSON.stringify(schema, null, 2),
           '',
+          ...(declare.length > 0 ? [...declare, ''] : []),
           'example entry of "hooks" in hookbox.config.json:',
           JSON.stringify(entry, null, 2),
           '',
