@@ -24,17 +24,4 @@ export { accept, allow, ask, block, continueTurn, continueTurn as continue, deny
 export type { ContinueDecision, PostToolAccept, PreToolAllow, PromptAllow } from './decisions.ts';
 export { HANDLER_EXPORTS, defineHook, isHookDefinition } from './define-hook.ts';
 export type { HookContext, HookDefinition, HookExportName, HookHandlers, HookRequests } from './define-hook.ts';
-export type {
-  ContinuationDecision,
-  Envelope,
-  PostToolDecision,
-  PostToolPayload,
-  PreToolDecision,
-  PreToolPayload,
-  PromptDecision,
-  PromptSubmitPayload,
-  SessionInfo,
-  SessionStartDecision,
-  SessionStartPayload,
-  TurnContinuationPayload,
-} from './types.ts';
+export type * from './types.ts';
