@@ -26,17 +26,4 @@ export { HANDLER_EXPORTS, defineHook, isHookDefinition } from './define-hook.ts'
 export { SignalError, signal } from './signal.ts';
 export type { SignalOutput } from './signal.ts';
 export type { HookContext, HookDefinition, HookExportName, HookHandlers, HookRequests } from './define-hook.ts';
-export type {
-  ContinuationDecision,
-  Envelope,
-  PostToolDecision,
-  PostToolPayload,
-  PreToolDecision,
-  PreToolPayload,
-  PromptDecision,
-  PromptSubmitPayload,
-  SessionInfo,
-  SessionStartDecision,
-  SessionStartPayload,
-  TurnContinuationPayload,
-} from './types.ts';
+export type * from './types.ts';

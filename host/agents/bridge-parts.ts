@@ -147,7 +147,7 @@ export function oneSeam<S extends SeamId>(
  * SeamEventTable`), so that a new seam fails `tsc` there and not again at
  * each reader. `E`: the agent events it lists.
  */
-type AnyEventTable<E extends string = string> = { readonly [S in SeamId]?: readonly AgentEventRow<E>[] };
+export type AnyEventTable<E extends string = string> = { readonly [S in SeamId]?: readonly AgentEventRow<E>[] };
 
 /** The agent events a protocol table lists (`'PreToolUse' | 'Stop' | …`). */
 export type EventOf<T> = { [S in keyof T]: T[S] extends readonly (infer R)[] ? (R extends { readonly event: infer E extends string } ? E : never) : never }[keyof T];

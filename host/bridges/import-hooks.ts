@@ -5,7 +5,10 @@ import type { SeamId, SessionStartSource } from '../seams/index.ts';
 import { convertSourceMatcher, convertToolMatcher } from './matcher.ts';
 import { type PermissionsEntry, type RefusedSetting, SettingsSchema, importEnv, importPermissions } from './import-settings.ts';
 import { type MissingProgram, checkCommandPrograms } from './program-check.ts';
+import { eventRows } from '../agents/bridge-parts.ts';
+import { CLAUDE_CODE_SEAM_EVENTS } from '../agents/claude-code/protocol.ts';
 import {
+  EVENT_FOR_SEAM,
   PROTOCOL_LABEL,
   SEAM_FOR_EVENT,
   TOOL_DEFAULT_TIMEOUT_MS,
@@ -99,18 +102,37 @@ const SourceSchema = z.looseObject({
   disableAllHooks: z.boolean().optional(),
 });
 
-/** Why an event has no seam (a Map: an event named like an Object built-in, `constructor`, finds nothing). */
-const UNSUPPORTED_EVENTS: ReadonlyMap<string, string> = new Map(Object.entries({
+/**
+ * Why an event no seam stands for is not imported (a Map: an event named like
+ * an Object built-in, `constructor`, finds nothing). Only events outside the
+ * agents' protocol tables: tests/unit/bridges-import-hooks.spec.ts fails when
+ * a seam comes to stand for one of them, so no reason here outlives its truth.
+ */
+export const UNSUPPORTED_EVENTS: ReadonlyMap<string, string> = new Map(Object.entries({
   Notification: 'hookbox has no notification seam',
   PermissionRequest: 'an ask goes to the permission prompter, not to hooks; decide it in a PreToolUse hook instead',
   PermissionDenied: 'hookbox has no permission-denied seam',
-  PostToolUseFailure: 'no separate failure event: tools/post-execute sees failed results too; move the hook to PostToolUse',
   SubagentStart: 'hookbox has no subagents',
   SubagentStop: 'hookbox has no subagents',
   PreCompact: 'hookbox does not compact context',
   PostCompact: 'hookbox does not compact context',
   SessionEnd: 'hookbox has no session-end seam',
 }));
+
+/**
+ * Why a hook on `event` is not imported, from the protocol tables: an event
+ * an agent sends for a seam whose hooks get another event (Claude Code's
+ * PostToolUseFailure: its hooks are sent PostToolUse), an event no seam
+ * stands for (its reason), or an unknown one (the events that are imported).
+ */
+function whyNotImported(event: string): string {
+  const row = eventRows(CLAUDE_CODE_SEAM_EVENTS).find((candidate) => candidate.event === event);
+  if (row !== undefined) {
+    const first = EVENT_FOR_SEAM[row.seam];
+    return `no separate ${event} hook: ${first} hooks decide ${row.seam} for every call, failed ones too; move the hook to ${first}`;
+  }
+  return UNSUPPORTED_EVENTS.get(event) ?? `not an event of a hookbox seam (the events imported: ${Object.keys(SEAM_FOR_EVENT).join(', ')})`;
+}
 
 /** Handler fields with a meaning hookbox does not reproduce (they are reported, not silently ignored). */
 const IGNORED_FIELDS: ReadonlyMap<string, string> = new Map(Object.entries({
@@ -155,7 +177,7 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
 
   for (const [event, groups] of Object.entries(parsed.data.hooks ?? {})) {
     if (!isToolEventName(event)) {
-      skipped.push({ at: `hooks.${event}`, what: `event ${event} (${groups.length} matcher group(s))`, why: UNSUPPORTED_EVENTS.get(event) ?? 'not one of the five hookbox seams' });
+      skipped.push({ at: `hooks.${event}`, what: `event ${event} (${groups.length} matcher group(s))`, why: whyNotImported(event) });
       continue;
     }
     const seam = SEAM_FOR_EVENT[event];

@@ -28,6 +28,8 @@ export interface CatalogEntry {
    * input, `--help`) leaves no worker behind.
    */
   readonly prestart?: () => Promise<WorkerPool>;
+  /** The command runs sessions or dispatches seams, so `OTEL_*` may turn on OpenTelemetry for it. */
+  readonly telemetry?: true;
 }
 
 export const COMMAND_CATALOG: readonly CatalogEntry[] = [
@@ -35,12 +37,14 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
     name: 'run',
     term: 'run [options] [prompt...]',
     description: 'run a session through the agent loop: prompts from arguments, or stdin one per line',
+    telemetry: true,
     register: async () => (await import('./commands/run.ts')).registerRunCommand,
   },
   {
     name: 'demo',
     term: 'demo [options]',
     description: 'run the demo session: six example wasm hooks on a scripted session in a temporary workspace',
+    telemetry: true,
     register: async () => (await import('./commands/demo.ts')).registerDemoCommand,
   },
   {
@@ -123,12 +127,14 @@ export const COMMAND_CATALOG: readonly CatalogEntry[] = [
     name: 'acp',
     term: 'acp [options]',
     description: 'serve the agent loop to an editor over the Agent Client Protocol (JSON-RPC on stdin/stdout)',
+    telemetry: true,
     register: async () => (await import('./commands/acp.ts')).registerAcpCommand,
   },
   {
     name: 'serve',
     term: 'serve [options]',
     description: "decision server for agents' hooks (POST /hooks/<agent>): loopback HTTP with a bearer token and/or a unix socket",
+    telemetry: true,
     register: async () => (await import('./commands/serve.ts')).registerServeCommand,
   },
   {
@@ -212,6 +218,11 @@ function commandNames(argv: readonly string[]): Set<string> {
   return new Set(words[0] === 'help' ? words.slice(0, 2) : words.slice(0, 1));
 }
 
+/** The commands that run sessions or dispatch seams (`telemetry` in the catalog): the ones OpenTelemetry can start for. */
+export function telemetryCommands(): ReadonlySet<string> {
+  return new Set(COMMAND_CATALOG.filter((entry) => entry.telemetry === true).map((entry) => entry.name));
+}
+
 /**
  * The catalog entry whose `prestart` this argv runs: its command is the first
  * word, and no help was asked for (then the command never starts).
@@ -247,8 +258,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   let stopTelemetry = async (): Promise<void> => {};
   try {
     const program = await buildProgram(argv, prestarted);
-    // OTEL_* may turn on OpenTelemetry for run/demo/acp/serve; flushed in finally, at session end.
-    stopTelemetry = await startCliTelemetry(argv);
+    // OTEL_* may turn on OpenTelemetry for the catalog's telemetry commands; flushed in finally, at session end.
+    stopTelemetry = await startCliTelemetry(argv, telemetryCommands());
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -1,15 +1,13 @@
-/** The commands that run sessions or dispatch seams, and so can export telemetry. */
-const TELEMETRY_COMMANDS: ReadonlySet<string> = new Set(['run', 'demo', 'acp', 'serve']);
-
 /**
- * Starts OpenTelemetry for the command `argv` runs when the `OTEL_*`
+ * Starts OpenTelemetry for the command `argv` runs, when it is one of
+ * `commands` (the catalog's telemetry commands) and the `OTEL_*`
  * variables turn it on, importing the SDK only then; returns what flushes and
  * stops it (a no-op when it stayed off). Bad `OTEL_*` values throw a
  * `ConfigError` naming the variable.
  */
-export async function startCliTelemetry(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<() => Promise<void>> {
+export async function startCliTelemetry(argv: readonly string[], commands: ReadonlySet<string>, env: NodeJS.ProcessEnv = process.env): Promise<() => Promise<void>> {
   const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  if (command === undefined || !TELEMETRY_COMMANDS.has(command)) return async () => {};
+  if (command === undefined || !commands.has(command)) return async () => {};
   // Imported here, not at the top: it pulls in the OpenTelemetry API, which `--help` and most commands never need.
   const { telemetrySettings } = await import('../telemetry/index.ts');
   const settings = telemetrySettings(env);

@@ -2,22 +2,15 @@ import * as z from 'zod';
 import type { SeamBus } from '../events/index.ts';
 import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
-import { type AttributedAsk, type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
+import { type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
-import { deniedCallText, withheldResultText } from './reactions.ts';
-import { type AskResolution, type PermissionPrompter, resolveAsk } from './permission.ts';
+import { type PermissionPrompter, resolveAsk } from './permission.ts';
+import { type ToolOutcome, deniedOutcome, postToolOutcome } from './seam-outcome.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
 
-/** What executing one tool call produced, for the loop to log. */
-export interface ToolExecutionResult {
-  readonly result: ToolResult;
-  /** Post-tool context, buffered by the loop until every result of the step is appended. */
-  readonly additionalContext?: string;
-  readonly hookEffect?: 'denied' | 'blocked' | 'replaced';
-  /** When pre-tool hooks asked: every ask, attributed, and how it was resolved (for the log's `tool/ask`). */
-  readonly asked?: { readonly asks: readonly AttributedAsk[]; readonly resolution: AskResolution };
-}
+/** What executing one tool call produced, for the loop to log (the outcome `serve` records too). */
+export type ToolExecutionResult = ToolOutcome;
 
 export interface ToolRegistryOptions {
   readonly bus: SeamBus;
@@ -77,13 +70,8 @@ export class ToolRegistry {
         asked = { asks, resolution };
         gate = resolution;
       }
-      if (gate.action === 'deny') {
-        return {
-          result: { content: deniedCallText(gate.reason), isError: true },
-          hookEffect: 'denied',
-          ...(asked !== undefined && { asked }),
-        };
-      }
+      const denied = deniedOutcome(gate);
+      if (denied !== undefined) return { ...denied, ...(asked !== undefined && { asked }) };
 
       const result = await this.#dispatch(call, context);
 
@@ -92,20 +80,7 @@ export class ToolRegistry {
         { toolCallId: call.id, toolName: call.name, arguments: call.arguments, result },
         session,
       );
-      const decision = post.decision;
-      if (decision.action === 'block') {
-        return {
-          result: { content: withheldResultText(decision.reason), isError: true },
-          hookEffect: 'blocked',
-          ...(asked !== undefined && { asked }),
-        };
-      }
-      return {
-        result: decision.content === undefined ? result : { content: decision.content, isError: result.isError },
-        ...(asked !== undefined && { asked }),
-        ...(decision.additionalContext !== undefined && { additionalContext: decision.additionalContext }),
-        ...(decision.content !== undefined && { hookEffect: 'replaced' as const }),
-      };
+      return { ...postToolOutcome(result, post.decision), ...(asked !== undefined && { asked }) };
     } catch (error) {
       // A host bug must still give the model an answer to its call.
       return { result: { content: `hookbox host error: ${(error as Error).message}`, isError: true } };

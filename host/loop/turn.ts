@@ -3,6 +3,7 @@ import type { SessionEvent, TurnEndReason } from '../log/index.ts';
 import type { ContinuationDecision, SessionInfo } from '../seams/index.ts';
 import type { QueuedPrompt, Queue } from './queue.ts';
 import { continuationCapReason } from './reactions.ts';
+import { promptOutcome, toolResultEvent } from './seam-outcome.ts';
 import type { Conversation } from './conversation.ts';
 import type { AssistantStep, ModelProvider } from './provider.ts';
 import type { ToolExecutionResult, ToolRegistry } from './tool-registry.ts';
@@ -76,21 +77,8 @@ export async function runTurn(session: TurnHost): Promise<TurnOutcome> {
   const blockReasons: string[] = [];
   for (const prompt of batch) {
     const { decision } = await session.bus.dispatch('agent/prompt-submit', prompt, session.info());
-    if (decision.action === 'block') {
-      blockReasons.push(decision.reason);
-      session.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: prompt.content });
-      continue;
-    }
-    const rewritten = decision.content !== undefined && decision.content !== prompt.content;
-    session.append({
-      type: 'user/message',
-      turn,
-      content: rewritten ? decision.content! : prompt.content,
-      ...(rewritten && { originalContent: prompt.content }),
-    });
-    if (decision.additionalContext !== undefined) {
-      session.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
-    }
+    for (const event of promptOutcome(turn, prompt.content, decision)) session.append(event);
+    if (decision.action === 'block') blockReasons.push(decision.reason);
   }
   if (batch.length > 0 && blockReasons.length === batch.length) {
     return end('rejected', blockReasons.join('; '));
@@ -134,16 +122,7 @@ export async function runTurn(session: TurnHost): Promise<TurnOutcome> {
           const { asks, resolution } = executed.asked;
           session.append({ type: 'tool/ask', turn, step, toolCallId: call.id, asks: [...asks], answer: resolution.action, reason: resolution.reason });
         }
-        session.append({
-          type: 'tool/result',
-          turn,
-          step,
-          toolCallId: call.id,
-          toolName: call.name,
-          content: executed.result.content,
-          isError: executed.result.isError,
-          ...(executed.hookEffect !== undefined && { hookEffect: executed.hookEffect }),
-        });
+        session.append(toolResultEvent(turn, step, { toolCallId: call.id, toolName: call.name }, executed));
         if (executed.additionalContext !== undefined) contexts.push(executed.additionalContext);
       }
       for (const content of contexts) session.append({ type: 'context/message', turn, content, source: 'post-tool' });

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
 import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
-import { CONTINUE_REASON, continuationCapReason, deniedCallText, withheldResultText } from '../loop/reactions.ts';
+import { CONTINUE_REASON, continuationCapReason } from '../loop/reactions.ts';
+import { deniedOutcome, postToolOutcome, promptOutcome, toolResultEvent } from '../loop/seam-outcome.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { CopyTable } from './copy-table.ts';
 import type { ServedSession } from './served-session.ts';
@@ -146,18 +146,16 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
         reason: `a hookbox hook rewrote this prompt and ${bridge.label} cannot take a rewritten prompt, so it was not sent. The rewritten prompt: ${raw.content}`,
       };
     }
-    const turn = session.turn;
-    if (decision.action === 'block') {
-      session.log.append({ type: 'prompt/blocked', turn, reason: decision.reason, content: payload.content });
-      session.endTurn('rejected', decision.reason);
-      return { decision, word: 'block' };
-    }
-    session.log.append({ type: 'user/message', turn, content: payload.content });
-    if (session.undelivered !== undefined) {
+    // A synthesized session start's context reaches the model with the first prompt it lets through.
+    if (decision.action !== 'block' && session.undelivered !== undefined) {
       decision = { ...decision, additionalContext: joinContext(session.undelivered, decision.additionalContext) };
       session.undelivered = undefined;
     }
-    if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
+    for (const recorded of promptOutcome(session.turn, payload.content, decision)) session.log.append(recorded);
+    if (decision.action === 'block') {
+      session.endTurn('rejected', decision.reason);
+      return { decision, word: 'block' };
+    }
     return { decision, word: decision.additionalContext === undefined ? 'allow' : 'context' };
   },
   'tools/pre-execute': async (event, { session, bus }) => {
@@ -168,18 +166,9 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
     const { decision, invocations } = await bus.dispatch('tools/pre-execute', payload, session.info());
     session.recordInvocations(invocations);
-    if (decision.action === 'deny') {
-      session.log.append({
-        type: 'tool/result',
-        turn,
-        step,
-        toolCallId: payload.toolCallId,
-        toolName: payload.toolName,
-        content: deniedCallText(decision.reason),
-        isError: true,
-        hookEffect: 'denied',
-      });
-    } else session.pending.set(payload.toolCallId, { step });
+    const denied = deniedOutcome(decision);
+    if (denied !== undefined) session.log.append(toolResultEvent(turn, step, payload, denied));
+    else session.pending.set(payload.toolCallId, { step });
     return { decision, word: decision.action };
   },
   'tools/post-execute': async (event, { bridge, session, options, bus }) => {
@@ -200,18 +189,11 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     if (raw.action === 'accept' && raw.content !== undefined && !replaceable) {
       decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
     }
-    const common = { type: 'tool/result' as const, turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName };
-    if (decision.action === 'block') {
-      session.log.append({ ...common, content: withheldResultText(decision.reason), isError: true, hookEffect: 'blocked' });
-      return { decision, word: 'block' };
-    }
     // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
-    const original = payload.result.content;
-    if (decision.content !== undefined && decision.content !== original) {
-      const kept = { length: original.length, sha256: createHash('sha256').update(original).digest('hex'), ...(options.keepReplacedOriginals === true && { content: original }) };
-      session.log.append({ ...common, content: decision.content, isError: payload.result.isError, hookEffect: 'replaced', original: kept });
-    } else session.log.append({ ...common, content: original, isError: payload.result.isError });
-    if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'post-tool' });
+    const outcome = postToolOutcome(payload.result, decision, options.keepReplacedOriginals === true);
+    session.log.append(toolResultEvent(turn, step, payload, outcome));
+    if (decision.action === 'block') return { decision, word: 'block' };
+    if (outcome.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: outcome.additionalContext, source: 'post-tool' });
     return { decision, word: decision.additionalContext === undefined ? 'accept' : 'context' };
   },
   'agent/turn-continuation': async (event, { session, options, bus }) => {

@@ -3,9 +3,12 @@
  * importing its module; this checks the listing against what each module
  * registers, and that a run registers the real command it names.
  */
+import { readdirSync } from 'node:fs';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_CATALOG, buildProgram } from '../../host/cli/main.ts';
+import { COMMAND_CATALOG, buildProgram, telemetryCommands } from '../../host/cli/main.ts';
+
+const COMMANDS_DIR = new URL('../../host/cli/commands/', import.meta.url);
 
 describe('command catalog', () => {
   it.each(COMMAND_CATALOG.map((entry) => [entry.name, entry] as const))('%s: name, description and help term match the module', async (_name, entry) => {
@@ -30,5 +33,24 @@ describe('command catalog', () => {
     expect(program.commands.find((c) => c.name() === 'build')?.options).toEqual([]);
     const help = await buildProgram(['node', 'hookbox', 'help', 'build']);
     expect(help.commands.find((c) => c.name() === 'build')?.options.length).toBeGreaterThan(0);
+  });
+
+  it('host/cli/commands/ holds exactly the catalog\'s commands: every register function of every file there registers a catalog entry, and every entry is registered by one', async () => {
+    const registered: string[] = [];
+    for (const file of readdirSync(COMMANDS_DIR).filter((name) => name.endsWith('.ts'))) {
+      const module = (await import(new URL(file, COMMANDS_DIR).href)) as Record<string, unknown>;
+      const registers = Object.entries(module).filter(([name, value]) => /^register\w*Commands?$/.test(name) && typeof value === 'function');
+      expect(registers.length, `${file} exports a register…Command function`).toBeGreaterThan(0);
+      for (const [, register] of registers) {
+        const program = new Command();
+        (register as (program: Command) => void)(program);
+        registered.push(...program.commands.map((command) => command.name()));
+      }
+    }
+    expect(registered.sort()).toEqual(COMMAND_CATALOG.map((entry) => entry.name).sort());
+  });
+
+  it('OpenTelemetry starts for the commands the catalog marks, the ones that run sessions or dispatch seams', () => {
+    expect([...telemetryCommands()].sort()).toEqual(['acp', 'demo', 'run', 'serve']);
   });
 });

@@ -151,6 +151,13 @@ describe('documentation links', () => {
 describe('README.md', () => {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
+  it('links every guide and every reference page (a page nothing links is never found)', () => {
+    for (const dir of ['docs/guides', 'docs/reference']) {
+      const pages = readdirSync(path.join(ROOT, dir)).filter((name) => name.endsWith('.md'));
+      expect(pages.filter((page) => !readme.includes(`](${dir}/${page})`)), dir).toEqual([]);
+    }
+  });
+
   it('stays the short user README (at most ~200 lines; depth goes to docs/guides and docs/reference)', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(210);
   });

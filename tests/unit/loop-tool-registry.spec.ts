@@ -4,6 +4,7 @@
  * the tool body and post-execute — every result compared whole. Hooks are
  * native (in-process) listeners on a real SeamBus; tools are real objects.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { NO_OPINION, type NativeHandlers, SeamBus, nativeHook } from '../../host/events/index.ts';
@@ -206,7 +207,7 @@ describe('ToolRegistry.execute', () => {
     });
   });
 
-  it('a post-execute content replaces the result text, keeping its isError, and says replaced', async () => {
+  it("a post-execute content replaces the result text, keeping its isError, and says replaced (the original's length and digest kept, as serve keeps them)", async () => {
     const failing: Tool = {
       name: 'echo',
       description: 'fails',
@@ -214,7 +215,11 @@ describe('ToolRegistry.execute', () => {
       run: async () => ({ content: 'raw', isError: true }),
     };
     const tools = registry([{ 'tools/post-execute': () => ({ action: 'accept', content: 'redacted' }) }], { tools: [failing] });
-    expect(await tools.execute(call(), session, context())).toStrictEqual({ result: { content: 'redacted', isError: true }, hookEffect: 'replaced' });
+    expect(await tools.execute(call(), session, context())).toStrictEqual({
+      result: { content: 'redacted', isError: true },
+      hookEffect: 'replaced',
+      original: { length: 3, sha256: createHash('sha256').update('raw').digest('hex') },
+    });
   });
 
   it('a post-execute additionalContext is returned beside the untouched result, with no effect', async () => {

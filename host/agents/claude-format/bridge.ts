@@ -1,12 +1,13 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentProbe, AgentSeamEvent, AgentSetup, ParsedAgentEvent, SeamEventTable } from '../agent-bridge.ts';
+import type { AgentAnswer, AgentBridge, AgentProbe, AgentSeamEvent, AgentSetup, ParsedAgentEvent } from '../agent-bridge.ts';
 import type { OurToolCall } from '../tool-names.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
   answerBySeam,
   contextAnswer,
+  type AnyEventTable,
   type EventReaders,
   type ReadAgentEvent,
   eventRows,
@@ -32,8 +33,12 @@ import { safeContext, safeText } from '../event-input.ts';
 export interface ClaudeFormatDialect<N extends string> {
   readonly name: N;
   readonly label: string;
-  /** The agent's protocol table: the format's events it sends (only these are read), and what each decision becomes there. */
-  readonly table: SeamEventTable<ClaudeFormatEvent>;
+  /**
+   * The agent's protocol table: the format's events it sends (only these are
+   * read), and what each decision becomes there. Every seam is checked where
+   * the table is written (`satisfies SeamEventTable<ClaudeFormatEvent>`).
+   */
+  readonly table: AnyEventTable<ClaudeFormatEvent>;
   /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
   fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
   /** A PostToolUse `tool_response` → hookbox's result. */

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
-import type { AgentBridge, AgentProbe, AgentSetup, SeamEventTable } from '../agent-bridge.ts';
-import { type EventReaders, type ReadAgentEvent, answerBySeam, continuationPayload, eventRows, failClosedBy, oneSeam, toSeamBy } from '../bridge-parts.ts';
+import type { AgentBridge, AgentProbe, AgentSetup } from '../agent-bridge.ts';
+import { type AnyEventTable, type EventReaders, type ReadAgentEvent, answerBySeam, continuationPayload, eventRows, failClosedBy, oneSeam, toSeamBy } from '../bridge-parts.ts';
 import { PLUGIN_CAN_REPLACE, PLUGIN_CLOSED, pluginSeamAnswers } from '../plugin-answers.ts';
 import type { OurToolCall } from '../tool-names.ts';
 import { OPENCODE_EVENT_SCHEMAS, OPENCODE_SEAM_EVENTS, type OpenCodeEvent } from './protocol.ts';
@@ -17,8 +17,8 @@ import { fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
 export interface OpenCodeDialect<N extends string> {
   readonly name: N;
   readonly label: string;
-  /** The agent's protocol table: the API's events it sends (only these are read), and what each decision becomes there. */
-  readonly table: SeamEventTable<OpenCodeEvent>;
+  /** The agent's protocol table: the API's events it sends (only these are read); every seam is checked where it is written. */
+  readonly table: AnyEventTable<OpenCodeEvent>;
   /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
   fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
   readonly setup: AgentSetup;
