@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   type AgentBridge,
-  type AgentSetup,
   type SetupEdit,
   type SetupScope,
   type SetupTransport,
@@ -22,8 +21,10 @@ import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 import { agentHasEntries } from '../doctor.ts';
 import { refuseLinkOut } from '../setup-confine.ts';
+import { readSettings, writeSettings } from '../settings-file.ts';
 import { setupSystem } from '../setup-system.ts';
-import { PROJECT_SOCKET, clientCommand, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
+import { guardedIn, setupLocator, unregisterFromLocator } from '../setup-locator.ts';
+import { PROJECT_SOCKET, clientCommand, clientFile, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
 import { pathUnder } from '../../path-under.ts';
 
@@ -38,38 +39,8 @@ interface SetupFlags {
   readonly port?: string;
   readonly tokenFile?: string;
   readonly remove?: boolean;
-}
-
-type SettingsFormat = AgentSetup['fileFormat'];
-
-function readSettings(file: string, format?: SettingsFormat): Record<string, unknown> {
-  if (!existsSync(file)) return {};
-  if (format !== undefined) {
-    try {
-      return format.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new ConfigError(`${file}: ${(error as Error).message}`);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON (${(error as Error).message}); fix it first, hookbox will not overwrite it`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${file}: expected a JSON object at the top level`);
-  return value as Record<string, unknown>;
-}
-
-/** Writes next to the file and renames over it, so a crash never leaves half a settings file. */
-function writeSettings(file: string, settings: Record<string, unknown>, secret: boolean, format?: SettingsFormat): void {
-  const text = format === undefined ? `${JSON.stringify(settings, null, 2)}\n` : format.format(settings);
-  // A file that is hookbox's whole (a plugin file) goes when nothing of hookbox's is left in it.
-  if (text === undefined) return void rmSync(file, { force: true });
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.hookbox-${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: secret ? 0o600 : 0o644 });
-  renameSync(temp, file);
+  /** `--no-locator`: false. */
+  readonly locator?: boolean;
 }
 
 interface Chosen {
@@ -212,6 +183,16 @@ export function setupDetected(flags: SetupFlags, write: (text: string) => void):
   return chosen.map(({ name }) => name);
 }
 
+/** The project's record in the user-level locator (`setup-locator.ts`), unless opted out. */
+function locatorFor(bridge: AgentBridge, flags: SetupFlags, dir: string): string[] {
+  const config = resolve(flags.config ?? join(projectAbove(dir) ?? dir, 'hookbox.config.json'));
+  const above = projectAbove(dir);
+  const root = above !== undefined && pathUnder(above, config) !== undefined ? above : dir;
+  const off = flags.locator === false ? '--no-locator' : process.env.HOOKBOX_NO_LOCATOR === '1' ? 'HOOKBOX_NO_LOCATOR=1' : undefined;
+  const deadlineMs = clientDeadline(bridge, effectiveHooks(config));
+  return setupLocator(bridge, { dir, root, config, client: clientFile(hookClientKind(flags.client), root), deadlineMs }, off);
+}
+
 /** `hookbox setup <agent>`: merges hookbox's hook entries into the agent's settings (or takes them out). */
 export function setupCommand(agent: string, flags: SetupFlags, write: (text: string) => void): SetupEdit {
   const bridge = agentBridge(agent);
@@ -290,10 +271,11 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     for (const change of finished.changes) write(`  ${change.action} ${change.where}: ${printable(change.what)}\n`);
     notes.push(...finished.notes);
   }
-  if (bridge.setup.startFolderOnly !== undefined && scope.kind === 'project' && flags.remove !== true) {
-    notes.push(`${bridge.setup.startFolderOnly}: started in a subfolder of ${scope.dir}, it runs no hookbox hook unless that folder is set up too (hookbox setup ${bridge.name} --project <subfolder>); hookbox doctor run there says which`);
+  if (bridge.setup.locator !== undefined && scope.kind === 'project') {
+    if (flags.remove === true) notes.push(...unregisterFromLocator(bridge, scope.dir));
+    else notes.push(...locatorFor(bridge, flags, scope.dir));
   }
-  const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => agentHasEntries(bridge, { kind: 'project', dir })) : undefined;
+  const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => guardedIn(bridge, dir)) : undefined;
   if (subfolder !== undefined && scope.kind === 'project') notes.push(`set up ${scope.dir}, the project above this folder. ${subfolder.what}. Fix: ${subfolder.fix}`);
   for (const note of notes) write(`${note}\n`);
   return edit;
@@ -316,6 +298,7 @@ export function registerSetupCommand(program: Command): void {
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')
     .option('--remove', "take hookbox's entries out")
+    .option('--no-locator', "Claude Code: no user-level locator in ~/.claude/settings.json (by default setup registers the project there, so Claude Code started in a subfolder of it is guarded too)")
     .option('--system', "the agents' machine-wide (managed) scope, above every user and project setting: runs the organisation config (HOOKBOX_ORG_CONFIG or /etc/hookbox/config.json) with this hookbox by absolute path; as root")
     .option('--lock', "with --system: also the agent's own \"managed hooks only\" keys (Claude Code's allowManagedHooksOnly, Codex's allow_managed_hooks_only, Gemini CLI's hooksConfig.enabled)")
     .action((agents: string[], flags: SetupFlags & { system?: boolean; lock?: boolean }) => {
