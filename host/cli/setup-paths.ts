@@ -36,8 +36,13 @@ export function nativeClientMissing(): string | undefined {
   return probe.status === 0 && probe.stdout.startsWith('hookbox-hook native') ? undefined : `${binary} does not run here (${probe.error?.message ?? `exit ${String(probe.status)}`})`;
 }
 
-/** The client `setup` writes when none is asked for: the sh one wherever there is a POSIX `sh` (every platform but Windows). */
-export function defaultHookClient(platform: NodeJS.Platform = process.platform): HookClientKind {
+/**
+ * The client `setup` writes when none is asked for: the native one where
+ * `npm run build` built it for this platform and it runs; else the sh one
+ * wherever there is a POSIX `sh` (every platform but Windows); else node.
+ */
+export function defaultHookClient(platform: NodeJS.Platform = process.platform, native: () => string | undefined = nativeClientMissing): HookClientKind {
+  if (platform === process.platform && native() === undefined) return 'native';
   return platform !== 'win32' && existsSync('/bin/sh') ? 'sh' : 'node';
 }
 

@@ -19,6 +19,7 @@ import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
 import { claudeWorkspace, probeClaude, runClaude, writeProject } from '../helpers/claude-code.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
+import { NATIVE_MISSING } from '../helpers/command-hook.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
 
 const probe = probeClaude();
@@ -122,7 +123,9 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       const out: string[] = [];
       setupCommand('claude-code', { project, config, transport: 'command' }, (text) => out.push(text));
       const text = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
-      expect(text).toContain('sh \\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh\\" \'claude-code\'');
+      // The default client: native where npm run build made it (no interpreter word), else sh.
+      const client = NATIVE_MISSING === undefined ? `\\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/dist/native/${process.platform}-${process.arch}/hookbox-hook\\"` : 'sh \\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh\\"';
+      expect(text).toContain(`"${client} 'claude-code'`);
       for (const machinePath of [process.execPath, project, homedir(), tmpdir()]) expect(text, machinePath).not.toContain(machinePath);
       expect(out.join('')).not.toContain('is not installed');
       expect(readFileSync(join(project, '.gitignore'), 'utf8')).toContain('.hookbox/');

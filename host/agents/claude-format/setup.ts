@@ -83,7 +83,7 @@ export function isHookboxHandlerOf(agent: string, handler: unknown): boolean {
   const { type, command, url } = handler as Handler;
   if (type === 'command' && typeof command === 'string') {
     const words = command.replace(/['"]/g, '');
-    return new RegExp(`hookbox\\S*\\s+hook\\s+${agent}(\\s|$)`).test(words) || new RegExp(`/hookbox-hook\\.(cjs|sh)\\s+${agent}(\\s|$)`).test(words);
+    return new RegExp(`hookbox\\S*\\s+hook\\s+${agent}(\\s|$)`).test(words) || new RegExp(`/(hookbox-hook\\.(cjs|sh)|native/[\\w-]+/hookbox-hook)\\s+${agent}(\\s|$)`).test(words);
   }
   if (type === 'http' && typeof url === 'string') return new RegExp(`^http://(127\\.0\\.0\\.1|localhost|\\[::1\\]):\\d+/hooks/${agent}$`).test(url);
   return false;

@@ -101,6 +101,9 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
     const markers = [...(base !== undefined && !isAbsolute(shown(config)) ? [shown(config)] : []), ...(root === undefined ? [settingsInProject] : [])];
     const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, markers, variable);
     if (root !== undefined && scope.kind === 'project') notes.push(`${scope.dir} is a subfolder of the project ${root}: the hook command uses the project's config and socket (${up !== undefined ? `named from $${bridge.projectDirVariable ?? ''} up` : 'found by walking up from where the agent starts'})`);
+    if (client.client.includes(`native/${process.platform}-${process.arch}/`) && scope.kind === 'project') {
+      notes.push(`the hook command runs the native client built for ${process.platform}-${process.arch}: on a checkout of another platform it is missing and ${bridge.label} refuses the events there (fails closed); for settings every platform runs: hookbox setup ${bridge.name} --client sh`);
+    }
     if (!client.portable && scope.kind === 'project') {
       notes.push(
         `hookbox is not installed in ${join(scope.dir, 'node_modules')}: the hook command names ${client.client}, which only this machine has — install it there (npm i -D hookbox) and run setup again for settings that work on every checkout`,
@@ -293,7 +296,7 @@ export function registerSetupCommand(program: Command): void {
       '--transport <kind>',
       'command (the default: fails closed; a process per event), http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token) or plugin (pi, OpenCode and Kilo CLI, their default and only one: hookbox inside the agent)',
     )
-    .option('--client <kind>', 'command transport: sh (no Node start per event while the server is up; the default where there is a POSIX sh), node, or native (a C program, no interpreter start; where npm run build found a C compiler)')
+    .option('--client <kind>', 'command transport: native (a C program, no interpreter start; the default where npm run build found a C compiler), sh (no Node start per event while the server is up; the default elsewhere with a POSIX sh), or node')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')
