@@ -19,8 +19,8 @@ import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
 import { claudeWorkspace, probeClaude, runClaude, writeProject } from '../helpers/claude-code.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
-import { NATIVE_MISSING } from '../helpers/command-hook.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
+import { NATIVE_MISSING } from '../helpers/command-hook.ts';
 
 const probe = probeClaude();
 const TITLE = probe.ok ? `Claude Code ${probe.version}: hookbox fails closed on every path (real binary)` : `Claude Code fail-closed paths (skipped, because ${probe.reason})`;
