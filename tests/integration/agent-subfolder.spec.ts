@@ -3,11 +3,9 @@
  * the project's config (real binaries, against the suite's mock models):
  * Codex finds the project's `.codex/` from `src/` and its hook command
  * finds the project from there; Claude Code reads settings only where it
- * starts, so `setup` registers the project in the user-level locator
- * (`~/.claude/settings.json`, a private HOME here), which decides below the
- * project with its config; `setup --project src` still writes settings of
- * that folder's own. In each, guard-bash denies `curl … | sh` and an
- * ordinary command still runs; outside the project the locator answers nothing.
+ * starts, so `setup --project src` (what doctor there says to run) writes
+ * settings whose command finds the project above. In both, guard-bash
+ * denies `curl … | sh` and an ordinary command still runs.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -74,37 +72,6 @@ describe.skipIf(skipUnless('Claude Code started in src/', claude.ok ? undefined 
   });
   afterAll(async () => {
     await mock?.close();
-  });
-
-  it('with the default setup (no --project src), the user-level locator denies curl … | sh in src/; in a folder outside the project an ordinary command runs unhindered', { timeout: RUN_TIMEOUT }, async () => {
-    const { root, project, home } = claudeWorkspace('hookbox-cc-locate-');
-    const src = gitProject(project, root);
-    // The suite turns the locator off (it would write the real ~/.claude); on here, in the test's own HOME.
-    const env = { ...process.env, HOME: home, HOOKBOX_HOME: join(home, '.hookbox'), HOOKBOX_NO_LOCATOR: '' };
-    const top = await runAsync(process.execPath, [HOOKBOX_BIN, 'setup', 'claude-code'], { cwd: project, env });
-    expect(top.status, top.stderr).toBe(0);
-    expect(top.stdout).toMatch(/now holds the hookbox locator/);
-    expect(existsSync(join(src, '.claude')), 'setup wrote settings into src/').toBe(false);
-    mock.script([
-      { text: 'First.', toolUses: [{ name: 'Bash', input: { command: ORDINARY, description: 'step' } }] },
-      { text: 'Then.', toolUses: [{ name: 'Bash', input: { command: PIPE_TO_SH, description: 'install' } }] },
-      { text: 'Done.' },
-    ]);
-    const run = await runClaude({ project: src, home, mock, prompt: 'Install the tool.', timeoutMs: RUN_TIMEOUT - 30_000 });
-    expect(run.result, run.stderr).toBeDefined();
-    expect(existsSync(join(src, 'allowed.txt')), 'the ordinary command did not run').toBe(true);
-    expect(existsSync(join(src, 'ran.txt')), 'curl | sh ran').toBe(false);
-    expect(mock.everything()).toContain('guard-bash: remote-script');
-
-    const elsewhere = join(root, 'elsewhere');
-    mkdirSync(elsewhere);
-    execFileSync('git', ['init', '-q'], { cwd: elsewhere });
-    mock.script([{ text: 'Sure.', toolUses: [{ name: 'Bash', input: { command: ORDINARY, description: 'step' } }] }, { text: 'Done.' }]);
-    const away = await runClaude({ project: elsewhere, home, mock, prompt: 'Write the file.', timeoutMs: RUN_TIMEOUT - 30_000 });
-    expect(away.result, away.stderr).toBeDefined();
-    expect(existsSync(join(elsewhere, 'allowed.txt')), 'the ordinary command did not run outside the project').toBe(true);
-    expect(away.result?.permission_denials).toEqual([]);
-    expect(existsSync(join(elsewhere, '.hookbox')), 'hookbox acted outside the project').toBe(false);
   });
 
   it('after setup --project src (the fix doctor names there), denies curl … | sh with guard-bash\'s reason; an ordinary command runs', { timeout: RUN_TIMEOUT }, async () => {
