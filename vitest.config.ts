@@ -20,6 +20,8 @@ export default defineConfig({
       XDG_CONFIG_HOME: join(tmpdir(), 'hookbox-tests-xdg-config'),
       // No per-event client starts a detached `hookbox serve` (#55) unless its test asks for one: none outlives a test run.
       HOOKBOX_NO_AUTOSTART: '1',
+      // No `setup` writes its user-level locator into the real ~/.claude/settings.json; the locator's specs opt back in with a private HOME.
+      HOOKBOX_NO_LOCATOR: '1',
     },
   },
 });

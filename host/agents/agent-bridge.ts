@@ -263,6 +263,19 @@ export interface AgentSetup {
    */
   readonly startFolderOnly?: string;
   /**
+   * Where `startFolderOnly` is set: the agent's user-level "locator" entry,
+   * the one place the agent reads in every folder. Its command (built by
+   * host/cli/setup-locator.ts) walks up from the start folder to a project
+   * `setup` registered and decides with that project's config. These edit
+   * exactly that entry; `apply`/`remove` never touch it, nor it theirs.
+   */
+  readonly locator?: {
+    apply(settings: Record<string, unknown>, command: string, timeoutS: number): SetupEdit;
+    remove(settings: Record<string, unknown>): SetupEdit;
+    /** The locator entry's command in these settings (the first found), if any. */
+    command(settings: Record<string, unknown>): string | undefined;
+  };
+  /**
    * The agent waits this long for a hook, fixed (no setting to raise it), and
    * runs the call when it passes (Cline: 120 s): setup caps the client's
    * deadline a margin below it, so the client answers closed first even when

@@ -125,13 +125,14 @@ export function handlerPositions(settings: Record<string, unknown>): HandlerPosi
 
 /**
  * Is this command line one `hookbox setup` wrote for `agent`, however it was
- * quoted: `… hookbox-hook.cjs <agent> …` (the plain client) or
+ * quoted: `… hookbox-hook.cjs <agent> …` (the plain client; `.sh`, or the native
+ * `…/native/<platform>-<arch>/hookbox-hook`, likewise) or
  * `… hookbox[.mjs] hook <agent> …` (the CLI)?
  */
 export function isHookboxCommand(command: unknown, agent: string): boolean {
   if (typeof command !== 'string') return false;
   const words = command.split(/\s+/).map((word) => word.replace(/^['"]|['"]$/g, ''));
   return words.some(
-    (word, i) => (/(^|\/)hookbox-hook\.(cjs|sh)$/.test(word) && words[i + 1] === agent) || (/(^|\/)hookbox(\.mjs)?$/.test(word) && words[i + 1] === 'hook' && words[i + 2] === agent),
+    (word, i) => (/(^|\/)(hookbox-hook\.(cjs|sh)|native\/[\w-]+\/hookbox-hook)$/.test(word) && words[i + 1] === agent) || (/(^|\/)hookbox(\.mjs)?$/.test(word) && words[i + 1] === 'hook' && words[i + 2] === agent),
   );
 }

@@ -219,11 +219,12 @@ function prologueRoot(command: string, start: string): string {
   }
 }
 
-/** Which command client the handler runs; for the sh one, whether the agent's PATH has the curl it needs to skip Node. */
+/** Which command client the handler runs (native, sh or node); for the sh one, whether the agent's PATH has the curl it needs to skip Node. */
 function clientFinding(command: string, env: NodeJS.ProcessEnv): DoctorFinding {
   const client = hookClientOf(command);
   if (client === 'node') return { ok: true, what: 'command client: node (a Node start per event; `hookbox setup --client sh` skips it while the server is up)' };
-  if (client === undefined) return { ok: true, what: 'command client: not one of hookbox-hook.sh or hookbox-hook.cjs' };
+  if (client === 'native') return { ok: true, what: 'command client: native (no interpreter start; what it does not decide goes to the Node client)' };
+  if (client === undefined) return { ok: true, what: 'command client: not one of hookbox-hook.sh, hookbox-hook.cjs or the native hookbox-hook' };
   const curl = (env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && existsSync(path.join(dir, 'curl')));
   return curl
     ? { ok: true, what: 'command client: sh (curl to the server, no Node start while the server is up)' }

@@ -23,6 +23,11 @@ const CLIENTS: Readonly<Record<HookClientKind, { readonly file: readonly string[
   native: { file: ['dist', 'native', `${process.platform}-${process.arch}`, 'hookbox-hook'], interpreter: '' },
 };
 
+/** A client's file, absolute: through `dir`'s own node_modules/hookbox when this hookbox is installed there (a reinstall keeps it), else in this hookbox. */
+export function clientFile(kind: HookClientKind, dir: string): string {
+  return installedIn(dir) ? path.join(dir, 'node_modules', 'hookbox', ...CLIENTS[kind].file) : path.join(PACKAGE_ROOT, ...CLIENTS[kind].file);
+}
+
 /** Why the native client cannot be set up here (undefined: it is built and runs). */
 export function nativeClientMissing(): string | undefined {
   const binary = path.join(PACKAGE_ROOT, ...CLIENTS.native.file);
@@ -31,8 +36,13 @@ export function nativeClientMissing(): string | undefined {
   return probe.status === 0 && probe.stdout.startsWith('hookbox-hook native') ? undefined : `${binary} does not run here (${probe.error?.message ?? `exit ${String(probe.status)}`})`;
 }
 
-/** The client `setup` writes when none is asked for: the sh one wherever there is a POSIX `sh` (every platform but Windows). */
-export function defaultHookClient(platform: NodeJS.Platform = process.platform): HookClientKind {
+/**
+ * The client `setup` writes when none is asked for: the native one where
+ * `npm run build` built it for this platform and it runs; else the sh one
+ * wherever there is a POSIX `sh` (every platform but Windows); else node.
+ */
+export function defaultHookClient(platform: NodeJS.Platform = process.platform, native: () => string | undefined = nativeClientMissing): HookClientKind {
+  if (platform === process.platform && native() === undefined) return 'native';
   return platform !== 'win32' && existsSync('/bin/sh') ? 'sh' : 'node';
 }
 
@@ -105,7 +115,7 @@ export function startFolderNote(bridge: AgentBridge, root: string, cwd: string, 
   const here = bridge.setup.settingsPath({ kind: 'project', dir: cwd });
   return {
     what: `${reads}: started in ${cwd}, ${bridge.label} reads ${here}${existsSync(here) ? '' : ' (there is none)'}, not ${bridge.setup.settingsPath({ kind: 'project', dir: root })}: no hookbox hook runs and nothing it does is checked`,
-    fix: `start ${bridge.label} in ${root}; or guard this folder too: hookbox setup ${bridge.name} --project ${cwd} (its settings then find the project above)`,
+    fix: `start ${bridge.label} in ${root}; or guard this folder too: hookbox setup ${bridge.name} --project ${cwd} (its settings then find the project above)${bridge.setup.locator !== undefined ? `; or every folder below the project: hookbox setup ${bridge.name} --project ${root} without --no-locator (the user-level locator)` : ''}`,
   };
 }
 

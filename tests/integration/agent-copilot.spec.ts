@@ -205,7 +205,7 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
     mkdirSync(hooksDir, { recursive: true });
     const lint = '{ "version": 1, "hooks": { "postToolUse": [ { "type": "command", "bash": "./lint.sh" } ] } }\n';
     writeFileSync(join(hooksDir, 'lint.json'), lint);
-    const args = ['--project', ws.project, '--config', suite.config, '--socket', suite.server.socket];
+    const args = ['--project', ws.project, '--config', suite.config, '--socket', suite.server.socket, '--client', 'sh'];
     expect((await hookbox(['setup', 'copilot', ...args], { HOME: ws.home })).status).toBe(0);
     const written = readFileSync(join(hooksDir, 'hookbox.json'), 'utf8');
     expect(JSON.parse(written)).toMatchObject({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: expect.stringMatching(/hookbox-hook\.sh' 'copilot' .* preToolUse$/) as string }] } });

@@ -43,7 +43,8 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
     const p = await project([]);
     const settings = JSON.parse(readFileSync(join(p.project, '.qwen', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
     const [handler] = settings.hooks.PreToolUse![0]!.hooks;
-    expect(handler!.command).toMatch(/hookbox-hook\.sh'? '?qwen'? /);
+    // The default client: native where npm run build made it, else sh.
+    expect(handler!.command).toMatch(/(hookbox-hook\.sh|native\/[\w-]+\/hookbox-hook)["']? '?qwen'? /);
     const deadlineMs = Number(/--deadline-ms'? '?(\d+)/.exec(handler!.command)![1]);
     expect(handler!.timeout).toBeLessThan(1000); // seconds, as Qwen 0.24.4 reads values below 1000
     expect(handler!.timeout * 1000).toBeGreaterThan(deadlineMs);

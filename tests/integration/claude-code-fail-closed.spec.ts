@@ -21,6 +21,7 @@ import { exampleManifest } from '../helpers/examples.ts';
 import type { MockReply } from '../helpers/mock-anthropic.ts';
 import { startAnthropicMock, useMock } from '../helpers/mock-model/lifecycle.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
+import { NATIVE_MISSING } from '../helpers/command-hook.ts';
 
 const probe = probeClaude();
 const TITLE = probe.ok ? `Claude Code ${probe.version}: hookbox fails closed on every path (real binary)` : `Claude Code fail-closed paths (skipped, because ${probe.reason})`;
@@ -120,7 +121,9 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       const out: string[] = [];
       setupCommand('claude-code', { project, config, transport: 'command' }, (text) => out.push(text));
       const text = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
-      expect(text).toContain('sh \\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh\\" \'claude-code\'');
+      // The default client: native where npm run build made it (no interpreter word), else sh.
+      const client = NATIVE_MISSING === undefined ? `\\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/dist/native/${process.platform}-${process.arch}/hookbox-hook\\"` : 'sh \\"$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh\\"';
+      expect(text).toContain(`"${client} 'claude-code'`);
       for (const machinePath of [process.execPath, project, homedir(), tmpdir()]) expect(text, machinePath).not.toContain(machinePath);
       expect(out.join('')).not.toContain('is not installed');
       expect(readFileSync(join(project, '.gitignore'), 'utf8')).toContain('.hookbox/');

@@ -12,10 +12,11 @@
  * runs, on that Node: install, `--help`, init + its test, build, call, the
  * command client. Timings go to stderr (`[package] …`) for the closing notes.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NATIVE_MISSING } from '../helpers/command-hook.ts';
 import { probeClaude, runClaude } from '../helpers/claude-code.ts';
 import { MockAnthropic } from '../helpers/mock-anthropic.ts';
 import { skipUnless } from '../helpers/skips.ts';
@@ -166,6 +167,26 @@ describe('hookbox installed from its packed tarball (real npm i)', () => {
     const allowed = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'ls', 'u2'), env: asClaude });
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(allowed.stdout).not.toMatch(/"deny"/);
+    // The default client: the native one the package ships for this platform where npm run build made it.
+    const shipped = path.join(project, 'node_modules', 'hookbox', 'dist', 'native', `${process.platform}-${process.arch}`, 'hookbox-hook');
+    expect(existsSync(shipped), 'the checkout built the native client, the package does not ship it').toBe(NATIVE_MISSING === undefined);
+    if (NATIVE_MISSING === undefined) expect(command).toMatch(/node_modules\/hookbox\/dist\/native\/[\w-]+\/hookbox-hook" 'claude-code'/);
+  }, 600_000);
+
+  it('a machine with no native client (no C compiler when the package was built) gets the sh client, which decides the same', () => {
+    const native = path.join(project, 'node_modules', 'hookbox', 'dist', 'native');
+    const hidden = `${native}.hidden`;
+    if (existsSync(native)) renameSync(native, hidden);
+    try {
+      npx(['setup', 'claude-code']);
+      const command = preToolCommand(project);
+      expect(command).toContain('sh "$CLAUDE_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh" \'claude-code\'');
+      const denied = scratch.run('sh', ['-c', command], project, { input: preToolUse(project, 'rm -rf /', 'u3'), env: { CLAUDE_PROJECT_DIR: project } });
+      expect(`${denied.stdout}${denied.stderr}`).toContain('recursive delete of / or ~');
+    } finally {
+      if (existsSync(hidden)) renameSync(hidden, native);
+    }
+    npx(['setup', 'claude-code']);
   }, 600_000);
 
   it.skipIf(SMOKE_ONLY)('npx hookbox demo runs: the example hooks built into the user cache, the package left as installed', () => {

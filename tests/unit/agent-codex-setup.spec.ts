@@ -66,7 +66,7 @@ describe('hookbox setup codex in a real project', () => {
     writeConfig(config);
 
     const out: string[] = [];
-    setupCommand('codex', { project, transport: 'command' }, (text) => out.push(text));
+    setupCommand('codex', { project, transport: 'command', client: 'sh' }, (text) => out.push(text));
     // Codex names no project folder: the prologue finds it above the working folder (the client's path is quoted inside the quoted script).
     const prologue = `r=$PWD; until [ -e "$r/hookbox.config.json" ] && [ -e "$r/.codex/hooks.json" ]; do [ "$r" = / ] && { echo "hookbox: no hookbox.config.json with .codex/hooks.json in $PWD or any folder above it: not a hookbox project, refusing the event" >&2; exit 2; }; r=$(dirname "$r"); done; export HOOKBOX_PROJECT_DIR="$r"; cd "$r" || exit 2; exec sh '\\''${PACKAGE_ROOT}/host/cli/hookbox-hook.sh'\\'' "$@"`;
     const command = `sh -c '${prologue}' '${PACKAGE_ROOT}/host/cli/hookbox-hook.sh' 'codex' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${hookClientDeadlineMs({ hooks: [] })}'`;
@@ -98,7 +98,7 @@ describe('hookbox setup codex in a real project', () => {
     );
 
     const again: string[] = [];
-    setupCommand('codex', { project, transport: 'command' }, (text) => again.push(text));
+    setupCommand('codex', { project, transport: 'command', client: 'sh' }, (text) => again.push(text));
     expect(readFileSync(hooksFile, 'utf8')).toBe(written);
     expect(readFileSync(configToml, 'utf8')).toBe(toml);
     expect(again[0]).toBe(`Codex settings ${hooksFile}: unchanged\n`);
@@ -117,7 +117,7 @@ describe('hookbox setup codex in a real project', () => {
   it('says nothing about trusting a project Codex already trusts', () => {
     writeConfig(`[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`);
     const out: string[] = [];
-    setupCommand('codex', { project, transport: 'command' }, (text) => out.push(text));
+    setupCommand('codex', { project, transport: 'command', client: 'sh' }, (text) => out.push(text));
     expect(out.some((line) => line.includes('not trusted yet'))).toBe(false);
   });
 });

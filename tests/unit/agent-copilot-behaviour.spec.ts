@@ -264,13 +264,13 @@ describe('Copilot setup and the Claude Code overlap in a real project', () => {
     file(join(project, '.github', 'hooks', 'lint.json'), '{"version":1,"hooks":{}}');
     const settingsFile = join(project, '.github', 'hooks', 'hookbox.json');
     const out: string[] = [];
-    setupCommand('copilot', { project, transport: 'command' }, (text) => out.push(text));
+    setupCommand('copilot', { project, transport: 'command', client: 'sh' }, (text) => out.push(text));
     const command = `sh "$COPILOT_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh" 'copilot' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${hookClientDeadlineMs({ hooks: [] })}'`;
     const written = readFileSync(settingsFile, 'utf8');
     expect(JSON.parse(written)).toStrictEqual({ version: 1, hooks: Object.fromEntries(['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop'].map((event) => [event, [{ type: 'command', bash: `${command} ${event}`, timeoutSec: 30 }]])) });
     expect(out[0]).toBe(`Copilot CLI settings ${settingsFile}: updated\n`);
     const again: string[] = [];
-    setupCommand('copilot', { project, transport: 'command' }, (text) => again.push(text));
+    setupCommand('copilot', { project, transport: 'command', client: 'sh' }, (text) => again.push(text));
     expect(again[0]).toBe(`Copilot CLI settings ${settingsFile}: unchanged\n`);
     expect(readFileSync(settingsFile, 'utf8')).toBe(written);
     setupCommand('copilot', { project, remove: true }, () => {});

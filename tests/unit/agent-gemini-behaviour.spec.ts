@@ -331,7 +331,7 @@ describe('gemini setup: settings, trust and doctor in a temp GEMINI_CLI_HOME', (
       mkdirSync(dirname(settingsFile));
       writeFileSync(settingsFile, JSON.stringify(user));
       const out: string[] = [];
-      setupCommand('gemini', { project, config, transport: 'command' }, (text) => out.push(text));
+      setupCommand('gemini', { project, config, transport: 'command', client: 'sh' }, (text) => out.push(text));
       const deadline = hookClientDeadlineMs({ hooks: [] });
       const command = `sh "$GEMINI_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh" 'gemini' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${deadline}'`;
       const ours = { hooks: [{ type: 'command', name: 'hookbox', command, timeout: agentAnswerTimeoutMs({ hooks: [] }) }] };
@@ -341,7 +341,7 @@ describe('gemini setup: settings, trust and doctor in a temp GEMINI_CLI_HOME', (
       expect(out).toContain(`Gemini CLI runs a project's hooks only in a trusted folder, and ${project} is not in ${geminiTrustedFoldersFile()}: open gemini there once and trust it, or add "${project}": "TRUST_FOLDER" to that file (headless runs may set GEMINI_CLI_TRUST_WORKSPACE=true instead)\n`);
 
       const again: string[] = [];
-      setupCommand('gemini', { project, config, transport: 'command' }, (text) => again.push(text));
+      setupCommand('gemini', { project, config, transport: 'command', client: 'sh' }, (text) => again.push(text));
       expect(readFileSync(settingsFile, 'utf8')).toBe(written);
       expect(again[0]).toBe(`Gemini CLI settings ${settingsFile}: unchanged\n`);
 
@@ -352,7 +352,7 @@ describe('gemini setup: settings, trust and doctor in a temp GEMINI_CLI_HOME', (
     it('refuses settings whose hooks are not an object, and leaves the file as it was', () => {
       mkdirSync(dirname(settingsFile));
       writeFileSync(settingsFile, '{"hooks": []}');
-      expect(() => setupCommand('gemini', { project, config, transport: 'command' }, () => {})).toThrow(`${settingsFile}: hooks: expected an object of event → matcher groups`);
+      expect(() => setupCommand('gemini', { project, config, transport: 'command', client: 'sh' }, () => {})).toThrow(`${settingsFile}: hooks: expected an object of event → matcher groups`);
       expect(readFileSync(settingsFile, 'utf8')).toBe('{"hooks": []}');
     });
   });

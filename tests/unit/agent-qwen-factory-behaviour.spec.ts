@@ -136,7 +136,7 @@ describe.each([
     mkdirSync(dirname(settingsFile));
     writeFileSync(settingsFile, JSON.stringify(user));
     const out: string[] = [];
-    setupCommand(agent, { project, transport: 'command' }, (text) => out.push(text));
+    setupCommand(agent, { project, transport: 'command', client: 'sh' }, (text) => out.push(text));
     const command = `sh "$${variable}/node_modules/hookbox/host/cli/hookbox-hook.sh" '${agent}' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${hookClientDeadlineMs({ hooks: [] })}'`;
     const handler = { type: 'command', command, timeout: 30 };
     const written = readFileSync(settingsFile, 'utf8');
@@ -153,7 +153,7 @@ describe.each([
     });
     expect(out[0]).toBe(`${label} settings ${settingsFile}: updated\n`);
     const again: string[] = [];
-    setupCommand(agent, { project, transport: 'command' }, (text) => again.push(text));
+    setupCommand(agent, { project, transport: 'command', client: 'sh' }, (text) => again.push(text));
     expect(again[0]).toBe(`${label} settings ${settingsFile}: unchanged\n`);
     expect(readFileSync(settingsFile, 'utf8')).toBe(written);
     setupCommand(agent, { project, remove: true }, () => {});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeBridge, isHookboxHandler } from '../../host/agents/index.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
+import { NATIVE_MISSING } from '../helpers/command-hook.ts';
 
 const setup = claudeCodeBridge.setup;
 const COMMAND = { kind: 'command', command: "'/usr/bin/node' '/opt/hookbox/host/cli/hookbox.mjs' 'hook' 'claude-code' '--socket' '/s.sock'" } as const;
@@ -89,10 +90,24 @@ describe('hookbox setup claude-code: the command', () => {
     return { dir, config };
   }
 
+  it.skipIf(NATIVE_MISSING !== undefined)('the native client, the default where it is built, is hookbox\'s line to a second setup (unchanged) and to --remove (taken out)', () => {
+    const { dir, config } = project();
+    const file = join(dir, '.claude', 'settings.json');
+    setupCommand('claude-code', { project: dir, config, transport: 'command' }, () => {});
+    const first = readFileSync(file, 'utf8');
+    expect(first).toMatch(/"'[^']+\/dist\/native\/[\w-]+\/hookbox-hook' 'claude-code'/);
+    const again: string[] = [];
+    setupCommand('claude-code', { project: dir, config, transport: 'command' }, (text) => again.push(text));
+    expect(again.join('')).toContain('settings.json: unchanged');
+    expect(readFileSync(file, 'utf8')).toBe(first);
+    setupCommand('claude-code', { project: dir, remove: true }, () => {});
+    expect(readFileSync(file, 'utf8')).not.toContain('hookbox-hook');
+  });
+
   it('writes .claude/settings.json, prints what changed, and is idempotent on disk', () => {
     const { dir, config } = project();
     const out: string[] = [];
-    setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));
+    setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock'), client: 'sh' }, (text) => out.push(text));
     const file = join(dir, '.claude', 'settings.json');
     const first = readFileSync(file, 'utf8');
     // No node_modules/hookbox in this project: the client's absolute path, and setup says so; node from the agent's PATH.
@@ -100,7 +115,7 @@ describe('hookbox setup claude-code: the command', () => {
     expect(out.join('')).toContain('hookbox is not installed in');
     expect(out.join('')).toContain('fails closed');
     out.length = 0;
-    setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock') }, (text) => out.push(text));
+    setupCommand('claude-code', { project: dir, config, transport: 'command', socket: join(dir, 's.sock'), client: 'sh' }, (text) => out.push(text));
     expect(out.join('')).toMatch(/: unchanged\n/);
     expect(readFileSync(file, 'utf8')).toBe(first);
   });
@@ -124,7 +139,8 @@ describe('hookbox setup claude-code: the command', () => {
     // Back to command: the token leaves the local file, the entries go to the committed one.
     setupCommand('claude-code', { project: dir, config, transport: 'command' }, () => {});
     expect(readFileSync(file, 'utf8')).not.toContain(token);
-    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toContain('hookbox-hook.sh');
+    // The default client: the native one where npm run build made it, else sh.
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toContain(NATIVE_MISSING === undefined ? `/dist/native/${process.platform}-${process.arch}/hookbox-hook' 'claude-code'` : 'hookbox-hook.sh');
   });
 
   it('refuses a settings file that is not JSON, and leaves it as it was', () => {

@@ -13,6 +13,7 @@ import { handlerPositions } from '../../host/agents/hook-groups.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { shellWords } from '../../host/cli/doctor.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
+import { NATIVE_MISSING } from '../helpers/command-hook.ts';
 import { exampleManifest } from '../helpers/examples.ts';
 
 const SETTINGS: Record<string, string> = { 'claude-code': '.claude/settings.json', codex: '.codex/hooks.json', gemini: '.gemini/settings.json' };
@@ -22,7 +23,7 @@ function handlers(project: string, agent: string): Record<string, unknown>[] {
   const settings = JSON.parse(readFileSync(join(project, SETTINGS[agent]!), 'utf8')) as Record<string, unknown>;
   return handlerPositions(settings)
     .map((position) => position.handler)
-    .filter((handler) => /hookbox-hook\.(cjs|sh)/.test(String(handler.command)));
+    .filter((handler) => /hookbox-hook\.(cjs|sh)|native\/[\w-]+\/hookbox-hook/.test(String(handler.command)));
 }
 
 /** The agent's handler timeout in ms (Gemini writes ms, the others seconds). */
@@ -69,6 +70,7 @@ describe('hookbox setup: what it writes for each agent', () => {
     it(`${agent}: a manifest asking for 45 s makes the client's deadline and the agent's timeout longer, the agent's above the client's`, () => {
       const { dir, config } = project(true);
       setupCommand(agent, { project: dir, config, transport: 'command' }, () => {});
+      expect(handlers(dir, agent).length).toBeGreaterThan(0);
       for (const handler of handlers(dir, agent)) {
         const words = shellWords(String(handler.command));
         const deadline = Number(words[words.indexOf('--deadline-ms') + 1]);
@@ -85,13 +87,17 @@ describe('hookbox setup: what it writes for each agent', () => {
       for (const machinePath of [process.execPath, PACKAGE_ROOT, dir, homedir(), root]) expect(text, machinePath).not.toContain(machinePath);
       for (const handler of handlers(dir, agent)) {
         const words = shellWords(String(handler.command));
-        // The sh client by default (this platform has a POSIX sh).
-        expect(words[0]).toBe('sh');
+        // The native client by default where npm run build made it, else the sh client (this platform has a POSIX sh).
+        const client = NATIVE_MISSING === undefined ? `dist/native/${process.platform}-${process.arch}/hookbox-hook` : 'host/cli/hookbox-hook.sh';
+        const run = NATIVE_MISSING === undefined ? '' : 'sh ';
+        if (agent !== 'codex') expect(words[0]).toBe(NATIVE_MISSING === undefined ? `"$${agent === 'gemini' ? 'GEMINI' : 'CLAUDE'}_PROJECT_DIR/node_modules/hookbox/${client}"` : 'sh');
         if (agent === 'codex') {
+          expect(words[0]).toBe('sh');
           // No project variable: a prologue walks up from the working folder to the config, names the project and runs the client there.
           expect(words[1]).toBe('-c');
-          expect(words[2]).toMatch(/until \[ -e "\$r\/hookbox\.config\.json" \] && \[ -e "\$r\/\.codex\/hooks\.json" \].*export HOOKBOX_PROJECT_DIR="\$r"; cd "\$r" \|\| exit 2; exec sh node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh "\$@"$/);
-        } else expect(words[1]).toMatch(/^"\$(CLAUDE|GEMINI)_PROJECT_DIR\/node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh"$/);
+          expect(words[2]).toMatch(/until \[ -e "\$r\/hookbox\.config\.json" \] && \[ -e "\$r\/\.codex\/hooks\.json" \].*export HOOKBOX_PROJECT_DIR="\$r"; cd "\$r" \|\| exit 2; exec /);
+          expect(words[2]!.endsWith(`; exec ${run}node_modules/hookbox/${client} "$@"`)).toBe(true);
+        } else if (NATIVE_MISSING !== undefined) expect(words[1]).toMatch(/^"\$(CLAUDE|GEMINI)_PROJECT_DIR\/node_modules\/hookbox\/host\/cli\/hookbox-hook\.sh"$/);
         expect(words[words.indexOf('--socket') + 1]).toBe('.hookbox/run/serve.sock');
         expect(words[words.indexOf('--config') + 1]).toBe('hookbox.config.json');
       }
@@ -103,7 +109,7 @@ describe('hookbox setup: what it writes for each agent', () => {
   it('from a development checkout (no node_modules/hookbox): the absolute client, and setup says why it is not portable', () => {
     const { dir, config } = project(false);
     const out: string[] = [];
-    setupCommand('claude-code', { project: dir, config, transport: 'command' }, (text) => out.push(text));
+    setupCommand('claude-code', { project: dir, config, transport: 'command', client: 'sh' }, (text) => out.push(text));
     const words = shellWords(String(handlers(dir, 'claude-code')[0]!.command));
     expect(words[0]).toBe('sh');
     expect(words[1]).toBe(join(PACKAGE_ROOT, 'host', 'cli', 'hookbox-hook.sh'));

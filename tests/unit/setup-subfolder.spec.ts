@@ -61,7 +61,7 @@ describe('hook commands from a subfolder find the project, not a config planted 
   });
 
   it('claude-code, setup --project src: paths from $CLAUDE_PROJECT_DIR up to the project (../), so a config in src/ is never read', { timeout: 150_000 }, () => {
-    setupCommand('claude-code', { project: src, transport: 'command' }, () => {});
+    setupCommand('claude-code', { project: src, transport: 'command', client: 'sh' }, () => {});
     plant();
     const command = preToolCommand(join(src, '.claude', 'settings.json'));
     expect(command).toContain('"$CLAUDE_PROJECT_DIR/../node_modules/hookbox/host/cli/hookbox-hook.sh"');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AgentSetup, SetupOptions, SetupScope, SetupTransport } from '../agent-bridge.ts';
-import { type HookGroupsLayout, applyHookGroups, removeHookGroups } from '../hook-groups.ts';
+import { type HookGroupsLayout, applyHookGroups, handlerPositions, removeHookGroups } from '../hook-groups.ts';
 import type { SystemSetup } from '../system-setup.ts';
 
 /**
@@ -83,10 +83,22 @@ export function isHookboxHandlerOf(agent: string, handler: unknown): boolean {
   const { type, command, url } = handler as Handler;
   if (type === 'command' && typeof command === 'string') {
     const words = command.replace(/['"]/g, '');
-    return new RegExp(`hookbox\\S*\\s+hook\\s+${agent}(\\s|$)`).test(words) || new RegExp(`/hookbox-hook\\.(cjs|sh)\\s+${agent}(\\s|$)`).test(words);
+    return new RegExp(`hookbox\\S*\\s+hook\\s+${agent}(\\s|$)`).test(words) || new RegExp(`/(hookbox-hook\\.(cjs|sh)|native/[\\w-]+/hookbox-hook)\\s+${agent}(\\s|$)`).test(words);
   }
   if (type === 'http' && typeof url === 'string') return new RegExp(`^http://(127\\.0\\.0\\.1|localhost|\\[::1\\]):\\d+/hooks/${agent}$`).test(url);
   return false;
+}
+
+/**
+ * The user-level locator's handler for one agent: a command hook whose `sh -c`
+ * script has `hookbox-locate <agent>` as its first words after the script
+ * (host/cli/setup-locator.ts). Never one of `isHookboxHandlerOf`'s: a user-wide
+ * setup and the locator are edited apart.
+ */
+export function isLocatorHandlerOf(agent: string, handler: unknown): boolean {
+  if (typeof handler !== 'object' || handler === null) return false;
+  const { type, command } = handler as Handler;
+  return type === 'command' && typeof command === 'string' && new RegExp(`^sh -c '[^']*' hookbox-locate ${agent}( |$)`).test(command);
 }
 
 function handlerFor(transport: SetupTransport, options?: SetupOptions): Handler {
@@ -117,6 +129,11 @@ function layoutFor(spec: ClaudeFormatSettings, transport: SetupTransport['kind']
   };
 }
 
+/** The locator's layout: the same events and fail-closed switch as hookbox's project entries, recognised as the locator's. */
+function locatorLayout(spec: ClaudeFormatSettings): HookGroupsLayout {
+  return { ...layoutFor(spec, 'command'), isOurs: (handler) => isLocatorHandlerOf(spec.agent, handler), describe: () => `the hookbox locator (${spec.agent})` };
+}
+
 /** An agent's settings of the Claude format: `<folder>/settings.json` of a project, or of the home folder. */
 export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
   const { localFile } = spec;
@@ -135,6 +152,16 @@ export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
       localSettingsPath: (scope: SetupScope) => (scope.kind === 'project' ? path.join(scope.dir, spec.folder, localFile) : undefined),
     }),
     ...(spec.startFolderOnly !== undefined && { startFolderOnly: spec.startFolderOnly }),
+    ...(spec.startFolderOnly !== undefined && {
+      locator: {
+        apply: (settings: Record<string, unknown>, command: string, timeoutS: number) => applyHookGroups(locatorLayout(spec), settings, { type: 'command', command, timeout: timeoutS }),
+        remove: (settings: Record<string, unknown>) => removeHookGroups(locatorLayout(spec), settings),
+        command: (settings: Record<string, unknown>) => {
+          const found = handlerPositions(settings).find(({ handler }) => isLocatorHandlerOf(spec.agent, handler));
+          return found === undefined ? undefined : (found.handler.command as string);
+        },
+      },
+    }),
     ...(spec.http === true && { commandOnlyEvents: REGISTERED.filter((row) => row.commandOnly === true).map((row) => row.event) }),
     unsupported: (transport) =>
       transport === 'plugin' ? `${spec.label} has no plugin hooks (it runs command hooks); use --transport command` : transport === 'http' && spec.http !== true ? spec.http : undefined,

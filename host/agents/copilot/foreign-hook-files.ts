@@ -21,10 +21,11 @@ function looksLikeHookbox(handler: unknown): boolean {
 /**
  * The command lines `setup` writes start with the client run by its
  * interpreter (`sh <…/hookbox-hook.sh> 'copilot' …`, `node <…/hookbox-hook.cjs> …`,
- * setup-paths.ts) or, written by hand, `hookbox hook copilot`; a look-alike
+ * setup-paths.ts), the native client as itself (`<…/native/linux-x64/hookbox-hook> 'copilot' …`) or, written by hand, `hookbox hook copilot`; a look-alike
  * (`: hookbox-hook.sh copilot`, `echo … hookbox-hook.sh copilot`) does not.
  */
-const SETUP_COMMAND = /^(?:(?:sh|node) (?:"[^"]*\/hookbox-hook\.(?:sh|cjs)"|'[^']*\/hookbox-hook\.(?:sh|cjs)'|[^\s'"]*hookbox-hook\.(?:sh|cjs)) '?copilot'?|(?:\S*\/)?hookbox(?:\.mjs)? hook copilot)(?: |$)/;
+const SETUP_COMMAND =
+  /^(?:(?:sh|node) (?:"[^"]*\/hookbox-hook\.(?:sh|cjs)"|'[^']*\/hookbox-hook\.(?:sh|cjs)'|[^\s'"]*hookbox-hook\.(?:sh|cjs)) '?copilot'?|(?:"[^"]*\/native\/[\w-]+\/hookbox-hook"|'[^']*\/native\/[\w-]+\/hookbox-hook'|[^\s'"]*\/native\/[\w-]+\/hookbox-hook) '?copilot'?|(?:\S*\/)?hookbox(?:\.mjs)? hook copilot)(?: |$)/;
 
 /** The look-alike commands of a hook file: all of them, or (`ours`) those not in the shape setup writes. */
 function lookalikes(file: string, ours: boolean): number {

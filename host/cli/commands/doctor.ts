@@ -5,6 +5,8 @@ import { AGENT_BRIDGES, AGENT_NAMES, type SetupScope, agentBridge, agentNames, d
 import { ConfigError } from '../../errors.ts';
 import { type DoctorReport, agentHasEntries, doctorAgent } from '../doctor.ts';
 import { doctorSystem } from '../doctor-system.ts';
+import { locatorFinding } from '../doctor-locator.ts';
+import { guardedIn } from '../setup-locator.ts';
 import { findProjectRoot, startFolderNote } from '../setup-paths.ts';
 
 interface DoctorFlags {
@@ -48,8 +50,10 @@ export async function doctorCommand(agent: string | undefined, flags: DoctorFlag
   for (const name of agents) {
     let report = await doctorAgent(agentBridge(name), scope);
     // Started here, an agent that reads settings only where it starts runs none of the project's.
-    const subfolder = flags.project === undefined && scope.kind === 'project' ? startFolderNote(agentBridge(name), scope.dir, cwd, (dir) => agentHasEntries(agentBridge(name), { kind: 'project', dir })) : undefined;
+    const subfolder = flags.project === undefined && scope.kind === 'project' ? startFolderNote(agentBridge(name), scope.dir, cwd, (dir) => guardedIn(agentBridge(name), dir)) : undefined;
     if (subfolder !== undefined) report = { ...report, findings: [...report.findings, { ok: false, ...subfolder }], ok: false };
+    const locator = scope.kind === 'project' ? locatorFinding(agentBridge(name), scope.dir) : undefined;
+    if (locator !== undefined) report = { ...report, findings: [...report.findings, locator], ok: report.ok && locator.ok };
     write(renderDoctorReport(report));
     ok &&= report.ok;
   }

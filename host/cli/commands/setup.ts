@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   type AgentBridge,
-  type AgentSetup,
   type SetupEdit,
   type SetupScope,
   type SetupTransport,
@@ -22,8 +21,10 @@ import { printable } from '../../text/index.ts';
 import { DEFAULT_SERVE_PORT, defaultTokenPath, readOrCreateToken } from '../../serve/index.ts';
 import { agentHasEntries } from '../doctor.ts';
 import { refuseLinkOut } from '../setup-confine.ts';
+import { readSettings, writeSettings } from '../settings-file.ts';
 import { setupSystem } from '../setup-system.ts';
-import { PROJECT_SOCKET, clientCommand, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
+import { guardedIn, setupLocator, unregisterFromLocator } from '../setup-locator.ts';
+import { PROJECT_SOCKET, clientCommand, clientFile, ensureGitignored, findProjectRoot, hookClientKind, hookCommand, installedIn, projectRelative, startFolderNote } from '../setup-paths.ts';
 import { PACKAGE_ROOT } from '../../package.ts';
 import { pathUnder } from '../../path-under.ts';
 
@@ -38,38 +39,8 @@ interface SetupFlags {
   readonly port?: string;
   readonly tokenFile?: string;
   readonly remove?: boolean;
-}
-
-type SettingsFormat = AgentSetup['fileFormat'];
-
-function readSettings(file: string, format?: SettingsFormat): Record<string, unknown> {
-  if (!existsSync(file)) return {};
-  if (format !== undefined) {
-    try {
-      return format.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new ConfigError(`${file}: ${(error as Error).message}`);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON (${(error as Error).message}); fix it first, hookbox will not overwrite it`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${file}: expected a JSON object at the top level`);
-  return value as Record<string, unknown>;
-}
-
-/** Writes next to the file and renames over it, so a crash never leaves half a settings file. */
-function writeSettings(file: string, settings: Record<string, unknown>, secret: boolean, format?: SettingsFormat): void {
-  const text = format === undefined ? `${JSON.stringify(settings, null, 2)}\n` : format.format(settings);
-  // A file that is hookbox's whole (a plugin file) goes when nothing of hookbox's is left in it.
-  if (text === undefined) return void rmSync(file, { force: true });
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.hookbox-${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: secret ? 0o600 : 0o644 });
-  renameSync(temp, file);
+  /** `--no-locator`: false. */
+  readonly locator?: boolean;
 }
 
 interface Chosen {
@@ -130,6 +101,9 @@ function transportFor(bridge: AgentBridge, flags: SetupFlags, scope: SetupScope,
     const markers = [...(base !== undefined && !isAbsolute(shown(config)) ? [shown(config)] : []), ...(root === undefined ? [settingsInProject] : [])];
     const command = hookCommand(bridge.name, scope, client, { before: [bridge.name], socket: shown(socket), config: shown(config), after: ['--deadline-ms', String(deadlineMs)] }, markers, variable);
     if (root !== undefined && scope.kind === 'project') notes.push(`${scope.dir} is a subfolder of the project ${root}: the hook command uses the project's config and socket (${up !== undefined ? `named from $${bridge.projectDirVariable ?? ''} up` : 'found by walking up from where the agent starts'})`);
+    if (client.client.includes(`native/${process.platform}-${process.arch}/`) && scope.kind === 'project') {
+      notes.push(`the hook command runs the native client built for ${process.platform}-${process.arch}: on a checkout of another platform it is missing and ${bridge.label} refuses the events there (fails closed); for settings every platform runs: hookbox setup ${bridge.name} --client sh`);
+    }
     if (!client.portable && scope.kind === 'project') {
       notes.push(
         `hookbox is not installed in ${join(scope.dir, 'node_modules')}: the hook command names ${client.client}, which only this machine has — install it there (npm i -D hookbox) and run setup again for settings that work on every checkout`,
@@ -212,6 +186,16 @@ export function setupDetected(flags: SetupFlags, write: (text: string) => void):
   return chosen.map(({ name }) => name);
 }
 
+/** The project's record in the user-level locator (`setup-locator.ts`), unless opted out. */
+function locatorFor(bridge: AgentBridge, flags: SetupFlags, dir: string): string[] {
+  const config = resolve(flags.config ?? join(projectAbove(dir) ?? dir, 'hookbox.config.json'));
+  const above = projectAbove(dir);
+  const root = above !== undefined && pathUnder(above, config) !== undefined ? above : dir;
+  const off = flags.locator === false ? '--no-locator' : process.env.HOOKBOX_NO_LOCATOR === '1' ? 'HOOKBOX_NO_LOCATOR=1' : undefined;
+  const deadlineMs = clientDeadline(bridge, effectiveHooks(config));
+  return setupLocator(bridge, { dir, root, config, client: clientFile(hookClientKind(flags.client), root), deadlineMs }, off);
+}
+
 /** `hookbox setup <agent>`: merges hookbox's hook entries into the agent's settings (or takes them out). */
 export function setupCommand(agent: string, flags: SetupFlags, write: (text: string) => void): SetupEdit {
   const bridge = agentBridge(agent);
@@ -290,10 +274,11 @@ export function setupCommand(agent: string, flags: SetupFlags, write: (text: str
     for (const change of finished.changes) write(`  ${change.action} ${change.where}: ${printable(change.what)}\n`);
     notes.push(...finished.notes);
   }
-  if (bridge.setup.startFolderOnly !== undefined && scope.kind === 'project' && flags.remove !== true) {
-    notes.push(`${bridge.setup.startFolderOnly}: started in a subfolder of ${scope.dir}, it runs no hookbox hook unless that folder is set up too (hookbox setup ${bridge.name} --project <subfolder>); hookbox doctor run there says which`);
+  if (bridge.setup.locator !== undefined && scope.kind === 'project') {
+    if (flags.remove === true) notes.push(...unregisterFromLocator(bridge, scope.dir));
+    else notes.push(...locatorFor(bridge, flags, scope.dir));
   }
-  const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => agentHasEntries(bridge, { kind: 'project', dir })) : undefined;
+  const subfolder = flags.project === undefined && flags.remove !== true && scope.kind === 'project' ? startFolderNote(bridge, scope.dir, process.cwd(), (dir) => guardedIn(bridge, dir)) : undefined;
   if (subfolder !== undefined && scope.kind === 'project') notes.push(`set up ${scope.dir}, the project above this folder. ${subfolder.what}. Fix: ${subfolder.fix}`);
   for (const note of notes) write(`${note}\n`);
   return edit;
@@ -311,11 +296,12 @@ export function registerSetupCommand(program: Command): void {
       '--transport <kind>',
       'command (the default: fails closed; a process per event), http (faster; Claude Code only: with the server down it blocks, but a process squatting on the port gets every event and the token) or plugin (pi, OpenCode and Kilo CLI, their default and only one: hookbox inside the agent)',
     )
-    .option('--client <kind>', 'command transport: sh (no Node start per event while the server is up; the default where there is a POSIX sh), node, or native (a C program, no interpreter start; where npm run build found a C compiler)')
+    .option('--client <kind>', 'command transport: native (a C program, no interpreter start; the default where npm run build found a C compiler), sh (no Node start per event while the server is up; the default elsewhere with a POSIX sh), or node')
     .option('--socket <path>', 'command transport: the server socket the hook asks (default <project>/.hookbox/run/serve.sock; ~/.hookbox/serve.sock with --user)')
     .option('--port <n>', `http transport: the server port (default ${DEFAULT_SERVE_PORT})`)
     .option('--token-file <file>', 'http transport: the bearer token file (default ~/.hookbox/serve-token, created if missing)')
     .option('--remove', "take hookbox's entries out")
+    .option('--no-locator', "Claude Code: no user-level locator in ~/.claude/settings.json (by default setup registers the project there, so Claude Code started in a subfolder of it is guarded too)")
     .option('--system', "the agents' machine-wide (managed) scope, above every user and project setting: runs the organisation config (HOOKBOX_ORG_CONFIG or /etc/hookbox/config.json) with this hookbox by absolute path; as root")
     .option('--lock', "with --system: also the agent's own \"managed hooks only\" keys (Claude Code's allowManagedHooksOnly, Codex's allow_managed_hooks_only, Gemini CLI's hooksConfig.enabled)")
     .action((agents: string[], flags: SetupFlags & { system?: boolean; lock?: boolean }) => {
