@@ -88,10 +88,11 @@ export interface AgentEventRow {
 
 /**
  * An agent's protocol table: for every seam, the agent events that stand for
- * it, the first being the one hookbox sends a hook of that agent's format.
- * Keyed by `SeamId`, so a new seam is a compile error until each agent maps it.
+ * it, the first being the one hookbox sends a hook of that agent's format;
+ * none (`[]`) where the agent has no such event. Keyed by `SeamId`, so a new
+ * seam is a compile error until each agent says what it maps it to.
  */
-export type SeamEventTable = { readonly [S in SeamId]: readonly [AgentEventRow, ...AgentEventRow[]] };
+export type SeamEventTable = { readonly [S in SeamId]: readonly [] | readonly [AgentEventRow, ...AgentEventRow[]] };
 
 /** One row of an agent's mapping table. */
 export interface AgentEventMapping {

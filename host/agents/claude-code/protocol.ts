@@ -37,6 +37,13 @@ export const CLAUDE_CODE_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "block"` + reason (within `stop_hook_active` and hookbox\'s continuation cap); stop → no answer',
     },
   ],
+  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [],
 } as const satisfies SeamEventTable;
 
 /** CLAUDE_CODE_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

@@ -5,6 +5,7 @@ import type { OurToolCall } from '../tool-names.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
+  UNMAPPED_SEAM_ANSWERS,
   answerBySeam,
   contextAnswer,
   continuationPayload,
@@ -121,6 +122,7 @@ function permission(decision: 'deny' | 'ask', reason: string): AgentAnswer {
 
 function answerFor(dialect: ClaudeFormatDialect<string>): AgentBridge['answer'] {
   return answerBySeam({
+  ...UNMAPPED_SEAM_ANSWERS,
   'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
   'agent/prompt-submit': (prompt) =>
     prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),

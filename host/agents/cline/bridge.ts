@@ -1,5 +1,5 @@
 import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../agent-bridge.ts';
-import { NO_OPINION, answerBySeam, continuationPayload, failClosedBy, jsonAnswer, seamEvent, toolEvents } from '../bridge-parts.ts';
+import { NO_OPINION, UNMAPPED_SEAM_ANSWERS, answerBySeam, continuationPayload, failClosedBy, jsonAnswer, seamEvent, toolEvents } from '../bridge-parts.ts';
 import { invalidEvent, safeContext, safeText } from '../event-input.ts';
 import { withheldResultText } from '../../loop/reactions.ts';
 import { CLINE_EVENTS, CLINE_EVENT_SCHEMAS, ClineCommonSchema, type ClineEvent } from './protocol.ts';
@@ -58,6 +58,7 @@ function context(additionalContext: string | undefined): AgentAnswer {
 const NOT_REPLACED = 'a hookbox hook replaced this tool output, and Cline cannot take a replaced output: the task was stopped so the original never reaches the model';
 
 const answer = answerBySeam({
+  ...UNMAPPED_SEAM_ANSWERS,
   // Detached in Cline (measured): nothing it would read.
   'agent/session-start': () => NO_OPINION,
   'agent/prompt-submit': () => NO_OPINION,

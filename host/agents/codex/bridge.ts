@@ -3,6 +3,7 @@ import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
+  UNMAPPED_SEAM_ANSWERS,
   WITHHELD_OUTPUT,
   answerBySeam,
   askAsDeny,
@@ -51,6 +52,7 @@ function deny(reason: string): AgentAnswer {
 }
 
 const answer = answerBySeam({
+  ...UNMAPPED_SEAM_ANSWERS,
   'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) =>
     prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),

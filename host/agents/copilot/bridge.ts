@@ -2,6 +2,7 @@ import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from 
 import {
   CONTINUE_REASON,
   NO_OPINION,
+  UNMAPPED_SEAM_ANSWERS,
   WITHHELD_OUTPUT,
   answerBySeam,
   continuationPayload,
@@ -97,6 +98,7 @@ function context(additionalContext: string | undefined): AgentAnswer {
 }
 
 const answer = answerBySeam({
+  ...UNMAPPED_SEAM_ANSWERS,
   'agent/session-start': (start) => context(start.additionalContext),
   'agent/prompt-submit': (prompt) => {
     if (prompt.action === 'block') return jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) });

@@ -46,6 +46,13 @@ export const COPILOT_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "block"` + reason (the next user message; `stop_hook_active`, hookbox\'s cap and Copilot\'s own of 8 end it); stop → no answer',
     },
   ],
+  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [],
 } as const satisfies SeamEventTable;
 
 /** COPILOT_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

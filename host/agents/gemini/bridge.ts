@@ -2,6 +2,7 @@ import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
+  UNMAPPED_SEAM_ANSWERS,
   WITHHELD_OUTPUT,
   answerBySeam,
   askAsDeny,
@@ -45,6 +46,7 @@ function deny(reason: string, multiLine = false): AgentAnswer {
 }
 
 const answer = answerBySeam({
+  ...UNMAPPED_SEAM_ANSWERS,
   'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) => (prompt.action === 'block' ? deny(prompt.reason) : contextAnswer('BeforeAgent', prompt.additionalContext)),
   'tools/pre-execute': (pre) => {

@@ -40,6 +40,13 @@ export const GEMINI_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "deny"` + reason (Gemini retries with the reason as the next prompt; `stop_hook_active` + hookbox\'s cap end it); stop → no answer',
     },
   ],
+  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [],
 } as const satisfies SeamEventTable;
 
 /** GEMINI_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

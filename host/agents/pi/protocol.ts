@@ -38,6 +38,13 @@ export const PI_SEAM_EVENTS = {
       answers: 'continue {reason} → the reason sent as the next user message (`pi.sendUserMessage`), within hookbox\'s continuation cap; stop → no answer',
     },
   ],
+  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [],
 } as const satisfies SeamEventTable;
 
 /** PI_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

@@ -29,6 +29,13 @@ export const QWEN_SEAM_EVENTS = {
   'agent/turn-continuation': [
     { event: 'Stop', answers: 'continue {reason} → `decision: "block"` + reason (the next user message; `stop_hook_active` + hookbox\'s cap end it); stop → no answer' },
   ],
+  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [],
 } as const satisfies SeamEventTable;
 
 /** QWEN_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
