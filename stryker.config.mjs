@@ -15,7 +15,7 @@ const report = process.env.HOOKBOX_MUTATE_REPORT ?? 'mutation';
 
 /**
  * Mutation testing of the sandbox core: `npm run mutate` (all folders) or
- * `npm run mutate -- --mutate 'host/seams/**' ` for one. See docs/testing.md.
+ * `npm run mutate -- --mutate 'host/seams/**' ` for one. See docs/testing.md; the groups, scores and survivors: tests/mutation/ledger.md.
  *
  * Incremental mode: results go to reports/stryker-incremental.json (ignored by
  * git — it records per-machine test ids and paths); a rerun only re-tests

@@ -12,6 +12,7 @@ import { EXAMPLES_DIR, buildExample } from '../examples-hooks/build.ts';
 import { checkBashArguments } from '../examples-hooks/guard-bash/policy.ts';
 import type { PreToolDecision, PreToolPayload, SessionInfo } from '../host/seams/index.ts';
 import { compileWatSource } from '../tests/helpers/wat.ts';
+import { extismModule } from '../tests/helpers/wat-module.ts';
 
 export const SESSION: SessionInfo = { id: 'bench-session', turn: 3, step: 2, cwd: '/workspace/app' };
 export const NEXT: PreToolDecision = { action: 'allow' };
@@ -50,14 +51,7 @@ export function guardDecision(payload: PreToolPayload, cwd: string): PreToolDeci
 }
 
 /** A WAT hook that reads every input byte (8 at a time), then outputs `{"action":"allow"}`: the runner's own floor. */
-export const READ_ALL_THEN_ALLOW_WAT = `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_load_u64" (func $input_load_u64 (param i64) (result i64)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (memory (export "memory") 1 16)
-  (data (i32.const 0) "\\81\\a6action\\a5allow")
+export const READ_ALL_THEN_ALLOW_WAT = extismModule(`(data (i32.const 0) "\\81\\a6action\\a5allow")
   (func (export "pre_tool") (result i32) (local $n i64) (local $i i64) (local $sum i64) (local $b i64) (local $j i32)
     (local.set $n (call $input_length))
     (block $done (loop $read
@@ -73,7 +67,7 @@ export const READ_ALL_THEN_ALLOW_WAT = `(module
       (local.set $j (i32.add (local.get $j) (i32.const 1)))
       (br $copy)))
     (call $output_set (local.get $b) (i64.const 14))
-    (i32.const 0)))`;
+    (i32.const 0))`, { memory: '1 16' });
 
 /** A hook under test: its bytes and where they came from. */
 export interface BenchHook {

@@ -6,7 +6,8 @@
 //   the worker bootstrap and the HTTP helper copied beside the compiled worker.
 // - dist/bin: the `hookbox` CLI bundled by esbuild (./bundle-cli.mjs), what
 //   host/cli/hookbox.mjs runs: one file per command instead of hundreds.
-// - dist/catalog/<name>/: the built-in policies (examples-hooks/policies/<name>/hook.ts), built with
+// - dist/catalog/: the built-in policies — one module holding every policy's rules (policies.wasm,
+//   from examples-hooks/policies/hook.ts) and a <name>/hook.json per policy pointing at it, built with
 //   the compiled PDK compiler once the engine is packed; the package ships them.
 // - dist/engine: the JS engine for hooks (engine.wasm + engine.json, its key and
 //   sha256), compiled from npm packages into .cache/ on first use and copied
@@ -40,12 +41,12 @@ if (status !== 0) process.exit(status);
 const { packEngine } = await import(new URL('../dist.next/pdk/engine/build.js', import.meta.url).href);
 const engine = await packEngine(join(dist, 'engine'), { onProgress: (m) => console.log(`engine: ${m}`) });
 
-// The catalog's policies (examples-hooks/policies/<name>/hook.ts), compiled here so an installed package never compiles them.
+// The catalog's policies, one module for all (examples-hooks/policies/hook.ts), compiled here so an installed package never compiles them.
 const { buildHook } = await import(new URL('../dist.next/pdk/compiler/index.js', import.meta.url).href);
-const { CATALOG } = await import(new URL('../dist.next/host/catalog/index.js', import.meta.url).href);
-for (const policy of CATALOG) {
-  await buildHook({ entry: join(root, 'examples-hooks', 'policies', policy.name, 'hook.ts'), outFile: join(dist, 'catalog', policy.name, 'hook.wasm') });
-}
+const { CATALOG, CATALOG_WASM } = await import(new URL('../dist.next/host/catalog/index.js', import.meta.url).href);
+const { writeCatalogManifests } = await import(new URL('../dist.next/host/config/catalog-manifests.js', import.meta.url).href);
+await buildHook({ entry: join(root, 'examples-hooks', 'policies', 'hook.ts'), outFile: join(dist, 'catalog', CATALOG_WASM) });
+writeCatalogManifests(join(dist, 'catalog'), CATALOG);
 
 mkdirSync(join(dist, 'host', 'runner'), { recursive: true });
 copyFileSync(join(root, 'host', 'runner', 'worker-bootstrap.mjs'), join(dist, 'host', 'runner', 'worker-bootstrap.mjs'));

@@ -3,7 +3,8 @@
 // mutants against the suites that cover it (in-process suites only: a mutant in the test
 // process never reaches a child `hookbox`), then stores its score in
 // tests/mutation/scores.json; `npm run mutate:check` fails when a stored score is below
-// its group's target. See docs/testing.md, "Mutation groups for the policy folders".
+// its group's target, or when the ledger's table of stored scores (tests/mutation/ledger.md)
+// disagrees with scores.json. The groups and their survivors: tests/mutation/ledger.md.
 //
 //   node scripts/mutate-groups.mjs report                  # run one group, store its score
 //   node scripts/mutate-groups.mjs agents                  # every agents-* group (or bridges-*), one after another
@@ -23,6 +24,7 @@ import picomatch from 'picomatch';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SCORES = join(root, 'tests', 'mutation', 'scores.json');
+const LEDGER = join(root, 'tests', 'mutation', 'ledger.md');
 
 /**
  * A folder measured in groups (`bridges-*`, `agents-*`): `npm run mutate:<family>` runs them one
@@ -141,9 +143,45 @@ function scoreOf(name) {
   return { score: valid === 0 ? null : Math.round((10_000 * (counts.killed + counts.timeout)) / valid) / 100, ...counts, survivors };
 }
 
+/** `1,327` → 1327. */
+const count = (text) => Number(text.replaceAll(',', ''));
+
+/**
+ * Where the ledger's "Stored so far" table disagrees with scores.json: a row per stored group,
+ * with its killed / timed out / survived / not covered counts, its score to one decimal and its
+ * target as stored. The ledger is written by hand after a run; this keeps it from going stale.
+ */
+function ledgerMismatches(scores) {
+  const text = readFileSync(LEDGER, 'utf8');
+  const rows = new Map();
+  for (const line of text.split('\n')) {
+    const row = /^\| `([a-z-]+)` \| [\d,]+ \| ([\d.]+) % \| ([\d,]+) \/ ([\d,]+) \/ ([\d,]+) \/ ([\d,]+) \| [^|]+\| (\d+) % /.exec(line);
+    if (row !== null) rows.set(row[1], row);
+  }
+  const problems = [];
+  for (const [name, stored] of Object.entries(scores)) {
+    const row = rows.get(name);
+    if (row === undefined) {
+      problems.push(`${name}: stored in scores.json, but no row in the ledger's "Stored so far" table`);
+      continue;
+    }
+    const want = [(Math.round(stored.score * 10) / 10).toFixed(1), stored.killed, stored.timeout, stored.survived, stored.noCoverage, GROUPS[name]?.target ?? stored.target];
+    const have = [row[2], count(row[3]), count(row[4]), count(row[5]), count(row[6]), Number(row[7])];
+    if (Number(have[0]) !== Number(want[0]) || have.slice(1).some((value, at) => value !== want[at + 1])) {
+      problems.push(`${name}: the ledger says ${have[0]} % (${have.slice(1, 5).join(' / ')}; target ${have[5]} %), scores.json ${want[0]} % (${want.slice(1, 5).join(' / ')}; target ${want[5]} %)`);
+    }
+  }
+  for (const name of rows.keys()) if (!Object.hasOwn(scores, name)) problems.push(`${name}: a row in the ledger's table, but no score stored in scores.json`);
+  return problems;
+}
+
 if (args.includes('--check')) {
   const scores = readScores();
   let failed = false;
+  for (const problem of ledgerMismatches(scores)) {
+    failed = true;
+    console.log(`${relative(root, LEDGER)}: ${problem}`);
+  }
   for (const [name, group] of Object.entries(GROUPS)) {
     const stored = scores[name];
     if (stored === undefined) {

@@ -3,7 +3,7 @@
 // files, each against the narrow, fast suites that cover it (a mutant re-runs
 // only those), with its own incremental file so a rerun re-tests only what
 // changed. Then prints the per-file and folder scores from every group's
-// report. See docs/testing.md, "Mutation testing".
+// report. See docs/testing.md, "Mutation testing"; its groups and scores: tests/mutation/ledger.md.
 //
 //   npm run mutate:runner                      # every group, then the scores
 //   npm run mutate:runner -- --group parts     # one group (comma-separated for several)

@@ -79,9 +79,9 @@ export interface AgentProbe {
 }
 
 /** One of an agent's events in its protocol table, with what each decision becomes. */
-export interface AgentEventRow {
+export interface AgentEventRow<E extends string = string> {
   /** The agent's event name (`PreToolUse`). */
-  readonly event: string;
+  readonly event: E;
   /** One line: what each decision becomes in the agent (for the README table and `setup` output). */
   readonly answers: string;
 }
@@ -91,8 +91,10 @@ export interface AgentEventRow {
  * it, the first being the one hookbox sends a hook of that agent's format;
  * none (`[]`) where the agent has no such event. Keyed by `SeamId`, so a new
  * seam is a compile error until each agent says what it maps it to.
+ * `E`: the events an agent of a shared format may list (the format's, which
+ * its bridge reads), so an event the format has no reader for fails there.
  */
-export type SeamEventTable = { readonly [S in SeamId]: readonly [] | readonly [AgentEventRow, ...AgentEventRow[]] };
+export type SeamEventTable<E extends string = string> = { readonly [S in SeamId]: readonly [] | readonly [AgentEventRow<E>, ...AgentEventRow<E>[]] };
 
 /** One row of an agent's mapping table. */
 export interface AgentEventMapping {

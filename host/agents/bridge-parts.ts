@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { SessionStartSourceSchema, type DecisionOf, type PayloadOf, type SeamId } from '../seams/index.ts';
 import type { OurToolCall } from './tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentSeamEvent, ParsedAgentEvent, SeamEventTable } from './agent-bridge.ts';
+import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentEventRow, AgentSeamEvent, ParsedAgentEvent, SeamEventTable } from './agent-bridge.ts';
 import { SESSION_ID_PATTERN, invalidEvent, safeContext, safeText } from './event-input.ts';
 
 /** Fields every Claude Code, Codex and Gemini CLI hook event carries (the latter two take Claude Code's names). */
@@ -75,15 +75,56 @@ export interface ReadAgentEvent {
   readonly data: Record<string, unknown>;
 }
 
+/** What every event of an agent carries: its name, its session and its folder. */
+export interface FramedEvent {
+  readonly kind: 'framed';
+  readonly event: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+}
+
 /**
- * The first step of every bridge's `toSeam`: the common fields, then the
- * event's own schema from the agent's table. An event the table does not name
- * passes with no opinion; a malformed one is `invalid` (and fails closed).
+ * How an agent's events carry their name, session and folder, read before
+ * the event's own schema: `named` is the event as the hook's command line
+ * names it (`eventOnCommandLine`). An input that is no event is `invalid`.
  */
-export function readAgentEvent(input: unknown, schemas: Readonly<Record<string, z.ZodType>>): ReadAgentEvent | ParsedAgentEvent {
+export type EventFrame = (input: unknown, named: string | undefined) => FramedEvent | ParsedAgentEvent;
+
+/** The frame of Claude Code's hook events, which Codex's, Gemini CLI's and the plugin agents' events take: `hook_event_name`, `session_id`, `cwd`. */
+export const hookEventFrame: EventFrame = (input) => {
   const common = CommonEventSchema.safeParse(input);
   if (!common.success) return invalidEvent(common.error, eventNameOf(input));
-  const { hook_event_name: event, session_id: sessionId, cwd } = common.data;
+  return { kind: 'framed', event: common.data.hook_event_name, sessionId: common.data.session_id, cwd: common.data.cwd };
+};
+
+/**
+ * The frame of an agent whose events carry no name (Copilot CLI's, Cline's):
+ * the name is the command line's (`missing` says so when it is not there),
+ * the session and folder come from the agent's common fields.
+ */
+export function commandLineFrame<T>(missing: string, common: z.ZodType<T>, fields: (data: T) => { sessionId: string; cwd: string }): EventFrame {
+  return (input, named) => {
+    if (named === undefined) return { kind: 'invalid', message: missing };
+    const parsed = common.safeParse(input);
+    if (!parsed.success) return invalidEvent(parsed.error, named);
+    return { kind: 'framed', event: named, ...fields(parsed.data) };
+  };
+}
+
+/**
+ * The first step of every bridge's `toSeam`: the common fields (the agent's
+ * frame), then the event's own schema from the agent's table. An event the
+ * table does not name passes with no opinion; a malformed one is `invalid`
+ * (and fails closed).
+ */
+export function readAgentEvent(
+  input: unknown,
+  schemas: Readonly<Record<string, z.ZodType>>,
+  { named, frame = hookEventFrame }: { readonly named?: string | undefined; readonly frame?: EventFrame } = {},
+): ReadAgentEvent | ParsedAgentEvent {
+  const framed = frame(input, named);
+  if (framed.kind !== 'framed') return framed;
+  const { event, sessionId, cwd } = framed;
   if (!Object.hasOwn(schemas, event)) return { kind: 'pass', event, sessionId, answer: NO_OPINION };
   const parsed = schemas[event]!.safeParse(input);
   if (!parsed.success) return invalidEvent(parsed.error, event);
@@ -100,18 +141,40 @@ export function oneSeam<S extends SeamId>(
   return { kind: 'seam', event: seamEvent(read.event, read.sessionId, read.cwd, seam, payload, extra) };
 }
 
-/** How an agent reads each event its schema table names: the event's seam call(s). */
+/**
+ * A protocol table, as the functions that only read it take it: whether it
+ * names every seam is checked where it is written (`satisfies
+ * SeamEventTable`), so that a new seam fails `tsc` there and not again at
+ * each reader. `E`: the agent events it lists.
+ */
+type AnyEventTable<E extends string = string> = { readonly [S in SeamId]?: readonly AgentEventRow<E>[] };
+
+/** The agent events a protocol table lists (`'PreToolUse' | 'Stop' | …`). */
+export type EventOf<T> = { [S in keyof T]: T[S] extends readonly (infer R)[] ? (R extends { readonly event: infer E extends string } ? E : never) : never }[keyof T];
+
+/** The schema of each event of an agent's protocol table (`satisfies EventSchemas<EventOf<typeof TABLE>>`: an event without one fails there). */
+export type EventSchemas<E extends string> = { readonly [K in E]: z.ZodType };
+
+/** How an agent reads each event of its protocol table: the event's seam call(s). */
 export type EventReaders<E extends string> = { readonly [K in E]: (read: ReadAgentEvent) => ParsedAgentEvent };
 
 /**
- * A bridge's `toSeam`: the event read against the agent's schema table
- * (`readAgentEvent`), then the agent's reader for it. The readers are keyed
- * by every event of the table, so an event given a schema and no reader does
- * not compile.
+ * A bridge's `toSeam`: the event read against the agent's schema for it
+ * (`readAgentEvent`), then the agent's reader for it. Schemas and readers
+ * are keyed by every event of the agent's protocol table, so an event added
+ * to the table without a schema and a reader does not compile. Only the
+ * table's events are read (an agent of a shared format may list fewer than
+ * the format reads); any other passes with no opinion.
  */
-export function toSeamBy<E extends string>(schemas: Readonly<Record<E, z.ZodType>>, readers: EventReaders<E>): AgentBridge['toSeam'] {
-  return (input) => {
-    const read = readAgentEvent(input, schemas);
+export function toSeamBy<E extends string>(
+  table: AnyEventTable<E>,
+  schemas: EventSchemas<NoInfer<E>>,
+  readers: EventReaders<NoInfer<E>>,
+  frame: EventFrame = hookEventFrame,
+): AgentBridge['toSeam'] {
+  const listed: Record<string, z.ZodType> = Object.fromEntries(eventRows(table).map(({ event }) => [event, schemas[event as E]]));
+  return (input, named) => {
+    const read = readAgentEvent(input, listed, { named, frame });
     return read.kind === 'read' ? readers[read.event as E](read) : read;
   };
 }
@@ -201,30 +264,24 @@ export function answerBySeam(answers: SeamAnswers): AgentBridge['answer'] {
 }
 
 /**
- * One agent's fail-closed answer per event: a function of the text
- * (`hookbox: <reason>`) that blocks or denies, or `'let-through'` where
- * blocking is not a safe default (forcing a turn on, failing start-up).
+ * One agent's fail-closed answer per event of its protocol table: a function
+ * of the text (`hookbox: <reason>`) that blocks or denies, or `'let-through'`
+ * where blocking is not a safe default (forcing a turn on, failing start-up).
+ * Keyed by every event of the table, so a new event without one does not compile.
  */
-export type FailClosedTable = Readonly<Record<string, ((text: string) => AgentAnswer) | 'let-through'>>;
+export type FailClosedTable<E extends string> = { readonly [K in E]: ((text: string) => AgentAnswer) | 'let-through' };
 
 /** A bridge's `failClosed` from the agent's table; an event it does not name (or cannot read) gets exit 2 + stderr. */
-export function failClosedBy(table: FailClosedTable): AgentBridge['failClosed'] {
+export function failClosedBy<E extends string>(table: AnyEventTable<E>, closed: FailClosedTable<NoInfer<E>>): AgentBridge['failClosed'] {
+  const listed = new Set<string>(eventRows(table).map((row) => row.event));
   return (event, reason) => {
     const text = `hookbox: ${safeText(reason)}`;
-    const entry = event !== undefined && Object.hasOwn(table, event) ? table[event] : undefined;
+    const entry = event !== undefined && listed.has(event) ? closed[event as E] : undefined;
     if (entry === 'let-through') return NO_OPINION;
     if (entry !== undefined) return entry(text);
     return { exitCode: 2, stdout: '', stderr: `${text}\n` };
   };
 }
-
-/**
- * A protocol table, as the functions that only read it take it: whether it
- * names every seam is checked where it is written (`satisfies
- * SeamEventTable`), so that a new seam fails `tsc` there and not again at
- * each reader.
- */
-type AnyEventTable = { readonly [S in SeamId]?: SeamEventTable[S] };
 
 /** An agent's protocol table as rows, in seam order (the README's table, doctor's list of entries). */
 export function eventRows(table: AnyEventTable): AgentEventMapping[] {

@@ -3,8 +3,9 @@ import type { SeamId } from '../seams/index.ts';
 
 /**
  * One built-in policy: a sandboxed wasm hook built by hookbox's own build
- * (`examples-hooks/policies/<name>/hook.ts` → `dist/catalog/<name>/`) and the schema of its
- * typed config, checked host-side when a config names it.
+ * (`examples-hooks/policies/<name>/hook.ts`, inside the one module
+ * `dist/catalog/policies.wasm`; its manifest `dist/catalog/<name>/hook.json`)
+ * and the schema of its typed config, checked host-side when a config names it.
  */
 export interface CatalogPolicy {
   readonly name: string;

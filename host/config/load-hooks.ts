@@ -26,7 +26,7 @@ export function loadManifest(file: string): HookManifest {
  */
 export function loadEntryManifest(entry: ResolvedHookEntry): HookManifest {
   const manifestFile = entry.manifest as string;
-  const stale = entry.policy === undefined ? undefined : staleCatalogSource(entry.policy);
+  const stale = entry.policy === undefined ? undefined : staleCatalogSource();
   if (stale !== undefined) {
     throw new ConfigError(`${shownPath(entry.file)}: ${entry.at}.policy: the built-in policy "${entry.policy}" is older than its source ${shownPath(stale)}: run \`npm run build\` in the hookbox checkout`);
   }

@@ -205,7 +205,7 @@ export interface ResolvedHookEntry {
   readonly at: string;
   readonly wasm?: string;
   readonly manifest?: string;
-  /** The catalog policy the entry names (then `manifest` is its built hook and `config.policy` its config as JSON). */
+  /** The catalog policy the entry names (then `manifest` is its built hook, `config.policyName` its name and `config.policy` its config as JSON). */
   readonly policy?: string;
   /** A shell hook's command (then `protocol` is a tool protocol and `seams` is set). */
   readonly command?: string;
@@ -294,7 +294,7 @@ export function resolveOperatorConfig(config: OperatorConfig, absolute: string, 
       ...(hook.tools !== undefined && { tools: hook.tools }),
       limits,
       ...(failPolicy !== undefined && { failPolicy }),
-      config: hook.policy === undefined ? { ...defaults.config, ...(hook.config as Record<string, string> | undefined) } : { policy: policyConfigJson(hook.policy, hook.config) },
+      config: hook.policy === undefined ? { ...defaults.config, ...(hook.config as Record<string, string> | undefined) } : { policyName: hook.policy, policy: policyConfigJson(hook.policy, hook.config) },
       grant: resolveGrantPaths(hook.grant ?? defaults.grant ?? {}, dir),
       ...(quarantineAfter !== undefined && { quarantineAfter }),
       ...(hook.pin !== undefined && { pin: hook.pin }),

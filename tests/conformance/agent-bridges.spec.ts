@@ -1,11 +1,16 @@
 /**
  * The one suite every agent bridge passes (one module per agent, one
- * registry line each): its table, its refusal of bad input, its fail-closed
- * answer, and a settings merge that `--remove` undoes exactly.
+ * registry line each): its table, every row of it read as its seam (a sample
+ * event built from the event's schema) and answered closed in the agent's
+ * own form, its refusal of bad input, and a settings merge that `--remove`
+ * undoes exactly; the agent folders are the registry's.
  */
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AGENT_BRIDGES, type SetupTransport } from '../../host/agents/index.ts';
-import { isSeamId } from '../../host/seams/index.ts';
+import { AGENT_BRIDGES, AGENT_NAMES, type AgentAnswer, type AgentBridge, type AgentName, type AgentSeamEvent, type SetupTransport } from '../../host/agents/index.ts';
+import { NO_OPINION } from '../../host/agents/bridge-parts.ts';
+import { hookFault, isSeamId, seamDefinition } from '../../host/seams/index.ts';
+import { sampleEvent } from './agent-event-samples.ts';
 
 const TRANSPORTS: readonly SetupTransport[] = [
   { kind: 'command', command: "'/usr/bin/node' '/opt/hookbox/host/cli/hookbox.mjs' 'hook' 'AGENT' '--socket' '/run/s.sock'" },
@@ -34,6 +39,30 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
     const parsed = bridge.toSeam(input, named);
     expect(parsed.kind).toBe('invalid');
     if (parsed.kind === 'invalid') expect(parsed.message).toMatch(/input\./);
+  });
+
+  // Every row of the agent's protocol table, sent as the agent sends it (a sample built from the event's schema).
+  it.each(bridge.events.map((row) => [row.event, row.seam, row] as const))('reads its event %s as a call of %s', (_event, seam, row) => {
+    const { input, named } = sampleEvent(key as AgentName, bridge, row, '/work/project');
+    const parsed = bridge.toSeam(input, named);
+    expect(parsed, JSON.stringify(parsed)).toMatchObject({ kind: 'seam', event: { event: row.event, seam } });
+    if (parsed.kind === 'seam') for (const more of parsed.more ?? []) expect(more).toMatchObject({ event: row.event, seam });
+  });
+
+  // A closed answer is what the agent's own answer to the seam's closed fault decision is: the same form, the reason in it.
+  it.each(bridge.events.map((row) => [row.event, row] as const))('answers %s closed in its own format (as it answers the seam\'s closed fault decision)', (_event, row) => {
+    const { input, named } = sampleEvent(key as AgentName, bridge, row, '/work/project');
+    const parsed = bridge.toSeam(input, named);
+    if (parsed.kind !== 'seam') throw new Error(`${row.event} was not read: ${JSON.stringify(parsed)}`);
+    const closed = bridge.failClosed(row.event, 'because of X');
+    const decided = closedDecisionAnswer(bridge, parsed.event);
+    if (isNoOpinion(decided)) {
+      expect(closed).toEqual(NO_OPINION);
+      return;
+    }
+    expect(closed.exitCode).toBe(decided.exitCode);
+    expect(shape(closed.stdout)).toEqual(shape(decided.stdout));
+    expect(`${closed.stdout}${closed.stderr}`).toContain('because of X');
   });
 
   it('answers an event it cannot read with exit 2 and the reason', () => {
@@ -75,6 +104,38 @@ describe.each(Object.entries(AGENT_BRIDGES))('agent bridge %s', (key, bridge) =>
       expect(bridge.setup.tradeOff(transport.kind).length).toBeGreaterThan(20);
     });
   }
+});
+
+/** The bridge's answer to the decision a failing hook contributes under the closed policy (the seam's default where it has none). */
+function closedDecisionAnswer(bridge: AgentBridge, event: AgentSeamEvent): AgentAnswer {
+  const seam = seamDefinition(event.seam);
+  const faulted = seam.faultDecision(hookFault('plugin-error', 'because of X'), 'closed', 'conformance');
+  return bridge.answer(event, (faulted ?? seam.defaultDecision(event.payload as never)) as never);
+}
+
+function isNoOpinion(answer: AgentAnswer): boolean {
+  return answer.exitCode === 0 && answer.stdout === '' && answer.stderr === '';
+}
+
+/** The key paths of a JSON answer (its form, without the texts). */
+function shape(stdout: string): string[] {
+  if (stdout === '') return [];
+  const paths = (value: unknown, at: string): string[] =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value).flatMap(([key, inner]) => [`${at}${key}`, ...paths(inner, `${at}${key}.`)]) : [];
+  return paths(JSON.parse(stdout), '').sort();
+}
+
+describe('the agent folders', () => {
+  // Folders under host/agents/ that hold a format several agents share, not an agent.
+  const SHARED_FORMATS = ['claude-format'];
+
+  it("are the registry's agents (AGENT_NAMES) and the shared formats, nothing else", () => {
+    const folders = readdirSync(new URL('../../host/agents/', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((name) => !SHARED_FORMATS.includes(name)).sort()).toEqual([...AGENT_NAMES].sort());
+    for (const format of SHARED_FORMATS) expect(folders).toContain(format);
+  });
 });
 
 describe('bridges whose events carry no name (the command line names the event)', () => {

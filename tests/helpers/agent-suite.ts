@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { agentWorkspace, writeAgentSuiteConfig, writeTrapConfig } from './agent-project.ts';
-import type { MockModel } from './mock-model/script.ts';
+import type { ClosableMock } from './mock-model/lifecycle.ts';
 import { type RunningServer, startHookboxServer } from './real-agents.ts';
 
 /** What a real-agent suite shares; the configs and servers are set once `beforeAll` has run. */
@@ -19,13 +19,21 @@ export interface RealAgentSuite {
   server: RunningServer;
   trapServer: RunningServer;
   /** Mock models the suite opened: closed after it. */
-  readonly mocks: MockModel[];
+  readonly mocks: ClosableMock[];
+  /** Keeps the mock `started` gives among the suite's (closed after it) and returns it. */
+  open<M extends ClosableMock>(started: Promise<M>): Promise<M>;
 }
 
 /** Registers the suite's `beforeAll`/`afterAll` (call it inside the `describe`) and returns what they set up. */
 export function useRealAgentSuite(prefix: string): RealAgentSuite {
   const workspace = agentWorkspace(prefix);
-  const suite = { root: workspace.root, mocks: [] as MockModel[] } as RealAgentSuite;
+  const mocks: ClosableMock[] = [];
+  const open = async <M extends ClosableMock>(started: Promise<M>): Promise<M> => {
+    const mock = await started;
+    mocks.push(mock);
+    return mock;
+  };
+  const suite = { root: workspace.root, mocks, open } as RealAgentSuite;
 
   beforeAll(async () => {
     suite.config = writeAgentSuiteConfig(workspace.root);

@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import type { InstanceOptions } from '../../host/runner/extism-adapter.ts';
 import { compileHookModule } from '../../host/runner/hook-module.ts';
 import { compileWatSource } from './wat.ts';
+import { extismModule } from './wat-module.ts';
 
 /** The guest's plain (non-seam) exports, in channel order after the seam exports. */
 export const PLAIN_EXPORTS = ['echo_plus', 'forever'] as const;
@@ -39,19 +40,7 @@ export const GREETING = 'hello from the guest';
 export const HOST_THROW_MESSAGE = 'worker-test host function threw';
 
 function watSource(crash: boolean): string {
-  return `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (import "extism:host/env" "log_info" (func $log_info (param i64)))
-  (import "extism:host/env" "error_set" (func $error_set (param i64)))
-  ${crash ? '(import "extism:host/user" "exit_worker" (func $exit_worker (param i64) (result i64)))' : ''}
-  ${crash ? '(import "extism:host/user" "throw_later" (func $throw_later (param i64) (result i64)))' : ''}
-  ${crash ? '(import "extism:host/user" "block_worker" (func $block_worker (param i64) (result i64)))' : ''}
-  (memory (export "memory") 1 1)
-  (data (i32.const 0) "${REFUSAL}")
+  return extismModule(`(data (i32.const 0) "${REFUSAL}")
   (data (i32.const 32) "${GREETING}")
   (func $text (param $ptr i32) (param $len i32) (result i64)
     (local $block i64) (local $i i32)
@@ -88,8 +77,15 @@ function watSource(crash: boolean): string {
   (func (export "forever") (result i32) (loop $spin (br $spin)) (i32.const 0))
   ${crash ? '(func (export "host_exit") (result i32) (drop (call $exit_worker (i64.const 0))) (i32.const 0))' : ''}
   ${crash ? '(func (export "host_throw") (result i32) (drop (call $throw_later (i64.const 0))) (i32.const 0))' : ''}
-  ${crash ? '(func (export "host_block") (result i32) (drop (call $block_worker (call $input_length))) (i32.const 0))' : ''}
-)`;
+  ${crash ? '(func (export "host_block") (result i32) (drop (call $block_worker (call $input_length))) (i32.const 0))' : ''}`, {
+    imports: crash
+      ? [
+          '(import "extism:host/user" "exit_worker" (func $exit_worker (param i64) (result i64)))',
+          '(import "extism:host/user" "throw_later" (func $throw_later (param i64) (result i64)))',
+          '(import "extism:host/user" "block_worker" (func $block_worker (param i64) (result i64)))',
+        ]
+      : [],
+  });
 }
 
 /** The host functions of the crash variant: two take the worker down, one holds it. */

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { installedAgent } from '../helpers/agent-install.ts';
-import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
+import type { MockAnthropic, MockReply } from '../helpers/mock-anthropic.ts';
+import { startAnthropicMock } from '../helpers/mock-model/lifecycle.ts';
 import { agentUnavailable, hookbox, runFactory, writeFactoryHome } from '../helpers/real-agents.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { skipUnless } from '../helpers/skips.ts';
@@ -39,10 +40,7 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
 
   async function project(script: readonly MockReply[], options: { config?: string; socket?: string } = {}) {
     const ws = agentWorkspace('hookbox-factory-');
-    const mock = new MockAnthropic();
-    await mock.start();
-    mock.script(script);
-    suite.mocks.push({ close: () => mock.close() } as (typeof suite.mocks)[number]);
+    const mock = await suite.open(startAnthropicMock(script));
     writeFactoryHome(ws.home, mock.url);
     const setup = await hookbox(['setup', 'factory', '--project', ws.project, '--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket], { HOME: ws.home });
     expect(setup.status, setup.stderr).toBe(0);

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { agentWorkspace } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { probeClaude, runClaude } from '../helpers/claude-code.ts';
-import { MockAnthropic } from '../helpers/mock-anthropic.ts';
 import { functionResponses, startGeminiMock } from '../helpers/mock-model/gemini.ts';
+import { startAnthropicMock } from '../helpers/mock-model/lifecycle.ts';
 import { functionCallOutputs, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
 import { CODEX_BIN, GEMINI_BIN, agentUnavailable, hookbox, runCodex, runGemini, writeCodexHome, writeGeminiHome } from '../helpers/real-agents.ts';
 
@@ -32,37 +32,32 @@ describe('file edits reach write_file guards in the real agents', () => {
     writeFileSync(env, 'DEBUG=old\n');
     const setup = await hookbox(['setup', 'claude-code', '--project', ws.project, '--config', suite.config, '--socket', suite.server.socket], { HOME: ws.home });
     expect(setup.status, setup.stderr).toBe(0);
-    const mock = new MockAnthropic();
-    await mock.start();
-    try {
-      mock.script([
+    const mock = await suite.open(
+      startAnthropicMock([
         { toolUses: [{ name: 'Read', input: { file_path: env } }] },
         { toolUses: [{ name: 'Edit', input: { file_path: env, old_string: 'DEBUG=old', new_string: 'DEBUG=stolen' } }] },
         { toolUses: [{ name: 'MultiEdit', input: { file_path: env, edits: [{ old_string: 'DEBUG=old', new_string: 'DEBUG=multi' }] } }] },
         { text: 'done' },
-      ]);
-      const run = await runClaude({ project: ws.project, home: ws.home, mock, prompt: 'rotate the token', allowedTools: 'Read Edit MultiEdit' });
-      expect(run.result, run.stderr).toBeDefined();
-      expect(readFileSync(env, 'utf8')).toBe('DEBUG=old\n');
-      const shown = mock.shown();
-      expect(shown, 'the Read ran (Claude Code requires it before an Edit)').toContain('DEBUG=old');
-      expect(shown, 'the Edit was denied by the write_file guard').toContain(NO_ENV);
-      // 2.1.328 offers no MultiEdit (the census lists its tools): Claude Code refuses that call itself, before any
-      // hook, and the file stays as it was (asserted above); the MultiEdit mapping is checked by the unit tables.
-      expect(suite.server.log()).toMatch(/claude-code .*PreToolUse.*deny/);
-    } finally {
-      await mock.close();
-    }
+      ]),
+    );
+    const run = await runClaude({ project: ws.project, home: ws.home, mock, prompt: 'rotate the token', allowedTools: 'Read Edit MultiEdit' });
+    expect(run.result, run.stderr).toBeDefined();
+    expect(readFileSync(env, 'utf8')).toBe('DEBUG=old\n');
+    const shown = mock.shown();
+    expect(shown, 'the Read ran (Claude Code requires it before an Edit)').toContain('DEBUG=old');
+    expect(shown, 'the Edit was denied by the write_file guard').toContain(NO_ENV);
+    // 2.1.328 offers no MultiEdit (the census lists its tools): Claude Code refuses that call itself, before any
+    // hook, and the file stays as it was (asserted above); the MultiEdit mapping is checked by the unit tables.
+    expect(suite.server.log()).toMatch(/claude-code .*PreToolUse.*deny/);
   });
 
   it.skipIf(codexMissing !== undefined)(`Codex: a patch whose .env header is indented, and one sent as a shell heredoc, are denied${codexMissing === undefined ? '' : ` (skipped, because ${codexMissing})`}`, { timeout: RUN_TIMEOUT }, async () => {
     const ws = agentWorkspace('hookbox-edits-codex-');
-    const mock = await startResponsesMock([
+    const mock = await suite.open(startResponsesMock([
       { toolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes.md\n+hello\n\t  *** Add File: .env\n+TOKEN=1\n*** End Patch\n' }] },
       { toolCalls: [{ name: 'exec_command', arguments: { cmd: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: prod.env\n+TOKEN=2\n*** End Patch\nPATCH" } }] },
       { text: 'done' },
-    ]);
-    suite.mocks.push(mock);
+    ]));
     writeCodexHome(ws.home, mock.url);
     const setup = await hookbox(['setup', 'codex', '--project', ws.project, '--config', suite.config, '--socket', suite.server.socket], { CODEX_HOME: ws.home, HOME: ws.home });
     expect(setup.status, setup.stderr).toBe(0);
@@ -81,11 +76,10 @@ describe('file edits reach write_file guards in the real agents', () => {
     const ws = agentWorkspace('hookbox-edits-gemini-');
     const env = join(ws.project, 'prod.env');
     writeFileSync(env, 'TOKEN=old\n');
-    const mock = await startGeminiMock([
+    const mock = await suite.open(startGeminiMock([
       { toolCalls: [{ name: 'replace', arguments: { file_path: env, instruction: 'rotate the token', old_string: 'TOKEN=old', new_string: 'TOKEN=new' } }] },
       { text: 'done' },
-    ]);
-    suite.mocks.push(mock);
+    ]));
     writeGeminiHome(ws.home);
     const setup = await hookbox(['setup', 'gemini', '--project', ws.project, '--config', suite.config, '--socket', suite.server.socket], { GEMINI_CLI_HOME: ws.home, HOME: ws.home });
     expect(setup.status, setup.stderr).toBe(0);

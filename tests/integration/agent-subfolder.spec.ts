@@ -10,11 +10,11 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentWorkspace, installHookboxInProject } from '../helpers/agent-project.ts';
 import { claudeWorkspace, probeClaude, runClaude } from '../helpers/claude-code.ts';
 import { exampleManifest } from '../helpers/examples.ts';
-import { MockAnthropic } from '../helpers/mock-anthropic.ts';
+import { startAnthropicMock, useMock, withMock } from '../helpers/mock-model/lifecycle.ts';
 import { functionCallOutputs, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
 import { CODEX_BIN, HOOKBOX_BIN, agentUnavailable, hookbox, runAsync, runCodex, writeCodexHome } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
@@ -38,12 +38,12 @@ describe.skipIf(skipUnless('Codex started in src/', codexUnavailable, { required
   it('denies curl … | sh with guard-bash\'s reason; an ordinary command runs (the prompt is not dropped)', { timeout: RUN_TIMEOUT }, async () => {
     const ws = agentWorkspace('hookbox-codex-src-');
     const src = gitProject(ws.project, ws.root);
-    const mock = await startResponsesMock([
+    const script = [
       { toolCalls: [{ name: 'exec_command', arguments: { cmd: ORDINARY } }] },
       { toolCalls: [{ name: 'exec_command', arguments: { cmd: PIPE_TO_SH } }] },
       { text: 'done' },
-    ]);
-    try {
+    ];
+    await withMock(startResponsesMock(script), async (mock) => {
       writeCodexHome(ws.home, mock.url);
       const env = { CODEX_HOME: ws.home, HOME: ws.home };
       const setup = await hookbox(['setup', 'codex', '--project', ws.project, '--config', join(ws.project, 'hookbox.config.json')], env);
@@ -56,23 +56,14 @@ describe.skipIf(skipUnless('Codex started in src/', codexUnavailable, { required
       expect(existsSync(join(src, 'ran.txt')), 'curl | sh ran').toBe(false);
       const outputs = functionCallOutputs(mock.turns.at(-1)!);
       expect(outputs.at(-1)).toMatch(/^Command blocked by PreToolUse hook: guard-bash: remote-script/);
-    } finally {
-      await mock.close();
-    }
+    });
   });
 });
 
 const claude = probeClaude();
 const claudeTitle = claude.ok ? `Claude Code ${claude.version} started in src/ of a set-up project` : `Claude Code started in src/ — skipped, because ${claude.reason}`;
 describe.skipIf(skipUnless('Claude Code started in src/', claude.ok ? undefined : claude.reason, { required: '@anthropic-ai/claude-code' }))(claudeTitle, () => {
-  let mock: MockAnthropic;
-  beforeAll(async () => {
-    mock = new MockAnthropic();
-    await mock.start();
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useMock(() => startAnthropicMock());
 
   it('after setup --project src (the fix doctor names there), denies curl … | sh with guard-bash\'s reason; an ordinary command runs', { timeout: RUN_TIMEOUT }, async () => {
     const { root, project, home } = claudeWorkspace('hookbox-cc-src-');
@@ -82,16 +73,16 @@ describe.skipIf(skipUnless('Claude Code started in src/', claude.ok ? undefined 
     expect(top.status, top.stderr).toBe(0);
     const here = await runAsync(process.execPath, [HOOKBOX_BIN, 'setup', 'claude-code', '--project', '.'], { cwd: src, env });
     expect(here.status, here.stderr).toBe(0);
-    mock.script([
+    mock().script([
       { text: 'First.', toolUses: [{ name: 'Bash', input: { command: ORDINARY, description: 'step' } }] },
       { text: 'Then.', toolUses: [{ name: 'Bash', input: { command: PIPE_TO_SH, description: 'install' } }] },
       { text: 'Done.' },
     ]);
-    const run = await runClaude({ project: src, home, mock, prompt: 'Install the tool.', timeoutMs: RUN_TIMEOUT - 30_000 });
+    const run = await runClaude({ project: src, home, mock: mock(), prompt: 'Install the tool.', timeoutMs: RUN_TIMEOUT - 30_000 });
     expect(run.result, run.stderr).toBeDefined();
     expect(existsSync(join(src, 'allowed.txt')), 'the ordinary command did not run').toBe(true);
     expect(existsSync(join(src, 'ran.txt')), 'curl | sh ran').toBe(false);
     expect(JSON.stringify(run.result?.permission_denials)).toContain('curl -fsSL');
-    expect(mock.everything()).toContain('guard-bash: remote-script');
+    expect(mock().everything()).toContain('guard-bash: remote-script');
   });
 });

@@ -14,7 +14,7 @@ import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
 import { type AgentToolRow, listedTools } from '../../host/agents/tool-table.ts';
 import { agentWorkspace } from '../helpers/agent-project.ts';
 import { claudeWorkspace, probeClaude, runClaude } from '../helpers/claude-code.ts';
-import { MockAnthropic } from '../helpers/mock-anthropic.ts';
+import { startAnthropicMock, withMock } from '../helpers/mock-model/lifecycle.ts';
 import { advertisedToolNames, claudeDeferredToolNames } from '../helpers/mock-model/advertised-tools.ts';
 import { startGeminiMock } from '../helpers/mock-model/gemini.ts';
 import { startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
@@ -39,10 +39,7 @@ function unlisted(names: readonly string[], table: readonly AgentToolRow[]): str
 describe('agent tool census (real binaries)', () => {
   it.skipIf(!claude.ok)(`Claude Code 2.1.328 advertises only tools its table lists${claude.ok ? '' : ` (skipped, because ${claude.reason})`}`, { timeout: RUN_TIMEOUT }, async () => {
     const { project, home } = claudeWorkspace('hookbox-census-cc-');
-    const mock = new MockAnthropic();
-    await mock.start();
-    try {
-      mock.script([{ text: 'ok' }]);
+    await withMock(startAnthropicMock([{ text: 'ok' }]), async (mock) => {
       const run = await runClaude({ project, home, mock, prompt: 'hello' });
       expect(run.result, run.stderr).toBeDefined();
       const main = mock.requests.find((request) => request.withTools);
@@ -52,15 +49,12 @@ describe('agent tool census (real binaries)', () => {
       const names = [...advertisedToolNames('anthropic', main!.body), ...deferred];
       report('claude-code', names);
       expect(unlisted(names, CLAUDE_CODE_TOOLS), 'tools Claude Code offers that host/agents/claude-code/tools.ts does not list').toEqual([]);
-    } finally {
-      await mock.close();
-    }
+    });
   });
 
   it.skipIf(codexMissing !== undefined)(`Codex 0.169.0 advertises only tools its table lists${codexMissing === undefined ? '' : ` (skipped, because ${codexMissing})`}`, { timeout: RUN_TIMEOUT }, async () => {
     const ws = agentWorkspace('hookbox-census-codex-');
-    const mock = await startResponsesMock([{ text: 'ok' }]);
-    try {
+    await withMock(startResponsesMock([{ text: 'ok' }]), async (mock) => {
       writeCodexHome(ws.home, mock.url);
       const run = await runCodex(ws.home, ws.project, 'hello');
       expect(run.status, run.stderr).toBe(0);
@@ -68,15 +62,12 @@ describe('agent tool census (real binaries)', () => {
       const names = advertisedToolNames('responses', mock.turns[0]!.body);
       report('codex', names);
       expect(unlisted(names, CODEX_TOOLS), 'tools Codex offers that host/agents/codex/tools.ts does not list').toEqual([]);
-    } finally {
-      await mock.close();
-    }
+    });
   });
 
   it.skipIf(geminiMissing !== undefined)(`Gemini CLI 0.61.0 advertises only tools its table lists${geminiMissing === undefined ? '' : ` (skipped, because ${geminiMissing})`}`, { timeout: RUN_TIMEOUT }, async () => {
     const ws = agentWorkspace('hookbox-census-gemini-');
-    const mock = await startGeminiMock([{ text: 'ok' }]);
-    try {
+    await withMock(startGeminiMock([{ text: 'ok' }]), async (mock) => {
       writeGeminiHome(ws.home);
       writeFileSync(join(ws.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws.project]: 'TRUST_FOLDER' }));
       await runGemini(ws.home, ws.project, mock.url, 'hello');
@@ -84,8 +75,6 @@ describe('agent tool census (real binaries)', () => {
       const names = advertisedToolNames('gemini', mock.turns[0]!.body);
       report('gemini', names);
       expect(unlisted(names, GEMINI_TOOLS), 'tools Gemini CLI offers that host/agents/gemini/tools.ts does not list').toEqual([]);
-    } finally {
-      await mock.close();
-    }
+    });
   });
 });

@@ -9,6 +9,7 @@ import { invokeListener } from '../../host/events/invoke.ts';
 import { HookRunner } from '../../host/runner/index.ts';
 import { compileWatSource } from '../helpers/wat.ts';
 import { type TestWorkspace, events, makeWorkspace, sequence } from '../helpers/session.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 const BIN = fileURLToPath(new URL('../../host/cli/hookbox.mjs', import.meta.url));
 let workspace: TestWorkspace;
@@ -131,15 +132,7 @@ function claudeWat(): string {
   const data = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'wasm says no' } });
   const prefix = 'input was ';
-  return `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (import "extism:host/env" "error_set" (func $error_set (param i64)))
-  (memory (export "memory") 1 16)
-  (data (i32.const 0) ${data(deny)})
+  return extismModule(`(data (i32.const 0) ${data(deny)})
   (data (i32.const 1024) "no prompts here")
   (data (i32.const 2048) ${data(prefix)})
   (func $block (param $ptr i32) (param $len i32) (result i64)
@@ -181,8 +174,7 @@ function claudeWat(): string {
   ;; error_set with return 0: Extism says the call failed (its output is lost): a plugin-error fault.
   (func (export "turn_continuation") (result i32)
     (call $error_set (call $block (i32.const 1024) (i32.const 15)))
-    (i32.const 0))
-)`;
+    (i32.const 0))`, { memory: '1 16' });
 }
 
 describe('a wasm hook with "protocol": "claude-code"', () => {

@@ -18,7 +18,8 @@ import { shellWords } from '../../host/cli/doctor.ts';
 import { DecisionServer, loadServedHooks } from '../../host/serve/index.ts';
 import { claudeWorkspace, probeClaude, runClaude, writeProject } from '../helpers/claude-code.ts';
 import { exampleManifest } from '../helpers/examples.ts';
-import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
+import type { MockReply } from '../helpers/mock-anthropic.ts';
+import { startAnthropicMock, useMock } from '../helpers/mock-model/lifecycle.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
 
 const probe = probeClaude();
@@ -41,14 +42,12 @@ function settingsSocket(project: string): string {
 }
 
 describe.skipIf(!probe.ok)(TITLE, () => {
-  let mock: MockAnthropic;
+  const mock = useMock(() => startAnthropicMock());
   let spin: string;
   const servers: DecisionServer[] = [];
   const savedHome = process.env.HOOKBOX_HOME;
 
   beforeAll(async () => {
-    mock = new MockAnthropic();
-    await mock.start();
     // Whatever setup falls back to must stay inside the test's folders.
     process.env.HOOKBOX_HOME = join(claudeWorkspace('hookbox-cc-home-').root, 'hookbox');
     spin = await writeCorpusWasm('infinite-loop', join(claudeWorkspace('hookbox-cc-wasm-').root, 'wasm'));
@@ -56,7 +55,6 @@ describe.skipIf(!probe.ok)(TITLE, () => {
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
-    await mock?.close();
     if (savedHome === undefined) delete process.env.HOOKBOX_HOME;
     else process.env.HOOKBOX_HOME = savedHome;
   });
@@ -81,8 +79,8 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       ]);
       setupCommand('claude-code', { project, config, transport: 'command' }, () => {});
       expect(existsSync(settingsSocket(project))).toBe(false);
-      mock.script([bash('touch target.txt'), { text: 'Done.' }]);
-      const run = await runClaude({ project, home, mock, prompt: 'Make the file.', timeoutMs: RUN_TIMEOUT - 20_000 });
+      mock().script([bash('touch target.txt'), { text: 'Done.' }]);
+      const run = await runClaude({ project, home, mock: mock(), prompt: 'Make the file.', timeoutMs: RUN_TIMEOUT - 20_000 });
       expect(run.result, run.stderr).toBeDefined();
       expect(existsSync(join(project, 'target.txt')), 'the denied command ran').toBe(false);
     },
@@ -101,10 +99,10 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       ]);
       setupCommand('claude-code', { project, config, transport: 'command' }, () => {});
       await serveAt(settingsSocket(project), config);
-      mock.script([bash('cat .env'), { text: 'I read it.' }]);
-      const run = await runClaude({ project, home, mock, prompt: 'Show me the config.', timeoutMs: RUN_TIMEOUT - 20_000 });
+      mock().script([bash('cat .env'), { text: 'I read it.' }]);
+      const run = await runClaude({ project, home, mock: mock(), prompt: 'Show me the config.', timeoutMs: RUN_TIMEOUT - 20_000 });
       expect(run.result, run.stderr).toBeDefined();
-      expect(mock.everything().includes(AWS_KEY), 'the secret reached the model').toBe(false);
+      expect(mock().everything().includes(AWS_KEY), 'the secret reached the model').toBe(false);
       expect(run.result?.terminal_reason).toBe('hook_stopped');
     },
     RUN_TIMEOUT,
@@ -126,11 +124,11 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       for (const machinePath of [process.execPath, project, homedir(), tmpdir()]) expect(text, machinePath).not.toContain(machinePath);
       expect(out.join('')).not.toContain('is not installed');
       expect(readFileSync(join(project, '.gitignore'), 'utf8')).toContain('.hookbox/');
-      mock.script([bash('rm -rf .'), { text: 'Done.' }]);
-      const run = await runClaude({ project, home, mock, prompt: 'Clean up.' });
+      mock().script([bash('rm -rf .'), { text: 'Done.' }]);
+      const run = await runClaude({ project, home, mock: mock(), prompt: 'Clean up.' });
       expect(run.result, run.stderr).toBeDefined();
       expect(existsSync(join(project, 'keep-me.txt'))).toBe(true);
-      expect(mock.shown()).toContain('guard-bash: recursive-delete');
+      expect(mock().shown()).toContain('guard-bash: recursive-delete');
     },
     RUN_TIMEOUT,
   );
@@ -149,12 +147,12 @@ describe.skipIf(!probe.ok)(TITLE, () => {
       const linesA = await serveAt(settingsSocket(a.project), configA);
       const linesB = await serveAt(settingsSocket(b.project), configB);
 
-      mock.script([bash('touch b.txt'), { text: 'Done.' }]);
-      const runB = await runClaude({ project: b.project, home: b.home, mock, prompt: 'Make b.' });
+      mock().script([bash('touch b.txt'), { text: 'Done.' }]);
+      const runB = await runClaude({ project: b.project, home: b.home, mock: mock(), prompt: 'Make b.' });
       expect(runB.result, runB.stderr).toBeDefined();
       expect(existsSync(join(b.project, 'b.txt')), "B's deny-all was not applied").toBe(false);
-      mock.script([bash('touch a.txt'), { text: 'Done.' }]);
-      const runA = await runClaude({ project: a.project, home: a.home, mock, prompt: 'Make a.' });
+      mock().script([bash('touch a.txt'), { text: 'Done.' }]);
+      const runA = await runClaude({ project: a.project, home: a.home, mock: mock(), prompt: 'Make a.' });
       expect(runA.result, runA.stderr).toBeDefined();
       expect(existsSync(join(a.project, 'a.txt')), "A's command was decided by B's hooks").toBe(true);
 

@@ -9,10 +9,10 @@
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { claudeWorkspace, probeClaude, runClaude } from '../helpers/claude-code.ts';
-import { MockAnthropic } from '../helpers/mock-anthropic.ts';
+import { startAnthropicMock, useMock } from '../helpers/mock-model/lifecycle.ts';
 import { HOOKBOX_BIN, runAsync } from '../helpers/real-agents.ts';
 import { type ServeProcess, startServe } from '../helpers/serve-process.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
@@ -40,15 +40,10 @@ const probe = probeClaude();
 const TITLE = probe.ok ? `Claude Code ${probe.version} with the README's serve line: a hook keeps its state across events` : `the README's serve line with Claude Code — skipped, because ${probe.reason}`;
 
 describe.skipIf(skipUnless("the README's serve line with Claude Code", probe.ok ? undefined : probe.reason, { required: '@anthropic-ai/claude-code' }))(TITLE, () => {
-  let mock: MockAnthropic;
+  const mock = useMock(() => startAnthropicMock());
   let server: ServeProcess | undefined;
-  beforeAll(async () => {
-    mock = new MockAnthropic();
-    await mock.start();
-  });
   afterAll(async () => {
     await server?.stop();
-    await mock?.close();
   });
 
   it('consent given in the prompt is remembered by the server and allows the later lockfile write; the server logged every event', { timeout: RUN_TIMEOUT }, async () => {
@@ -70,10 +65,10 @@ describe.skipIf(skipUnless("the README's serve line with Claude Code", probe.ok 
     // The README's line, as written (`npx hookbox` is this bin).
     server = await startServe(['serve', '--config', 'hookbox.config.json'], project, env);
 
-    mock.script([{ text: 'Updating it.', toolUses: [{ name: 'Bash', input: { command: 'echo {} > package-lock.json', description: 'lockfile' } }] }, { text: 'Done.' }]);
-    const claude = await runClaude({ project, home, mock, prompt: `${CONSENT}: refresh the lockfile.`, timeoutMs: RUN_TIMEOUT - 60_000 });
+    mock().script([{ text: 'Updating it.', toolUses: [{ name: 'Bash', input: { command: 'echo {} > package-lock.json', description: 'lockfile' } }] }, { text: 'Done.' }]);
+    const claude = await runClaude({ project, home, mock: mock(), prompt: `${CONSENT}: refresh the lockfile.`, timeoutMs: RUN_TIMEOUT - 60_000 });
     expect(claude.result, claude.stderr).toBeDefined();
-    expect(mock.everything().includes('consent-gate'), 'the hook denied the consented write: the consent it remembered was lost').toBe(false);
+    expect(mock().everything().includes('consent-gate'), 'the hook denied the consented write: the consent it remembered was lost').toBe(false);
     expect(existsSync(join(project, 'package-lock.json')), `the consented write was refused: ${JSON.stringify(claude.result?.permission_denials)}`).toBe(true);
     // The events went to the server: its request lines, and the session log it wrote.
     const lines = server.log();

@@ -18,7 +18,8 @@ import { readSessionLog } from '../../host/log/index.ts';
 import { DecisionServer, loadServedHooks, readOrCreateToken } from '../../host/serve/index.ts';
 import { claudeWorkspace, probeClaude, runClaude, writeProject } from '../helpers/claude-code.ts';
 import { exampleManifest } from '../helpers/examples.ts';
-import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
+import type { MockAnthropic, MockReply } from '../helpers/mock-anthropic.ts';
+import { startAnthropicMock, withMock } from '../helpers/mock-model/lifecycle.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
 import { skipUnless } from '../helpers/skips.ts';
 
@@ -79,13 +80,7 @@ async function inClaudeProject(
   const { project, home } = claudeWorkspace();
   writeProject(project);
   prepare(project);
-  const mock = new MockAnthropic();
-  await mock.start();
-  try {
-    await body({ project, home, mock });
-  } finally {
-    await mock.close();
-  }
+  await withMock(startAnthropicMock(), (mock) => body({ project, home, mock }));
 }
 
 describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? undefined : probe.reason, { required: '@anthropic-ai/claude-code' }))(TITLE, () => {

@@ -86,8 +86,8 @@ describe('hookbox installed from its packed tarball (real npm i)', () => {
       expect(files, file).toContain(file);
     }
     expect(packed.files.filter((file) => file.startsWith('tests/') || (file.startsWith('host/') && file.endsWith('.ts')))).toEqual([]);
-    // The engine, and the catalog's policies built by hookbox's build (nothing compiles at the user's).
-    expect(packed.files.filter((file) => file.endsWith('.wasm')).sort()).toEqual(['dist/catalog/command-rules/hook.wasm', 'dist/catalog/git-guards/hook.wasm', 'dist/catalog/protected-paths/hook.wasm', 'dist/catalog/secrets/hook.wasm', 'dist/engine/engine.wasm']);
+    // The engine, and the catalog's one module holding every policy, built by hookbox's build (nothing compiles at the user's).
+    expect(packed.files.filter((file) => file.endsWith('.wasm')).sort()).toEqual(['dist/catalog/policies.wasm', 'dist/engine/engine.wasm']);
     const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'hookbox', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(installed.private).toBeUndefined();
     // The engine's toolchain and QuickJS's sources are the checkout's, not the user's.

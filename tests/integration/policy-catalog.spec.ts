@@ -118,6 +118,22 @@ describe('hookbox test', () => {
     expect(result.stderr).toContain(`${join(workspace.dir, 'hookbox.config.json')}: hooks[0].config.paths[1]:`);
   });
 
+  it("names the JSON path of the newer policies' config mistakes, a missing budget or list too", () => {
+    writeConfig([
+      { name: 'e', policy: 'network-egress', config: { allow: ['https://x.com'] } },
+      { name: 't', policy: 'turn-budget', config: {} },
+      { name: 'f', policy: 'file-limits', config: { maxBytes: -1 } },
+      { name: 'm', policy: 'mcp-allowlist', config: {} },
+    ]);
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
+    const result = hookbox(['test']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('hooks[0].config.allow[0]: a host (example.com), *.example.com for its subdomains, or *');
+    expect(result.stderr).toContain('hooks[1].config: set toolCallsPerTurn, continuationsPerSession or both');
+    expect(result.stderr).toContain('hooks[2].config.maxBytes:');
+    expect(result.stderr).toContain('hooks[3].config: list servers or tools in allow, deny or both');
+  });
+
   it('names an unknown policy, and refuses JSON config values for a hook that is not a policy', () => {
     writeConfig([{ name: 'p', policy: 'protected-pathz', config: {} }, { name: 'w', wasm: 'x.wasm', config: { n: 3 } }]);
     writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
@@ -125,6 +141,26 @@ describe('hookbox test', () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain('hooks[0].policy: no built-in policy "protected-pathz"');
     expect(result.stderr).toContain('hooks[1].config.n: expected a string (only a catalog "policy" takes JSON config values)');
+  });
+
+  it('runs one module for every policy: the rules are the ones hookbox names, not a key the project sets', () => {
+    const manifests = CATALOG.map((policy) => JSON.parse(readFileSync(fileURLToPath(new URL(`../../dist/catalog/${policy.name}/hook.json`, import.meta.url)), 'utf8')) as { wasm: string; seams: string[] });
+    expect(new Set(manifests.map((m) => m.wasm))).toEqual(new Set(['../policies.wasm']));
+    expect(manifests.map((m) => m.seams)).toEqual(CATALOG.map((policy) => policy.seams));
+    // The policy's config is its schema's: a project cannot slip another policy's name in.
+    writeConfig([{ name: 'p', policy: 'protected-paths', config: { paths: ['.env'], policyName: 'secrets' } }]);
+    const cases = [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: { command: 'rm .env' } }, expect: { action: 'deny' } }];
+    writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases }));
+    const spoofed = hookbox(['test']);
+    expect(spoofed.status).not.toBe(0);
+    expect(spoofed.stderr).toContain('hooks[0].config');
+    expect(spoofed.stderr).toContain('policyName');
+    // The module wired by hand, without the name hookbox sets, runs no policy's rules: a fault that says why.
+    const manifest = fileURLToPath(new URL('../../dist/catalog/protected-paths/hook.json', import.meta.url));
+    writeConfig([{ name: 'p', manifest, failPolicy: 'closed', config: { policy: JSON.stringify({ paths: ['.env'] }) } }]);
+    const unnamed = hookbox(['test']);
+    expect(unnamed.status).toBe(0);
+    expect(unnamed.stdout).toContain('no "policyName" config key in the catalog module');
   });
 
   it('names the case of a payload that is not the seam\'s', () => {

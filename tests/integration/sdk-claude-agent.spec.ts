@@ -14,7 +14,8 @@ import { readSessionLog } from '../../host/log/index.ts';
 import { type ClaudeAgentSdkHookbox, type HookInput, hookboxHooks } from '../../host/sdk/claude-agent-sdk.ts';
 import { AWS_KEY, GITHUB_TOKEN, writeTrapConfig } from '../helpers/agent-project.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
-import { MockAnthropic, type MockReply } from '../helpers/mock-anthropic.ts';
+import type { MockReply } from '../helpers/mock-anthropic.ts';
+import { startAnthropicMock, useMock } from '../helpers/mock-model/lifecycle.ts';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
@@ -25,20 +26,17 @@ const SUITE = 'Claude Agent SDK adapter (real SDK)';
 const runnable = !skipUnless(SUITE, claudeAgentSdkUnavailable(), { required: '@anthropic-ai/claude-agent-sdk' });
 
 let dir: string;
-let mock: MockAnthropic;
+const mock = useMock(() => startAnthropicMock());
 let hookbox: ClaudeAgentSdkHookbox | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hookbox-claude-sdk-'));
-  mock = new MockAnthropic();
-  await mock.start();
 });
 afterEach(async () => {
   await hookbox?.close();
   hookbox = undefined;
 });
-afterAll(async () => {
-  await mock.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -60,7 +58,7 @@ function workspace(name: string): { project: string; home: string } {
  * IS_SANDBOX=1 for that mode).
  */
 async function run(hooks: ClaudeAgentSdkHookbox['hooks'], project: string, home: string, script: readonly MockReply[], prompt = 'Do the task.', extra: Partial<Options> = {}): Promise<SDKResultMessage | undefined> {
-  mock.script([...script, { text: 'Done.' }]);
+  mock().script([...script, { text: 'Done.' }]);
   let result: SDKResultMessage | undefined;
   const messages = query({
     prompt,
@@ -76,7 +74,7 @@ async function run(hooks: ClaudeAgentSdkHookbox['hooks'], project: string, home:
         PATH: process.env.PATH,
         HOME: home,
         IS_SANDBOX: '1',
-        ANTHROPIC_BASE_URL: mock.url,
+        ANTHROPIC_BASE_URL: mock().url,
         ANTHROPIC_API_KEY: 'sk-hookbox-test',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         DISABLE_TELEMETRY: '1',
@@ -102,14 +100,14 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     const { project, result } = await gated(writeExampleConfig(dir, [{ name: 'guard-bash' }], 'guard.json'), 'guard', [bash('rm -rf / ; touch ran.txt')]);
     expect(result?.subtype).toBe('success');
     expect(existsSync(join(project, 'ran.txt'))).toBe(false);
-    expect(mock.shown()).toContain('guard-bash: recursive-delete');
+    expect(mock().shown()).toContain('guard-bash: recursive-delete');
   }, TIMEOUT);
 
   it('a harmless command runs through the same hooks', async () => {
     const { project, result } = await gated(writeExampleConfig(dir, [{ name: 'guard-bash' }], 'guard-ok.json'), 'allowed', [bash('touch ran.txt && echo made-it')]);
     expect(result?.subtype).toBe('success');
     expect(existsSync(join(project, 'ran.txt'))).toBe(true);
-    expect(mock.shown()).toContain('made-it');
+    expect(mock().shown()).toContain('made-it');
     // One hookbox session for the SDK's session, under its id, with the SDK's cwd, turn and step.
     const { events } = readSessionLog(join(dir, 'allowed', 'logs', `claude-agent-sdk-${String(result?.session_id)}.jsonl`));
     const call = events.find((event) => event.type === 'tool/call');
@@ -131,7 +129,7 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     hookbox = await hookboxHooks({ config, logDir: join(dir, 'ask-app', 'logs') });
     await run(hookbox.hooks, project, home, [bash('git push origin main')], 'Push it.', { canUseTool: approver });
     expect(asked).toEqual(['Bash git push origin main']);
-    expect(mock.shown()).toContain('the approver said no');
+    expect(mock().shown()).toContain('the approver said no');
   }, TIMEOUT);
 
   it("a redactor's replacement is what the model receives next (updatedToolOutput)", async () => {
@@ -139,14 +137,14 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     writeFileSync(join(project, 'token.txt'), `GITHUB_TOKEN=${GITHUB_TOKEN}\n`);
     hookbox = await hookboxHooks({ config: writeExampleConfig(dir, [{ name: 'secret-redactor' }], 'redact.json'), logDir: join(dir, 'redact', 'logs') });
     await run(hookbox.hooks, project, home, [bash('cat token.txt')]);
-    expect(mock.shown()).toContain('GITHUB_TOKEN=[REDACTED:');
-    expect(mock.everything()).not.toContain(GITHUB_TOKEN);
+    expect(mock().shown()).toContain('GITHUB_TOKEN=[REDACTED:');
+    expect(mock().everything()).not.toContain(GITHUB_TOKEN);
   }, TIMEOUT);
 
   it('a blocked prompt never reaches the model', async () => {
     const { result } = await gated(writeExampleConfig(dir, [{ name: 'prompt-guard' }], 'prompt.json'), 'prompt', [bash('touch ran.txt')], `deploy with ${AWS_KEY}`);
-    expect(mock.requests.filter((request) => request.withTools)).toHaveLength(0);
-    expect(mock.everything()).not.toContain(AWS_KEY);
+    expect(mock().requests.filter((request) => request.withTools)).toHaveLength(0);
+    expect(mock().everything()).not.toContain(AWS_KEY);
     // The app is told why (Claude Code quotes the app's own prompt back to it).
     expect(result?.subtype === 'success' ? result.result : '').toContain('prompt-guard');
   }, TIMEOUT);
@@ -154,13 +152,13 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
   it('a hook that traps, or runs to its deadline, fails closed: neither command runs', async () => {
     const trapped = await gated(await writeTrapConfig(dir), 'trap', [bash('touch trapped.txt')]);
     expect(existsSync(join(trapped.project, 'trapped.txt'))).toBe(false);
-    expect(mock.shown()).toContain('failed (trap)');
+    expect(mock().shown()).toContain('failed (trap)');
     await hookbox?.close();
     const spin = join(dir, 'spin.config.json');
     writeFileSync(spin, JSON.stringify({ hooks: [{ name: 'slow', wasm: await writeCorpusWasm('infinite-loop', dir), seams: ['tools/pre-execute'], timeoutMs: 500 }] }));
     const spun = await gated(spin, 'spin', [bash('touch spun.txt')]);
     expect(existsSync(join(spun.project, 'spun.txt'))).toBe(false);
-    expect(mock.shown()).toContain('failed (timeout)');
+    expect(mock().shown()).toContain('failed (timeout)');
   }, TIMEOUT);
 
   it('a post-tool hook that traps withholds the output: the turn ends before the model sees it', async () => {
@@ -168,8 +166,8 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     writeFileSync(config, JSON.stringify({ hooks: [{ name: 'trap', wasm: await writeCorpusWasm('trap', dir), seams: ['tools/post-execute'] }] }));
     const { project, result } = await gated(config, 'post-trap', [bash("touch ran.txt && printf 'MARK-%s' 77")]);
     expect(existsSync(join(project, 'ran.txt'))).toBe(true);
-    expect(mock.everything()).not.toContain('MARK-77');
-    expect(mock.requests.filter((request) => request.withTools)).toHaveLength(1);
+    expect(mock().everything()).not.toContain('MARK-77');
+    expect(mock().requests.filter((request) => request.withTools)).toHaveLength(1);
     expect(JSON.stringify(result ?? {})).not.toContain('MARK-77');
   }, TIMEOUT);
 
@@ -179,7 +177,7 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     await closed.close();
     await run(closed.hooks, project, home, [bash('touch ran.txt')]);
     expect(existsSync(join(project, 'ran.txt'))).toBe(false);
-    expect(mock.shown()).toContain('guard-bash\\" failed');
+    expect(mock().shown()).toContain('guard-bash\\" failed');
   }, TIMEOUT);
 });
 

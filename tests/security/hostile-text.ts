@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
 import { compileWatSource } from '../helpers/wat.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 const ESC = '\x1b';
 const BEL = '\x07';
@@ -77,14 +78,7 @@ export function hostileTextWat(exports: Partial<Record<SeamExportName, ExportBeh
     return `  (func (export "${name}") (result i32)\n${body.join('\n')}\n    (i32.const 0))`;
   });
   if (offset > 60_000) throw new Error('hostile text hook: data does not fit in one page');
-  return `(module
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (import "extism:host/env" "error_set" (func $error_set (param i64)))
-  (import "extism:host/env" "log_warn" (func $log_warn (param i64)))
-  (memory (export "memory") 1 16)
-${data.join('\n')}
+  return extismModule(`${data.join('\n')}
   ;; Copies linear memory [ptr, ptr+len) into a fresh Extism block.
   (func $block (param $ptr i32) (param $len i32) (result i64)
     (local $block i64) (local $i i32)
@@ -98,9 +92,7 @@ ${data.join('\n')}
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $copy)))
     (local.get $block))
-${functions.join('\n')}
-)
-`;
+${functions.join('\n')}`, { memory: '1 16' });
 }
 
 /** Compiles such a plugin to wasm bytes. */

@@ -8,20 +8,14 @@ import { HookRunner, type WasmHook } from '../../host/runner/index.ts';
 import type { PayloadOf, SessionInfo } from '../../host/seams/index.ts';
 import { ALLOW_ANSWER_DATA, ALLOW_ANSWER_LENGTH, outputFromOffsetZero } from '../helpers/wat-answer.ts';
 import { compileWatSource } from '../helpers/wat.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 /** Answers pre_tool `allow`, but traps when the envelope is longer than 300 bytes (a long command). */
-const INPUT_TRAP = `
-(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (memory (export "memory") 1 16)
-  ${ALLOW_ANSWER_DATA}
+const INPUT_TRAP = extismModule(`${ALLOW_ANSWER_DATA}
   (func (export "pre_tool") (result i32)
     (local $block i64) (local $i i32)
     (if (i64.gt_u (call $input_length) (i64.const 300)) (then unreachable))
-    ${outputFromOffsetZero(ALLOW_ANSWER_LENGTH)}))`;
+    ${outputFromOffsetZero(ALLOW_ANSWER_LENGTH)})`, { memory: '1 16' });
 
 const session = (id: string): SessionInfo => ({ id, turn: 1, step: 1, cwd: '/workspace' });
 const bash = (command: string): PayloadOf<'tools/pre-execute'> => ({ toolCallId: 'c1', toolName: 'bash', arguments: { command } });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   NO_OPINION,
   answerBySeam,
+  commandLineFrame,
   continuationPayload,
   failClosedBy,
   jsonAnswer,
@@ -19,6 +20,13 @@ import {
 import { z } from 'zod';
 import type { AgentAnswer } from '../../host/agents/agent-bridge.ts';
 import { SEAM_IDS, type SeamId } from '../../host/seams/index.ts';
+
+/** A protocol table of the events the readers below read. */
+const TABLE = {
+  'agent/session-start': [{ event: 'Begin', answers: 'context' }],
+  'agent/prompt-submit': [{ event: 'Ask', answers: 'block' }],
+  'agent/turn-continuation': [{ event: 'End', answers: 'continue' }],
+} as const;
 
 describe('bridge parts', () => {
   it('a stop event carries the last message only when it is a non-empty string', () => {
@@ -45,6 +53,7 @@ describe('bridge parts', () => {
 
   it("maps an event through the agent's reader for it; unknown and malformed events never reach a reader", () => {
     const toSeam = toSeamBy(
+      TABLE,
       { Begin: z.looseObject({ source: z.string().optional() }), Ask: z.looseObject({ prompt: z.string() }), End: z.looseObject({ last: z.string().optional() }) },
       { Begin: sessionStartEvent, Ask: promptEvent, End: stopEvent('last') },
     );
@@ -62,8 +71,28 @@ describe('bridge parts', () => {
     expect(toSeam({ ...common, hook_event_name: 'Ask' })).toMatchObject({ kind: 'invalid' });
   });
 
+  it("reads only the events of the agent's table: one the format reads but the agent does not list passes (an agent of a shared format)", () => {
+    const schemas = { Begin: z.looseObject({}), End: z.looseObject({}) };
+    const toSeam = toSeamBy<'Begin' | 'End'>({ 'agent/session-start': [{ event: 'Begin', answers: 'a' }] }, schemas, { Begin: sessionStartEvent, End: stopEvent('last') });
+    const common = { session_id: 's1', cwd: '/work' };
+    expect(toSeam({ ...common, hook_event_name: 'Begin' })).toMatchObject({ kind: 'seam', event: { seam: 'agent/session-start' } });
+    expect(toSeam({ ...common, hook_event_name: 'End' })).toEqual({ kind: 'pass', event: 'End', sessionId: 's1', answer: NO_OPINION });
+  });
+
+  it('reads the name from the command line where the events carry none (commandLineFrame), refusing an unnamed event', () => {
+    const frame = commandLineFrame('name it', z.looseObject({ id: z.string() }), (data) => ({ sessionId: data.id, cwd: '/w' }));
+    const toSeam = toSeamBy({ 'agent/session-start': [{ event: 'begin', answers: 'a' }] }, { begin: z.looseObject({}) }, { begin: sessionStartEvent }, frame);
+    expect(toSeam({ id: 's2' }, 'begin')).toMatchObject({ kind: 'seam', event: { event: 'begin', sessionId: 's2', cwd: '/w', seam: 'agent/session-start' } });
+    expect(toSeam({ id: 's2' })).toEqual({ kind: 'invalid', message: 'name it' });
+    expect(toSeam({ id: 2 }, 'begin')).toMatchObject({ kind: 'invalid', event: 'begin', message: expect.stringMatching(/^input\.id: /) as unknown });
+    expect(toSeam({ id: 's2' }, 'other')).toEqual({ kind: 'pass', event: 'other', sessionId: 's2', answer: NO_OPINION });
+  });
+
   it('fails closed from the table: its answer, a let-through, or exit 2 for an event it does not name (inherited names included)', () => {
-    const failClosed = failClosedBy({ Pre: (text) => jsonAnswer({ reason: text }), Stop: 'let-through' });
+    const failClosed = failClosedBy(
+      { 'tools/pre-execute': [{ event: 'Pre', answers: 'a' }], 'agent/turn-continuation': [{ event: 'Stop', answers: 'b' }] },
+      { Pre: (text) => jsonAnswer({ reason: text }), Stop: 'let-through' },
+    );
     // The reason reaches the table's answer already made printable (the escape shown, not sent).
     expect(JSON.parse(failClosed('Pre', 'boom\u001b[31m').stdout)).toEqual({ reason: 'hookbox: boom\\x1b[31m' });
     expect(failClosed('Stop', 'boom')).toEqual(NO_OPINION);

@@ -1,61 +1,53 @@
-/** The README's mapping tables are the code's (CODEX_EVENTS, GEMINI_EVENTS, PI_EVENTS, OPENCODE_EVENTS, KILO_EVENTS, COPILOT_EVENTS, CLINE_EVENTS; each agent's tool table), row for row. */
-import { readFileSync } from 'node:fs';
+/**
+ * host/agents/README.md's event and tool tables are generated from the code
+ * (each bridge's `events`, each agent's tool table: tests/helpers/agent-readme-tables.ts),
+ * between markers in the hand-written prose. These fail when a table is
+ * stale; `HOOKBOX_UPDATE_AGENT_README=1` rewrites the tables from the code
+ * (the prose is left as it is).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
-import { CLINE_EVENTS } from '../../host/agents/cline/protocol.ts';
-import { CLINE_TOOLS } from '../../host/agents/cline/tools.ts';
-import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
-import { COPILOT_EVENTS } from '../../host/agents/copilot/protocol.ts';
-import { COPILOT_TOOLS } from '../../host/agents/copilot/tools.ts';
-import { CODEX_EVENTS } from '../../host/agents/codex/protocol.ts';
-import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
-import { GEMINI_EVENTS } from '../../host/agents/gemini/protocol.ts';
-import { FACTORY_EVENTS } from '../../host/agents/factory/protocol.ts';
-import { FACTORY_TOOLS } from '../../host/agents/factory/tools.ts';
-import { QWEN_EVENTS } from '../../host/agents/qwen/protocol.ts';
-import { QWEN_TOOLS } from '../../host/agents/qwen/tools.ts';
-import { KILO_EVENTS } from '../../host/agents/kilo/protocol.ts';
-import { KILO_TOOLS } from '../../host/agents/kilo/tools.ts';
-import { OPENCODE_EVENTS } from '../../host/agents/opencode/protocol.ts';
-import { OPENCODE_TOOLS } from '../../host/agents/opencode/tools.ts';
-import { PI_EVENTS } from '../../host/agents/pi/protocol.ts';
-import { PI_TOOLS } from '../../host/agents/pi/tools.ts';
+import { AGENT_NAMES } from '../../host/agents/registry.ts';
+import { END_MARKER, beginMarker, eventTable, renderAgentReadme, tableFor } from '../helpers/agent-readme-tables.ts';
 
-const README = readFileSync(new URL('../../host/agents/README.md', import.meta.url), 'utf8');
+const PATH = fileURLToPath(new URL('../../host/agents/README.md', import.meta.url));
+const UPDATE = process.env.HOOKBOX_UPDATE_AGENT_README === '1';
+if (UPDATE) writeFileSync(PATH, renderAgentReadme(readFileSync(PATH, 'utf8')));
+const README = readFileSync(PATH, 'utf8');
 
-describe.each([
-  ['Codex', CODEX_EVENTS],
-  ['Gemini CLI', GEMINI_EVENTS],
-  ['Qwen Code', QWEN_EVENTS],
-  ['Factory Droid', FACTORY_EVENTS],
-  ['pi', PI_EVENTS],
-  ['OpenCode', OPENCODE_EVENTS],
-  ['Kilo CLI', KILO_EVENTS],
-  ['Copilot CLI', COPILOT_EVENTS],
-  ['Cline CLI', CLINE_EVENTS],
-])('%s mapping table in host/agents/README.md', (_agent, rows) => {
-  it.each(rows.map((row) => [row.event, row]))('has the row for %s as in the code', (_event, row) => {
-    expect(README).toContain(`| \`${row.event}\` | \`${row.seam}\` | ${row.answers} |`);
+/** What lies between an agent's markers in the README (without them), or undefined when they are missing. */
+function block(agent: (typeof AGENT_NAMES)[number], kind: 'events' | 'tools'): string | undefined {
+  const begin = beginMarker(agent, kind);
+  const start = README.indexOf(begin);
+  if (start < 0) return undefined;
+  return README.slice(start + begin.length, README.indexOf(END_MARKER, start)).trim();
+}
+
+describe.each(AGENT_NAMES.flatMap((agent) => (['events', 'tools'] as const).map((kind) => [agent, kind] as const)))('host/agents/README.md: %s %s table', (agent, kind) => {
+  it('is the code’s table, row for row (stale: HOOKBOX_UPDATE_AGENT_README=1 npx vitest run tests/unit/agent-readme-tables.spec.ts)', () => {
+    expect(block(agent, kind), `no generated ${kind} table for ${agent} in host/agents/README.md`).toBe(tableFor(agent, kind));
   });
 });
 
-describe.each([
-  ['Claude Code', CLAUDE_CODE_TOOLS],
-  ['Codex', CODEX_TOOLS],
-  ['Gemini CLI', GEMINI_TOOLS],
-  ['Qwen Code', QWEN_TOOLS],
-  ['Factory Droid', FACTORY_TOOLS],
-  ['pi', PI_TOOLS],
-  ['OpenCode', OPENCODE_TOOLS],
-  ['Kilo CLI', KILO_TOOLS],
-  ['Copilot CLI', COPILOT_TOOLS],
-  ['Cline CLI', CLINE_TOOLS],
-])('%s tool table in host/agents/README.md', (agent, rows) => {
-  const tools = README.slice(README.indexOf('## Tools: the closed-world tables'));
-  const section = tools.slice(tools.indexOf(`### ${agent} (`));
-  const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| tool |')));
-  it('lists exactly the code\'s rows, in order', () => {
-    const lines = table.split('\n').filter((line) => line.startsWith('| `'));
-    expect(lines).toEqual(rows.map((row) => `| \`${row.tool}\` | \`${row.as}\` | ${row.how} |`));
+describe('the README generator', () => {
+  it('leaves the README as it is when every table is current (the prose untouched)', () => {
+    expect(renderAgentReadme(README)).toBe(README);
+  });
+
+  it('rewrites only what lies between the markers', () => {
+    const begin = beginMarker('codex', 'events');
+    const stale = README.replace(begin, `${begin}\n| \`Gone\` | \`tools/pre-execute\` | an old row |`);
+    expect(stale).not.toBe(README);
+    expect(renderAgentReadme(stale)).toBe(README);
+  });
+
+  it('names the agent and the table when a block is missing, and how to add it', () => {
+    const begin = beginMarker('kilo', 'tools');
+    expect(() => renderAgentReadme(README.replace(begin, ''))).toThrow(`host/agents/README.md has no generated tools table for kilo: put the line\n${begin}`);
+  });
+
+  it('refuses a cell that would break the table, naming where it is', () => {
+    expect(() => eventTable('codex', [{ event: 'PreToolUse', seam: 'tools/pre-execute', answers: 'a | b' }])).toThrow('codex PreToolUse answers: "a | b" holds a "|" or a line break');
   });
 });

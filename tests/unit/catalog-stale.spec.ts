@@ -1,6 +1,7 @@
 /**
- * A checkout's built policy older than its source is refused by name (it
- * would test and run old code); an installed package, which has no sources,
+ * A checkout's built catalog module older than a source is refused, naming
+ * the file (it would test and run old code); one module holds every policy,
+ * so another policy's change makes this one old too; an installed package, which has no sources,
  * never is. Real files with set mtimes in a temp folder.
  */
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ function file(relative: string, seconds: number): void {
 
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'hookbox-catalog-stale-'));
-  file('dist/catalog/p/hook.wasm', 100);
+  file('dist/catalog/policies.wasm', 100);
   file('examples-hooks/policies/p/hook.ts', 50);
   file('examples-hooks/policies/shared/globs.ts', 50);
   file('examples-hooks/guard-bash/shell.ts', 50);
@@ -30,23 +31,24 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('staleCatalogSource', () => {
   it('is undefined when the build is newer than every source', () => {
-    expect(staleCatalogSource('p', root, true)).toBeUndefined();
+    expect(staleCatalogSource(root, true)).toBeUndefined();
   });
 
-  it.each([['examples-hooks/policies/p/rules.ts', 'examples-hooks/policies/p'], ['examples-hooks/policies/shared/globs.ts', 'examples-hooks/policies/shared'], ['examples-hooks/guard-bash/shell.ts', 'examples-hooks/guard-bash']])('names the folder when %s changed after the build', (changed, folder) => {
+  it.each(['examples-hooks/policies/p/rules.ts', 'examples-hooks/policies/q/rules.ts', 'examples-hooks/policies/hook.ts', 'examples-hooks/policies/shared/globs.ts', 'examples-hooks/guard-bash/shell.ts'])('names %s when it changed after the build', (changed) => {
     file(changed, 200);
-    expect(staleCatalogSource('p', root, true)).toBe(path.join(root, folder));
+    expect(staleCatalogSource(root, true)).toBe(path.join(root, changed));
   });
 
   it('ignores what is not TypeScript (a README, the decision table)', () => {
     file('examples-hooks/policies/p/README.md', 200);
     file('examples-hooks/policies/p/test/hookbox.test.json', 200);
-    expect(staleCatalogSource('p', root, true)).toBeUndefined();
+    expect(staleCatalogSource(root, true)).toBeUndefined();
   });
 
-  it('never says stale in an installed package, nor for a policy not built at all', () => {
+  it('never says stale in an installed package, nor when the module is not built at all', () => {
     file('examples-hooks/policies/p/rules.ts', 200);
-    expect(staleCatalogSource('p', root, false)).toBeUndefined();
-    expect(staleCatalogSource('q', root, true)).toBeUndefined();
+    expect(staleCatalogSource(root, false)).toBeUndefined();
+    rmSync(path.join(root, 'dist'), { recursive: true });
+    expect(staleCatalogSource(root, true)).toBeUndefined();
   });
 });

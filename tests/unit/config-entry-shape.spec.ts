@@ -70,12 +70,13 @@ describe('exactly one kind', () => {
 describe('a catalog policy entry', () => {
   const policy = { name: 'p', policy: 'protected-paths', config: { paths: ['.env'] } };
 
-  it('resolves to the built policy, its config checked and handed over as one JSON value', () => {
-    const [hook] = load({ hooks: [{ ...policy, config: { paths: [' .env '] } }], defaults: { config: { other: 'x' } } }).hooks;
+  it('resolves to the built policy, its name and its config (checked, as one JSON value) handed over', () => {
+    const [hook] = load({ hooks: [{ ...policy, config: { paths: [' .env '] } }], defaults: { config: { other: 'x', policyName: 'secrets' } } }).hooks;
     expect(hook?.policy).toBe('protected-paths');
     expect(hook?.manifest).toMatch(/dist\/catalog\/protected-paths\/hook\.json$/);
-    // Trimmed by the schema; `defaults.config`'s strings do not reach a policy.
-    expect(hook?.config).toEqual({ policy: '{"paths":[".env"]}' });
+    // Trimmed by the schema; `defaults.config`'s strings do not reach a policy (nor a
+    // `policyName` of theirs: the name that picks the catalog module's rules is the resolver's).
+    expect(hook?.config).toEqual({ policyName: 'protected-paths', policy: '{"paths":[".env"]}' });
   });
 
   it.each([

@@ -11,6 +11,7 @@ import { wasmApi } from '../../host/runner/wasm-api.ts';
 import { decodeDecision } from '../../host/runner/wire.ts';
 import { SEAMS } from '../../host/seams/index.ts';
 import { compileWat, compileWatSource } from '../helpers/wat.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 // One test per HookFault kind, against the adapter on this thread (no worker):
 // the adapter maps what Extism/V8 produce; decode/schema come from the wire
@@ -58,16 +59,11 @@ function dataToBlock(block: string, length: number): string {
 /** A plugin that reports `message` through error_set and returns 1, as the hookbox JS engine does. */
 function errorSetModule(message: string): Promise<Uint8Array> {
   const escaped = [...new TextEncoder().encode(message)].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
-  return compileWatSource(`(module
-    (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-    (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-    (import "extism:host/env" "error_set" (func $error_set (param i64)))
-    (memory (export "memory") 1 1)
-    (data (i32.const 0) "${escaped}")
+  return compileWatSource(extismModule(`(data (i32.const 0) "${escaped}")
     (func (export "pre_tool") (result i32) (local $b i64) (local $i i32)
       ${dataToBlock('$b', message.length)}
       (call $error_set (local.get $b))
-      (i32.const 1)))`);
+      (i32.const 1))`));
 }
 
 function faultOf(outcome: CallOutcome) {
@@ -249,12 +245,9 @@ async function withWat<T>(wat: string, overrides: Partial<InstanceOptions>, use:
 }
 
 /** A guest whose `pre_tool` makes one Extism `alloc` of each size, then traps. */
-const allocsThenTrap = (sizes: readonly number[]): string => `(module
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (memory (export "memory") 1 1)
-  (func (export "pre_tool") (result i32)
+const allocsThenTrap = (sizes: readonly number[]): string => extismModule(`(func (export "pre_tool") (result i32)
     ${sizes.map((size) => `(drop (call $alloc (i64.const ${size})))`).join('\n    ')}
-    unreachable))`;
+    unreachable)`);
 
 const refused = (bytes: number, mb: number) => ({ level: 'error', message: `memory limit exceeded: alloc of ${bytes} bytes refused (${mb} MiB per call)` });
 
@@ -313,19 +306,12 @@ describe('extism adapter: what a guest is given', () => {
 
   it("passes the hook's config: config_get answers the value", async () => {
     const key = 'greeting';
-    const wat = `(module
-      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-      (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-      (import "extism:host/env" "config_get" (func $config_get (param i64) (result i64)))
-      (import "extism:host/env" "length" (func $length (param i64) (result i64)))
-      (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-      (memory (export "memory") 1 1)
-      (data (i32.const 0) "${key}")
+    const wat = extismModule(`(data (i32.const 0) "${key}")
       (func (export "pre_tool") (result i32) (local $k i64) (local $v i64) (local $i i32)
         ${dataToBlock('$k', key.length)}
         (local.set $v (call $config_get (local.get $k)))
         (if (i64.ne (local.get $v) (i64.const 0)) (then (call $output_set (local.get $v) (call $length (local.get $v)))))
-        (i32.const 0)))`;
+        (i32.const 0))`);
     const outputOf = (config: Record<string, string>) =>
       withWat(wat, { config }, async (instance) => {
         const outcome = await instance.call('pre_tool', new Uint8Array(0));

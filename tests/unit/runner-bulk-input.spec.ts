@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildHook } from '../../pdk/compiler/index.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 /** A js-pdk style hook whose export reads its input three times (fixtures/read-input-twice.js). */
 const READ_TWICE_ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'read-input-twice.js');
@@ -31,14 +32,7 @@ const READ_TWICE_ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'fixtures
  * were reserved, none when nothing was), then the kernel's input.
  */
 function echoInput(pointer: string): string {
-  return `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (memory (export "memory") 2 4)
-  (global $reserved (mut i32) (i32.const 0))
+  return extismModule(`(global $reserved (mut i32) (i32.const 0))
   (func (export "hookbox_input_reserve") (param $len i32) (result i32)
     (global.set $reserved (local.get $len))
     (i32.const ${pointer}))
@@ -58,7 +52,7 @@ function echoInput(pointer: string): string {
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $copy)))
     (call $output_set (local.get $b) (i64.extend_i32_u (i32.add (local.get $r) (local.get $k))))
-    (i32.const 0)))`;
+    (i32.const 0))`, { memory: '2 4' });
 }
 
 /** What {@link echoInput} saw: its reserved buffer and the kernel input. */

@@ -14,6 +14,7 @@ import { type InstanceTableInit, InstanceTable } from '../../host/runner/instanc
 import { MemoryBudget } from '../../host/runner/memory-budget.ts';
 import { WorkerPool } from '../../host/runner/pool.ts';
 import { compileWatSource } from '../helpers/wat.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 const TUNING = { dataBytes: DEFAULT_DATA_BYTES, maxDataBytes: DEFAULT_MAX_DATA_BYTES, mainSpinUs: 0, workerSpinUs: 0, workerQueuedSpinUs: 0 };
 const MIB = 1_048_576;
@@ -23,15 +24,7 @@ const MIB = 1_048_576;
  * 16 pages (1 MiB) from the start, so each instance reports 1 MiB. Its plain export `read_k`
  * answers the value of Var "k" (empty when unset).
  */
-const VAR_READER = `(module
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "length" (func $length (param i64) (result i64)))
-  (import "extism:host/env" "var_get" (func $var_get (param i64) (result i64)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (import "extism:host/env" "log_info" (func $log_info (param i64)))
-  (memory (export "memory") 16 16)
-  (data (i32.const 0) "k")
+const VAR_READER = extismModule(`(data (i32.const 0) "k")
   (data (i32.const 32) "instantiated")
   (func $block (param $ptr i32) (param $len i32) (result i64)
     (local $b i64) (local $i i32)
@@ -49,7 +42,7 @@ const VAR_READER = `(module
     (local.set $v (call $var_get (call $block (i32.const 0) (i32.const 1))))
     (if (i64.ne (local.get $v) (i64.const 0))
       (then (call $output_set (local.get $v) (call $length (local.get $v)))))
-    (i32.const 0)))`;
+    (i32.const 0))`, { memory: '16 16' });
 
 const READ_K = EXPORT_NAMES.length; // the first plain export
 const base64 = (text: string) => Buffer.from(text).toString('base64');

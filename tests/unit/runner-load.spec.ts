@@ -21,6 +21,7 @@ import { HookRunner, type HookCodec, type HookLogEntry, type HookRunnerOptions, 
 import { WARM_UP_SESSION } from '../../host/runner/warm-up.ts';
 import type { PayloadOf, SessionInfo } from '../../host/seams/index.ts';
 import { compileWat, compileWatSource } from '../helpers/wat.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 const session = (id: string): SessionInfo => ({ id, turn: 1, step: 1, cwd: '/workspace' });
 const bash: PayloadOf<'tools/pre-execute'> = { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' } };
@@ -33,20 +34,7 @@ const MIB = 1_048_576;
  * answers the status (u64, little-endian); `logs` logs "line" three times. Linear memory 1..16
  * pages: with memoryMb 1 an instance may hold 1 + 1 MiB + 64 KiB of vars = 2.0625 MiB.
  */
-const CONFIG = `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (import "extism:host/env" "config_get" (func $config_get (param i64) (result i64)))
-  (import "extism:host/env" "length" (func $length (param i64) (result i64)))
-  (import "extism:host/env" "log_info" (func $log_info (param i64)))
-  (import "extism:host/env" "store_u64" (func $store_u64 (param i64 i64)))
-  (import "extism:host/env" "http_request" (func $http_request (param i64 i64) (result i64)))
-  (import "extism:host/env" "http_status_code" (func $http_status_code (result i32)))
-  (memory (export "memory") 1 16)
-  (data (i32.const 0) "line")
+const CONFIG = extismModule(`(data (i32.const 0) "line")
   (func (export "pre_tool") (result i32) (i32.const 0))
   ;; A new Extism block holding the call's input.
   (func $input (result i64)
@@ -85,7 +73,7 @@ const CONFIG = `(module
     (call $log_info (call $line))
     (call $log_info (call $line))
     (call $log_info (call $line))
-    (i32.const 0)))`;
+    (i32.const 0))`, { memory: '1 16' });
 
 /** No linear memory at all; `pre_tool` answers nothing. */
 const NO_MEMORY = `(module (func (export "pre_tool") (result i32) (i32.const 0)))`;

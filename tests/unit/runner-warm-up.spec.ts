@@ -10,17 +10,12 @@ import { WARM_UP_PAYLOADS } from '../../host/runner/warm-up.ts';
 import { SEAM_IDS, type SessionInfo, seamDefinition } from '../../host/seams/index.ts';
 import { compileWat, compileWatSource } from '../helpers/wat.ts';
 import { callSeam } from '../security/harness.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 const session = (id: string): SessionInfo => ({ id, turn: 1, step: 1, cwd: '/workspace' });
 
 /** Logs "instantiated" from its start function: every new instance says so, with the session it was made for. */
-const LOGS_AT_START = `(module
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "log_info" (func $log_info (param i64)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (memory (export "memory") 1 2)
-  (data (i32.const 0) "instantiated")
+const LOGS_AT_START = extismModule(`(data (i32.const 0) "instantiated")
   (func $init (local $b i64) (local $i i32)
     (local.set $b (call $alloc (i64.const 12)))
     (block $end (loop $copy
@@ -30,7 +25,7 @@ const LOGS_AT_START = `(module
       (br $copy)))
     (call $log_info (local.get $b)))
   (start $init)
-  (func (export "pre_tool") (result i32) (i32.const 0)))`;
+  (func (export "pre_tool") (result i32) (i32.const 0))`, { memory: '1 2' });
 
 let runner: HookRunner | undefined;
 afterEach(async () => {

@@ -14,6 +14,7 @@ import type { DecisionOf, PayloadOf, SessionInfo } from '../../host/seams/index.
 import { SOURCE_MAP_SECTION } from '../../host/runner/source-map.ts';
 import { encodeName, encodeSection } from '../../host/runner/wasm-binary.ts';
 import { compileWatSource } from '../helpers/wat.ts';
+import { extismModule } from '../helpers/wat-module.ts';
 
 const session = (id: string): SessionInfo => ({ id, turn: 1, step: 1, cwd: '/workspace' });
 const bash: PayloadOf<'tools/pre-execute'> = { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' } };
@@ -27,16 +28,7 @@ const text = (data: Uint8Array | null) => (data === null ? null : new TextDecode
  * `echo` (output = input), `tag` (output "tag"), `silent` (no output), `refuse`
  * (error_set "refused by hook", returns 1), `spin` (never returns).
  */
-const PLAIN = `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (import "extism:host/env" "error_set" (func $error_set (param i64)))
-  (import "extism:host/env" "log_info" (func $log_info (param i64)))
-  (memory (export "memory") 16 16)
-  (data (i32.const 0) "\\81\\a6action\\a5allow")
+const PLAIN = extismModule(`(data (i32.const 0) "\\81\\a6action\\a5allow")
   (data (i32.const 16) "refused by hook")
   (data (i32.const 32) "instantiated")
   (data (i32.const 48) "tag")
@@ -73,18 +65,13 @@ const PLAIN = `(module
       (local.set $i (i64.add (local.get $i) (i64.const 1)))
       (br $copy)))
     (call $output_set (local.get $b) (local.get $n))
-    (i32.const 0)))`;
+    (i32.const 0))`, { memory: '16 16' });
 
 const PLAIN_EXPORTS = ['echo', 'tag', 'silent', 'refuse', 'spin'];
 const MIB = 1_048_576;
 
 /** `pre_tool` fails with a plugin error whose text has a `hook.js:2:5` frame, as a JS engine's stack would. */
-const FAILS_AT_FRAME = `(module
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "error_set" (func $error_set (param i64)))
-  (memory (export "memory") 1 1)
-  (data (i32.const 0) "Error: no at check (hook.js:2:5)")
+const FAILS_AT_FRAME = extismModule(`(data (i32.const 0) "Error: no at check (hook.js:2:5)")
   (func (export "pre_tool") (result i32)
     (local $b i64) (local $i i32)
     (local.set $b (call $alloc (i64.const 32)))
@@ -95,7 +82,7 @@ const FAILS_AT_FRAME = `(module
       (br $copy)))
     (call $error_set (local.get $b))
     (i32.const 1))
-  (func (export "tag") (result i32) (i32.const 0)))`;
+  (func (export "tag") (result i32) (i32.const 0))`);
 
 /** `wasm` with a source map section: `hook.js` line 2 col 4 → line 2 col 5 of src/hook.ts. */
 function withSourceMap(wasm: Uint8Array): Uint8Array {

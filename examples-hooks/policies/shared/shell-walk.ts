@@ -26,17 +26,19 @@ export function shellCommand(args: Record<string, unknown>): string | undefined 
 
 /**
  * Calls `visit` for every simple command the script runs (`inv` undefined
- * for one that runs no program, e.g. a bare assignment with a redirect).
+ * for one that runs no program, e.g. a bare assignment with a redirect),
+ * with the programs before it in its pipeline (what feeds it: `curl … | sh`).
  * Returns true when some script nests deeper than {@link MAX_NESTING}.
  */
-export function walkShell(script: string, visit: (command: SimpleCommand, inv: Invocation | undefined) => void, depth = 0): boolean {
+export function walkShell(script: string, visit: (command: SimpleCommand, inv: Invocation | undefined, fedBy: readonly (Invocation | undefined)[]) => void, depth = 0): boolean {
   if (depth > MAX_NESTING) return true;
   const parsed = parseShell(script);
   let unreadable = false;
   for (const pipeline of parsed.pipelines) {
-    for (const command of pipeline) {
-      const inv = normalizeCommand(command);
-      visit(command, inv);
+    const invs = pipeline.map(normalizeCommand);
+    for (const [index, command] of pipeline.entries()) {
+      const inv = invs[index];
+      visit(command, inv, invs.slice(0, index));
       if (inv === undefined) continue;
       const nested = scriptArgument(inv);
       if (nested !== undefined) unreadable = walkShell(nested, visit, depth + 1) || unreadable;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AgentBridge, AgentSeamEvent } from '../agent-bridge.ts';
 import { claudeCodeToolResponse, claudeFormatBridge } from '../claude-format/bridge.ts';
-import { CLAUDE_CODE_EVENTS } from './protocol.ts';
+import { CLAUDE_CODE_SEAM_EVENTS } from './protocol.ts';
 import { claudeCodeProbe } from './probe.ts';
 import { claudeCodeSetup } from './setup.ts';
 import { fromClaudeCodeTool } from './tools.ts';
@@ -30,7 +30,7 @@ function replacedOutput(event: AgentSeamEvent<'tools/post-execute'>, content: st
 export const claudeCodeBridge: AgentBridge<'claude-code'> = claudeFormatBridge({
   name: 'claude-code',
   label: 'Claude Code',
-  events: CLAUDE_CODE_EVENTS,
+  table: CLAUDE_CODE_SEAM_EVENTS,
   fromTool: fromClaudeCodeTool,
   fromToolResponse: claudeCodeToolResponse,
   replacedOutput,

@@ -1,5 +1,6 @@
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
+import type { ClaudeFormatEvent } from '../claude-format/protocol.ts';
 
 /**
  * Claude Code's hook events hookbox answers, and what each decision becomes.
@@ -44,7 +45,7 @@ export const CLAUDE_CODE_SEAM_EVENTS = {
   'agent/notification': [],
   'agent/pre-compact': [],
   'agent/session-end': [],
-} as const satisfies SeamEventTable;
+} as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** CLAUDE_CODE_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const CLAUDE_CODE_EVENTS: readonly AgentEventMapping[] = eventRows(CLAUDE_CODE_SEAM_EVENTS);

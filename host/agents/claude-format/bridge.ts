@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge, AgentEventMapping, AgentProbe, AgentSeamEvent, AgentSetup, ParsedAgentEvent } from '../agent-bridge.ts';
+import type { AgentAnswer, AgentBridge, AgentProbe, AgentSeamEvent, AgentSetup, ParsedAgentEvent, SeamEventTable } from '../agent-bridge.ts';
 import type { OurToolCall } from '../tool-names.ts';
 import {
   CONTINUE_REASON,
@@ -8,12 +8,16 @@ import {
   UNMAPPED_SEAM_ANSWERS,
   answerBySeam,
   contextAnswer,
-  continuationPayload,
+  type EventReaders,
+  type ReadAgentEvent,
+  eventRows,
   failClosedBy,
   jsonAnswer,
   oneSeam,
-  readAgentEvent,
-  sessionSource,
+  promptEvent,
+  sessionStartEvent,
+  stopEvent,
+  toSeamBy,
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
 import { fromCopilotToolResult } from './copilot-shapes.ts';
@@ -29,8 +33,8 @@ import { safeContext, safeText } from '../event-input.ts';
 export interface ClaudeFormatDialect<N extends string> {
   readonly name: N;
   readonly label: string;
-  /** The agent's rows of the format's event table (the README's, `setup`'s output). */
-  readonly events: readonly AgentEventMapping[];
+  /** The agent's protocol table: the format's events it sends (only these are read), and what each decision becomes there. */
+  readonly table: SeamEventTable<ClaudeFormatEvent>;
   /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
   fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
   /** A PostToolUse `tool_response` → hookbox's result. */
@@ -71,32 +75,23 @@ export function claudeCodeToolResponse(toolName: string, response: unknown): Too
   return fromProtocolToolResponse('claude-code', toolName, response);
 }
 
-function toSeamFor(dialect: ClaudeFormatDialect<string>, input: unknown): ParsedAgentEvent {
-  const read = readAgentEvent(input, CLAUDE_FORMAT_EVENT_SCHEMAS);
-  if (read.kind !== 'read') return read;
-  const { event, sessionId, cwd, data } = read;
-  const fromClaudeCodeTool = dialect.fromTool;
-  switch (event as ClaudeFormatEvent) {
-    case 'SessionStart':
-      return oneSeam(read, 'agent/session-start', { source: sessionSource(data.source) });
-    case 'UserPromptSubmit':
-      if (dialect.isFollowUpPrompt?.(data.prompt as string) === true) return { kind: 'pass', event, sessionId, answer: NO_OPINION };
-      return oneSeam(read, 'agent/prompt-submit', { content: data.prompt as string, source: 'api' });
-    case 'PreToolUse': {
-      const call = fromClaudeCodeTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-      return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallId(dialect.name, data), ...call });
-    }
-    case 'PostToolUse':
-    case 'PostToolUseFailure': {
-      const theirs = data.tool_name as string;
-      const call = fromClaudeCodeTool(theirs, data.tool_input as Record<string, unknown>, cwd);
-      const result = event === 'PostToolUse' ? postResult(dialect, theirs, data) : { content: data.error as string, isError: true };
-      return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallId(dialect.name, data), ...call, result });
-    }
-    case 'Stop':
-      return oneSeam(read, 'agent/turn-continuation', continuationPayload(data.last_assistant_message), { alreadyContinued: data.stop_hook_active === true });
-  }
-  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
+/** The format's reader of each of its events; a tool event's calls through the dialect's tool table. */
+function readersFor(dialect: ClaudeFormatDialect<string>): EventReaders<ClaudeFormatEvent> {
+  const toolCall = (read: ReadAgentEvent) => dialect.fromTool(read.data.tool_name as string, read.data.tool_input as Record<string, unknown>, read.cwd);
+  const postToolUse = (read: ReadAgentEvent): ParsedAgentEvent => {
+    const { event, data } = read;
+    const result = event === 'PostToolUse' ? postResult(dialect, data.tool_name as string, data) : { content: data.error as string, isError: true };
+    return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallId(dialect.name, data), ...toolCall(read), result });
+  };
+  return {
+    SessionStart: sessionStartEvent,
+    UserPromptSubmit: (read) =>
+      dialect.isFollowUpPrompt?.(read.data.prompt as string) === true ? { kind: 'pass', event: read.event, sessionId: read.sessionId, answer: NO_OPINION } : promptEvent(read),
+    PreToolUse: (read) => oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallId(dialect.name, read.data), ...toolCall(read) }),
+    PostToolUse: postToolUse,
+    PostToolUseFailure: postToolUse,
+    Stop: stopEvent('last_assistant_message'),
+  };
 }
 
 /**
@@ -156,25 +151,27 @@ function answerFor(dialect: ClaudeFormatDialect<string>): AgentBridge['answer'] 
  * SessionStart that cannot be decided is let through (forcing a turn on, or
  * blocking start-up, is not a safe default). An unreadable event gets exit 2.
  */
-const failClosed = failClosedBy({
-  PreToolUse: (text) => jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } }),
-  UserPromptSubmit: (text) => jsonAnswer({ decision: 'block', reason: text }),
-  PostToolUse: withheld,
-  PostToolUseFailure: withheld,
-  Stop: 'let-through',
-  SessionStart: 'let-through',
-});
+function failClosedFor(dialect: ClaudeFormatDialect<string>): AgentBridge['failClosed'] {
+  return failClosedBy(dialect.table, {
+    PreToolUse: (text) => jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } }),
+    UserPromptSubmit: (text) => jsonAnswer({ decision: 'block', reason: text }),
+    PostToolUse: withheld,
+    PostToolUseFailure: withheld,
+    Stop: 'let-through',
+    SessionStart: 'let-through',
+  });
+}
 
 /** One agent of the Claude hook format as an `AgentBridge`: the format's events and answers, the dialect's tools and settings. */
 export function claudeFormatBridge<N extends string>(dialect: ClaudeFormatDialect<N>): AgentBridge<N> {
   return {
     name: dialect.name,
     label: dialect.label,
-    events: dialect.events,
+    events: eventRows(dialect.table),
     canReplace: { prompt: false, toolResult: (toolName) => dialect.replaceable.has(toolName) },
-    toSeam: (input) => toSeamFor(dialect, input),
+    toSeam: toSeamBy(dialect.table, CLAUDE_FORMAT_EVENT_SCHEMAS, readersFor(dialect)),
     answer: answerFor(dialect),
-    failClosed,
+    failClosed: failClosedFor(dialect),
     ...(dialect.projectDirVariable !== undefined && { projectDirVariable: dialect.projectDirVariable }),
     setup: dialect.setup,
     probe: dialect.probe,

@@ -1,49 +1,33 @@
-import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../agent-bridge.ts';
-import { NO_OPINION, UNMAPPED_SEAM_ANSWERS, answerBySeam, continuationPayload, failClosedBy, jsonAnswer, seamEvent, toolEvents } from '../bridge-parts.ts';
-import { invalidEvent, safeContext, safeText } from '../event-input.ts';
+import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
+import { NO_OPINION, UNMAPPED_SEAM_ANSWERS, answerBySeam, continuationPayload, failClosedBy, jsonAnswer, oneSeam, seamEvent, toSeamBy, toolEvents } from '../bridge-parts.ts';
+import { safeContext, safeText } from '../event-input.ts';
 import { withheldResultText } from '../../loop/reactions.ts';
-import { CLINE_EVENTS, CLINE_EVENT_SCHEMAS, ClineCommonSchema, type ClineEvent } from './protocol.ts';
+import { CLINE_EVENTS, CLINE_EVENT_SCHEMAS, CLINE_SEAM_EVENTS, clineFrame } from './protocol.ts';
 import { clineProbe } from './probe.ts';
 import { clineSetup } from './setup.ts';
 import { fromClineResult, fromClineTool } from './tools.ts';
 
-/**
- * Cline's hook file is named after its event, and setup names the event on
- * the file's command line too: the JSON's `hookName` (`tool_call`, …) is
- * never trusted to say which event it is. An event hookbox does not read
- * passes with no opinion; one without a name, or malformed, is `invalid`.
- */
-function toSeam(input: unknown, named?: string): ParsedAgentEvent {
-  if (named === undefined) return { kind: 'invalid', message: 'Cline events are named by their hook file: the hook command must name it (hookbox hook cline <event>)' };
-  const common = ClineCommonSchema.safeParse(input);
-  if (!common.success) return invalidEvent(common.error, named);
-  const sessionId = common.data.taskId;
-  const cwd = common.data.workspaceRoots[0]!;
-  if (!Object.hasOwn(CLINE_EVENT_SCHEMAS, named)) return { kind: 'pass', event: named, sessionId, answer: NO_OPINION };
-  const event = named as ClineEvent;
-  const parsed = CLINE_EVENT_SCHEMAS[event].safeParse(input);
-  if (!parsed.success) return invalidEvent(parsed.error, event);
-  const one = <S extends AgentSeamEvent['seam']>(seam: S, payload: AgentSeamEvent<S>['payload']): ParsedAgentEvent => ({ kind: 'seam', event: seamEvent(event, sessionId, cwd, seam, payload) });
-  switch (event) {
-    case 'TaskStart':
-      return one('agent/session-start', { source: 'startup' });
-    case 'UserPromptSubmit':
-      return one('agent/prompt-submit', { content: (parsed.data as { userPromptSubmit: { prompt: string } }).userPromptSubmit.prompt, source: 'api' });
-    case 'PreToolUse': {
-      const call = (parsed.data as { tool_call: { id: string; name: string; input?: unknown } }).tool_call;
+/** Cline's events, named by their hook file's command line (`clineFrame`); a tool event can be several hookbox calls. */
+const toSeam = toSeamBy(
+  CLINE_SEAM_EVENTS,
+  CLINE_EVENT_SCHEMAS,
+  {
+    TaskStart: (read) => oneSeam(read, 'agent/session-start', { source: 'startup' }),
+    UserPromptSubmit: (read) => oneSeam(read, 'agent/prompt-submit', { content: (read.data as { userPromptSubmit: { prompt: string } }).userPromptSubmit.prompt, source: 'api' }),
+    PreToolUse: ({ event, sessionId, cwd, data }) => {
+      const call = (data as { tool_call: { id: string; name: string; input?: unknown } }).tool_call;
       return toolEvents(fromClineTool(call.name, call.input, cwd), call.id, (ours, id) => seamEvent(event, sessionId, cwd, 'tools/pre-execute', { toolCallId: id, ...ours }));
-    }
-    case 'PostToolUse': {
-      const data = parsed.data as { tool_result: { id: string; name: string; input?: unknown }; postToolUse: { result: string; success: boolean } };
-      const result = fromClineResult(data.postToolUse.result, data.postToolUse.success);
-      const calls = fromClineTool(data.tool_result.name, data.tool_result.input, cwd);
-      return toolEvents(calls, data.tool_result.id, (ours, id) => seamEvent(event, sessionId, cwd, 'tools/post-execute', { toolCallId: id, ...ours, result }));
-    }
-    case 'TaskComplete':
-      return one('agent/turn-continuation', continuationPayload(undefined));
-  }
-  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
-}
+    },
+    PostToolUse: ({ event, sessionId, cwd, data }) => {
+      const { tool_result: call, postToolUse } = data as { tool_result: { id: string; name: string; input?: unknown }; postToolUse: { result: string; success: boolean } };
+      const result = fromClineResult(postToolUse.result, postToolUse.success);
+      const calls = fromClineTool(call.name, call.input, cwd);
+      return toolEvents(calls, call.id, (ours, id) => seamEvent(event, sessionId, cwd, 'tools/post-execute', { toolCallId: id, ...ours, result }));
+    },
+    TaskComplete: (read) => oneSeam(read, 'agent/turn-continuation', continuationPayload(undefined)),
+  },
+  clineFrame,
+);
 
 /** The one control Cline takes on a tool event: stop the task, the reason in `errorMessage` (shown to the user; the model is not called again). */
 function cancel(reason: string): AgentAnswer {
@@ -77,7 +61,7 @@ const answer = answerBySeam({
  * stdout is no JSON or that times out — so an exit 2 with a reason on stderr
  * would be an allow. The detached events are let through (Cline reads nothing there).
  */
-const failClosed = failClosedBy({
+const failClosed = failClosedBy(CLINE_SEAM_EVENTS, {
   PreToolUse: cancel,
   PostToolUse: (text) => cancel(withheldResultText(text)),
   TaskStart: 'let-through',

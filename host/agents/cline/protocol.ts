@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as z from 'zod';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
-import { eventRows } from '../bridge-parts.ts';
+import { type EventOf, type EventSchemas, commandLineFrame, eventRows } from '../bridge-parts.ts';
 import { SESSION_ID_PATTERN } from '../event-input.ts';
 
 /** What every detached Cline event gets: Cline 3.0.65 starts these hooks in the background and reads nothing back (its hook runner, read in the bundle; no CLI flag turns it to blocking). */
@@ -58,6 +58,17 @@ export const ClineCommonSchema = z.looseObject({
   workspaceRoots: z.array(z.string().refine((root) => path.isAbsolute(root), 'an absolute path')).min(1, 'at least one workspace root'),
 });
 
+/**
+ * Cline's hook file is named after its event, and setup names the event on
+ * the file's command line too: the JSON's `hookName` (`tool_call`, …) is
+ * never trusted to say which event it is.
+ */
+export const clineFrame = commandLineFrame(
+  'Cline events are named by their hook file: the hook command must name it (hookbox hook cline <event>)',
+  ClineCommonSchema,
+  ({ taskId, workspaceRoots }) => ({ sessionId: taskId, cwd: workspaceRoots[0]! }),
+);
+
 const Parameters = z.record(z.string(), z.unknown());
 /** The tool call as Cline's own (`tool_call`, `tool_result`): its input with its real types (`preToolUse.parameters` holds them as JSON text). */
 const ToolCall = z.looseObject({ id: z.string().min(1), name: z.string().min(1), input: z.unknown().optional() });
@@ -72,7 +83,7 @@ export const CLINE_EVENT_SCHEMAS = {
     postToolUse: z.looseObject({ toolName: z.string(), result: z.string(), success: z.boolean() }),
   }),
   TaskComplete: z.looseObject({ taskComplete: z.unknown() }),
-} as const;
+} as const satisfies EventSchemas<EventOf<typeof CLINE_SEAM_EVENTS>>;
 /** A Cline event hookbox reads. */
 export type ClineEvent = keyof typeof CLINE_EVENT_SCHEMAS;
 /** Cline's event names hookbox reads, in the order setup writes their files. */

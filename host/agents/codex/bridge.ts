@@ -18,14 +18,14 @@ import {
   toSeamBy,
   toolEvents,
 } from '../bridge-parts.ts';
-import { CODEX_EVENTS, CODEX_EVENT_SCHEMAS } from './protocol.ts';
+import { CODEX_EVENTS, CODEX_EVENT_SCHEMAS, CODEX_SEAM_EVENTS } from './protocol.ts';
 import { codexProbe } from './probe.ts';
 import { codexSetup } from './setup.ts';
 import { fromCodexTool } from './tools.ts';
 import { safeContext, safeText } from '../event-input.ts';
 
 /** Codex's events: a tool event can be several hookbox calls (a patch touching several files). */
-const toSeam = toSeamBy(CODEX_EVENT_SCHEMAS, {
+const toSeam = toSeamBy(CODEX_SEAM_EVENTS, CODEX_EVENT_SCHEMAS, {
   SessionStart: sessionStartEvent,
   UserPromptSubmit: promptEvent,
   PreToolUse: (read) => {
@@ -81,7 +81,7 @@ const answer = answerBySeam({
  * An event whose name cannot be read gets exit 2 + stderr (Codex blocks on it).
  */
 const block = (text: string): AgentAnswer => jsonAnswer({ decision: 'block', reason: text });
-const failClosed = failClosedBy({
+const failClosed = failClosedBy(CODEX_SEAM_EVENTS, {
   PreToolUse: deny,
   UserPromptSubmit: block,
   PostToolUse: block,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
-import { eventRows } from '../bridge-parts.ts';
+import { type EventOf, type EventSchemas, eventRows } from '../bridge-parts.ts';
 
 /**
  * Codex's hook events hookbox answers, and what each decision becomes
@@ -64,6 +64,6 @@ export const CODEX_EVENT_SCHEMAS = {
   PreToolUse: z.looseObject(ToolFields),
   PostToolUse: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
   Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().nullable().optional() }),
-} as const;
+} as const satisfies EventSchemas<EventOf<typeof CODEX_SEAM_EVENTS>>;
 /** A Codex event hookbox reads. */
 export type CodexEvent = keyof typeof CODEX_EVENT_SCHEMAS;

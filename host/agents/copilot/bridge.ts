@@ -1,21 +1,24 @@
-import type { AgentAnswer, AgentBridge, AgentSeamEvent, ParsedAgentEvent } from '../agent-bridge.ts';
+import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
   UNMAPPED_SEAM_ANSWERS,
   WITHHELD_OUTPUT,
   answerBySeam,
+  type ReadAgentEvent,
   continuationPayload,
   failClosedBy,
   jsonAnswer,
-  seamEvent,
-  sessionSource,
+  oneSeam,
+  promptEvent,
+  sessionStartEvent,
+  toSeamBy,
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
-import { invalidEvent, safeContext, safeText } from '../event-input.ts';
+import { safeContext, safeText } from '../event-input.ts';
 import { withheldResultText } from '../../loop/reactions.ts';
 import { joinContext } from '../../seams/index.ts';
-import { COPILOT_EVENTS, COPILOT_EVENT_SCHEMAS, CopilotCommonSchema, type CopilotEvent } from './protocol.ts';
+import { COPILOT_EVENTS, COPILOT_EVENT_SCHEMAS, COPILOT_SEAM_EVENTS, copilotFrame } from './protocol.ts';
 import { copilotProbe } from './probe.ts';
 import { copilotSetup } from './setup.ts';
 import { fromCopilotResult, fromCopilotTool } from './tools.ts';
@@ -34,48 +37,33 @@ function toolArgs(value: unknown): Record<string, unknown> {
   return {};
 }
 
-/**
- * Copilot's events carry no event name: it is the one the hook's command
- * line (or URL) names, `named`. An event hookbox does not read passes with
- * no opinion; one without a name, or malformed, is `invalid` (and fails closed).
- */
-function toSeam(input: unknown, named?: string): ParsedAgentEvent {
-  if (named === undefined) return { kind: 'invalid', message: 'Copilot CLI events carry no event name: the hook command must name it (hookbox hook copilot <event>)' };
-  const common = CopilotCommonSchema.safeParse(input);
-  if (!common.success) return invalidEvent(common.error, named);
-  const { sessionId, cwd } = common.data;
-  if (!Object.hasOwn(COPILOT_EVENT_SCHEMAS, named)) return { kind: 'pass', event: named, sessionId, answer: NO_OPINION };
-  const event = named as CopilotEvent;
-  const parsed = COPILOT_EVENT_SCHEMAS[event].safeParse(input);
-  if (!parsed.success) return invalidEvent(parsed.error, event);
-  const data = parsed.data as Record<string, unknown>;
-  const one = <S extends AgentSeamEvent['seam']>(seam: S, payload: AgentSeamEvent<S>['payload'], extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued'>> = {}): ParsedAgentEvent => ({
-    kind: 'seam',
-    event: seamEvent(event, sessionId, cwd, seam, payload, extra),
-  });
-  switch (event) {
-    case 'sessionStart':
-      return one('agent/session-start', { source: sessionSource(data.source) });
-    case 'userPromptSubmitted':
-      return one('agent/prompt-submit', { content: data.prompt as string, source: 'api' });
-    case 'preToolUse':
-    case 'postToolUse':
-    case 'postToolUseFailure': {
-      const theirs = data.toolName as string;
-      const args = toolArgs(data.toolArgs);
-      // Copilot sends no call id: pre and post of one call get the same one from the call itself.
-      const toolCallId = toolCallIdFromCall('copilot', theirs, args);
-      const call = fromCopilotTool(theirs, args, cwd);
-      if (event === 'preToolUse') return one('tools/pre-execute', { toolCallId, ...call });
-      const result =
-        event === 'postToolUse' ? fromCopilotResult(data.toolResult as { resultType: string; textResultForLlm: string }) : { content: data.error as string, isError: true };
-      return one('tools/post-execute', { toolCallId, ...call, result });
-    }
-    case 'agentStop':
-      return one('agent/turn-continuation', continuationPayload(undefined), { alreadyContinued: data.stop_hook_active === true || data.stopHookActive === true });
-  }
-  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
+/** A tool event's call: Copilot sends no call id, so pre and post of one call get the same one from the call itself. */
+function toolCall(read: ReadAgentEvent) {
+  const theirs = read.data.toolName as string;
+  const args = toolArgs(read.data.toolArgs);
+  return { toolCallId: toolCallIdFromCall('copilot', theirs, args), ...fromCopilotTool(theirs, args, read.cwd) };
 }
+
+/**
+ * Copilot's events, named by the hook's command line (`copilotFrame`). An
+ * event hookbox does not read passes with no opinion; one without a name, or
+ * malformed, is `invalid` (and fails closed).
+ */
+const toSeam = toSeamBy(
+  COPILOT_SEAM_EVENTS,
+  COPILOT_EVENT_SCHEMAS,
+  {
+    sessionStart: sessionStartEvent,
+    userPromptSubmitted: promptEvent,
+    preToolUse: (read) => oneSeam(read, 'tools/pre-execute', toolCall(read)),
+    postToolUse: (read) =>
+      oneSeam(read, 'tools/post-execute', { ...toolCall(read), result: fromCopilotResult(read.data.toolResult as { resultType: string; textResultForLlm: string }) }),
+    postToolUseFailure: (read) => oneSeam(read, 'tools/post-execute', { ...toolCall(read), result: { content: read.data.error as string, isError: true } }),
+    agentStop: (read) =>
+      oneSeam(read, 'agent/turn-continuation', continuationPayload(undefined), { alreadyContinued: read.data.stop_hook_active === true || read.data.stopHookActive === true }),
+  },
+  copilotFrame,
+);
 
 /** What the model is told when a hook replaced a failed call's output, which Copilot cannot take. */
 const FAILED_NOT_REPLACED = 'a hookbox hook replaced the output of this failed call, and Copilot CLI cannot replace a failed call\'s output';
@@ -132,7 +120,7 @@ const answer = answerBySeam({
  * start-up, is not a safe default). An unnamed event gets exit 2, which
  * Copilot reads as a deny on preToolUse.
  */
-const failClosed = failClosedBy({
+const failClosed = failClosedBy(COPILOT_SEAM_EVENTS, {
   preToolUse: (text) => permission('deny', text),
   userPromptSubmitted: (text) => jsonAnswer({ decision: 'block', reason: text }),
   postToolUse: (text) => replaced(withheldResultText(text), true),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as z from 'zod';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
-import { eventRows } from '../bridge-parts.ts';
+import { type EventOf, type EventSchemas, commandLineFrame, eventRows } from '../bridge-parts.ts';
 import { SESSION_ID_PATTERN } from '../event-input.ts';
 
 /**
@@ -68,6 +68,13 @@ export const CopilotCommonSchema = z.looseObject({
   cwd: z.string().refine((cwd) => path.isAbsolute(cwd), 'an absolute path'),
 });
 
+/** Copilot's events carry no event name: it is the one the hook's command line (or URL) names. */
+export const copilotFrame = commandLineFrame(
+  'Copilot CLI events carry no event name: the hook command must name it (hookbox hook copilot <event>)',
+  CopilotCommonSchema,
+  ({ sessionId, cwd }) => ({ sessionId, cwd }),
+);
+
 /** A tool's result as Copilot reports it to a postToolUse hook. */
 export const CopilotToolResultSchema = z.looseObject({ resultType: z.string(), textResultForLlm: z.string() });
 
@@ -81,7 +88,7 @@ export const COPILOT_EVENT_SCHEMAS = {
   postToolUse: z.looseObject({ ...ToolFields, toolResult: CopilotToolResultSchema }),
   postToolUseFailure: z.looseObject({ ...ToolFields, error: z.string() }),
   agentStop: z.looseObject({ stop_hook_active: z.boolean().optional(), stopHookActive: z.boolean().optional() }),
-} as const;
+} as const satisfies EventSchemas<EventOf<typeof COPILOT_SEAM_EVENTS>>;
 /** A Copilot event hookbox reads. */
 export type CopilotEvent = keyof typeof COPILOT_EVENT_SCHEMAS;
 /** Copilot's event names hookbox reads, in the order setup writes them. */

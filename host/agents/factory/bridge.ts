@@ -1,6 +1,6 @@
 import type { AgentBridge } from '../agent-bridge.ts';
 import { claudeFormatBridge } from '../claude-format/bridge.ts';
-import { FACTORY_EVENTS } from './protocol.ts';
+import { FACTORY_SEAM_EVENTS } from './protocol.ts';
 import { factoryProbe } from './probe.ts';
 import { factorySetup } from './setup.ts';
 import { fromFactoryTool, fromFactoryToolResponse } from './tools.ts';
@@ -14,7 +14,7 @@ import { fromFactoryTool, fromFactoryToolResponse } from './tools.ts';
 export const factoryBridge: AgentBridge<'factory'> = claudeFormatBridge({
   name: 'factory',
   label: 'Factory Droid',
-  events: FACTORY_EVENTS,
+  table: FACTORY_SEAM_EVENTS,
   fromTool: fromFactoryTool,
   fromToolResponse: fromFactoryToolResponse,
   replaceable: new Set(),

@@ -1,5 +1,6 @@
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
+import type { ClaudeFormatEvent } from '../claude-format/protocol.ts';
 
 /**
  * Factory Droid's hook events hookbox answers (the Claude format, read by
@@ -37,7 +38,7 @@ export const FACTORY_SEAM_EVENTS = {
   'agent/notification': [],
   'agent/pre-compact': [],
   'agent/session-end': [],
-} as const satisfies SeamEventTable;
+} as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** FACTORY_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const FACTORY_EVENTS: readonly AgentEventMapping[] = eventRows(FACTORY_SEAM_EVENTS);

@@ -17,14 +17,14 @@ import {
   toSeamBy,
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
-import { GEMINI_EVENTS, GEMINI_EVENT_SCHEMAS } from './protocol.ts';
+import { GEMINI_EVENTS, GEMINI_EVENT_SCHEMAS, GEMINI_SEAM_EVENTS } from './protocol.ts';
 import { geminiProbe } from './probe.ts';
 import { safeContext, safeText } from '../event-input.ts';
 import { geminiSetup } from './setup.ts';
 import { fromGeminiTool, fromGeminiToolResponse } from './tools.ts';
 
 /** Gemini CLI's events: its tool events carry no call id, so one is derived from the call. */
-const toSeam = toSeamBy(GEMINI_EVENT_SCHEMAS, {
+const toSeam = toSeamBy(GEMINI_SEAM_EVENTS, GEMINI_EVENT_SCHEMAS, {
   SessionStart: sessionStartEvent,
   BeforeAgent: promptEvent,
   BeforeTool: (read) => {
@@ -74,7 +74,7 @@ const answer = answerBySeam({
  * decided are let through (forcing a retry, or failing start-up, is not a
  * safe default). An event whose name cannot be read gets exit 2 + stderr.
  */
-const failClosed = failClosedBy({
+const failClosed = failClosedBy(GEMINI_SEAM_EVENTS, {
   BeforeTool: (text) => deny(text),
   BeforeAgent: (text) => deny(text),
   AfterTool: (text) => deny(text),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
-import { eventRows } from '../bridge-parts.ts';
+import { type EventOf, type EventSchemas, eventRows } from '../bridge-parts.ts';
 
 /**
  * Gemini CLI's hook events hookbox answers, and what each decision becomes
@@ -60,6 +60,6 @@ export const GEMINI_EVENT_SCHEMAS = {
   BeforeTool: z.looseObject(ToolFields),
   AfterTool: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
   AfterAgent: z.looseObject({ prompt_response: z.string().optional(), stop_hook_active: z.boolean().optional() }),
-} as const;
+} as const satisfies EventSchemas<EventOf<typeof GEMINI_SEAM_EVENTS>>;
 /** A Gemini CLI event hookbox reads. */
 export type GeminiEvent = keyof typeof GEMINI_EVENT_SCHEMAS;

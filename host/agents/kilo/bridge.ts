@@ -1,7 +1,7 @@
 import type { AgentBridge } from '../agent-bridge.ts';
 import { openCodeFormatBridge } from '../opencode/bridge.ts';
 import { openCodeProbe } from '../opencode/probe.ts';
-import { KILO_EVENTS } from './protocol.ts';
+import { KILO_SEAM_EVENTS } from './protocol.ts';
 import { kiloSetup } from './setup.ts';
 import { fromKiloTool } from './tools.ts';
 
@@ -14,7 +14,7 @@ import { fromKiloTool } from './tools.ts';
 export const kiloBridge: AgentBridge<'kilo'> = openCodeFormatBridge({
   name: 'kilo',
   label: 'Kilo CLI',
-  events: KILO_EVENTS,
+  table: KILO_SEAM_EVENTS,
   fromTool: fromKiloTool,
   setup: kiloSetup,
   probe: openCodeProbe,

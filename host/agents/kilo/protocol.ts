@@ -1,5 +1,6 @@
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
+import type { OpenCodeEvent } from '../opencode/protocol.ts';
 
 /**
  * Kilo CLI's plugin hooks hookbox answers — OpenCode's API, read by the
@@ -39,7 +40,7 @@ export const KILO_SEAM_EVENTS = {
   'agent/notification': [],
   'agent/pre-compact': [],
   'agent/session-end': [],
-} as const satisfies SeamEventTable;
+} as const satisfies SeamEventTable<OpenCodeEvent>;
 
 /** KILO_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const KILO_EVENTS: readonly AgentEventMapping[] = eventRows(KILO_SEAM_EVENTS);

@@ -1,9 +1,9 @@
 import type { ToolResult } from '../../seams/index.ts';
-import type { AgentBridge, AgentEventMapping, AgentProbe, AgentSetup, ParsedAgentEvent } from '../agent-bridge.ts';
-import { NO_OPINION, answerBySeam, continuationPayload, failClosedBy, oneSeam, readAgentEvent } from '../bridge-parts.ts';
+import type { AgentBridge, AgentProbe, AgentSetup, SeamEventTable } from '../agent-bridge.ts';
+import { type EventReaders, type ReadAgentEvent, answerBySeam, continuationPayload, eventRows, failClosedBy, oneSeam, toSeamBy } from '../bridge-parts.ts';
 import { PLUGIN_CAN_REPLACE, PLUGIN_CLOSED, pluginSeamAnswers } from '../plugin-answers.ts';
 import type { OurToolCall } from '../tool-names.ts';
-import { OPENCODE_EVENTS, OPENCODE_EVENT_SCHEMAS, type OpenCodeEvent } from './protocol.ts';
+import { OPENCODE_EVENT_SCHEMAS, OPENCODE_SEAM_EVENTS, type OpenCodeEvent } from './protocol.ts';
 import { openCodeProbe } from './probe.ts';
 import { openCodeSetup } from './setup.ts';
 import { fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
@@ -17,36 +17,31 @@ import { fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
 export interface OpenCodeDialect<N extends string> {
   readonly name: N;
   readonly label: string;
-  /** The agent's rows of the API's event table (the README's, `setup`'s output). */
-  readonly events: readonly AgentEventMapping[];
+  /** The agent's protocol table: the API's events it sends (only these are read), and what each decision becomes there. */
+  readonly table: SeamEventTable<OpenCodeEvent>;
   /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
   fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
   readonly setup: AgentSetup;
   readonly probe: AgentProbe;
 }
 
-function toSeamFor(dialect: OpenCodeDialect<string>, input: unknown): ParsedAgentEvent {
-  const read = readAgentEvent(input, OPENCODE_EVENT_SCHEMAS);
-  if (read.kind !== 'read') return read;
-  const { event, sessionId, cwd, data } = read;
-  switch (event as OpenCodeEvent) {
-    case 'session.created':
-      return oneSeam(read, 'agent/session-start', { source: 'startup' });
-    case 'chat.message':
-      return oneSeam(read, 'agent/prompt-submit', { content: data.text as string, source: 'api' });
-    case 'tool.execute.before': {
-      const call = dialect.fromTool(data.tool_name as string, data.input as Record<string, unknown>, cwd);
-      return oneSeam(read, 'tools/pre-execute', { toolCallId: data.tool_call_id as string, ...call });
-    }
-    case 'tool.execute.after': {
-      const call = dialect.fromTool(data.tool_name as string, data.input as Record<string, unknown>, cwd);
+/** The API's reader of each of its events; a tool event's call through the dialect's tool table. */
+function readersFor(dialect: OpenCodeDialect<string>): EventReaders<OpenCodeEvent> {
+  const call = (read: ReadAgentEvent) => ({
+    toolCallId: read.data.tool_call_id as string,
+    ...dialect.fromTool(read.data.tool_name as string, read.data.input as Record<string, unknown>, read.cwd),
+  });
+  return {
+    'session.created': (read) => oneSeam(read, 'agent/session-start', { source: 'startup' }),
+    'chat.message': (read) => oneSeam(read, 'agent/prompt-submit', { content: read.data.text as string, source: 'api' }),
+    'tool.execute.before': (read) => oneSeam(read, 'tools/pre-execute', call(read)),
+    'tool.execute.after': (read) => {
+      const { data } = read;
       const result: ToolResult = fromOpenCodeToolOutput(data.tool_name as string, data.output as string, data.exit_code as number | undefined);
-      return oneSeam(read, 'tools/post-execute', { toolCallId: data.tool_call_id as string, ...call, result });
-    }
-    case 'session.idle':
-      return oneSeam(read, 'agent/turn-continuation', continuationPayload(undefined), { alreadyContinued: data.continued === true });
-  }
-  return { kind: 'pass', event, sessionId, answer: NO_OPINION };
+      return oneSeam(read, 'tools/post-execute', { ...call(read), result });
+    },
+    'session.idle': (read) => oneSeam(read, 'agent/turn-continuation', continuationPayload(undefined), { alreadyContinued: read.data.continued === true }),
+  };
 }
 
 /**
@@ -54,24 +49,26 @@ function toSeamFor(dialect: OpenCodeDialect<string>, input: unknown): ParsedAgen
  * (throw), withhold a result, block a prompt (throw). `session.idle` and
  * `session.created` that cannot be decided are let through.
  */
-const failClosed = failClosedBy({
-  'tool.execute.before': PLUGIN_CLOSED.preTool,
-  'tool.execute.after': PLUGIN_CLOSED.postTool,
-  'chat.message': PLUGIN_CLOSED.prompt,
-  'session.idle': 'let-through',
-  'session.created': 'let-through',
-});
+function failClosedFor(dialect: OpenCodeDialect<string>): AgentBridge['failClosed'] {
+  return failClosedBy(dialect.table, {
+    'tool.execute.before': PLUGIN_CLOSED.preTool,
+    'tool.execute.after': PLUGIN_CLOSED.postTool,
+    'chat.message': PLUGIN_CLOSED.prompt,
+    'session.idle': 'let-through',
+    'session.created': 'let-through',
+  });
+}
 
 /** The bridge of one agent of OpenCode's plugin API. */
 export function openCodeFormatBridge<N extends string>(dialect: OpenCodeDialect<N>): AgentBridge<N> {
   return {
     name: dialect.name,
     label: dialect.label,
-    events: dialect.events,
+    events: eventRows(dialect.table),
     canReplace: PLUGIN_CAN_REPLACE,
-    toSeam: (input) => toSeamFor(dialect, input),
+    toSeam: toSeamBy(dialect.table, OPENCODE_EVENT_SCHEMAS, readersFor(dialect)),
     answer: answerBySeam(pluginSeamAnswers(dialect.label)),
-    failClosed,
+    failClosed: failClosedFor(dialect),
     setup: dialect.setup,
     probe: dialect.probe,
   };
@@ -81,7 +78,7 @@ export function openCodeFormatBridge<N extends string>(dialect: OpenCodeDialect<
 export const openCodeBridge: AgentBridge<'opencode'> = openCodeFormatBridge({
   name: 'opencode',
   label: 'OpenCode',
-  events: OPENCODE_EVENTS,
+  table: OPENCODE_SEAM_EVENTS,
   fromTool: fromOpenCodeTool,
   setup: openCodeSetup,
   probe: openCodeProbe,

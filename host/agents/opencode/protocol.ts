@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
-import { eventRows } from '../bridge-parts.ts';
+import { type EventOf, type EventSchemas, eventRows } from '../bridge-parts.ts';
 
 /**
  * OpenCode's plugin hooks hookbox answers, as hookbox's plugin
@@ -53,6 +53,6 @@ export const OPENCODE_EVENT_SCHEMAS = {
   'tool.execute.before': z.looseObject(ToolFields),
   'tool.execute.after': z.looseObject({ ...ToolFields, output: z.string(), exit_code: z.number().int().optional() }),
   'session.idle': z.looseObject({ continued: z.boolean().optional() }),
-} as const;
+} as const satisfies EventSchemas<EventOf<typeof OPENCODE_SEAM_EVENTS>>;
 /** An OpenCode event hookbox reads. */
 export type OpenCodeEvent = keyof typeof OPENCODE_EVENT_SCHEMAS;

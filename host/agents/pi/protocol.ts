@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
-import { eventRows } from '../bridge-parts.ts';
+import { type EventOf, type EventSchemas, eventRows } from '../bridge-parts.ts';
 
 /**
  * pi's extension events hookbox answers, as hookbox's extension
@@ -66,6 +66,6 @@ export const PI_EVENT_SCHEMAS = {
     is_error: z.boolean(),
   }),
   agent_end: z.looseObject({ last_assistant_text: z.string().optional(), continued: z.boolean().optional() }),
-} as const;
+} as const satisfies EventSchemas<EventOf<typeof PI_SEAM_EVENTS>>;
 /** A pi event hookbox reads. */
 export type PiEvent = keyof typeof PI_EVENT_SCHEMAS;

@@ -1,6 +1,6 @@
 import type { AgentBridge } from '../agent-bridge.ts';
 import { claudeFormatBridge } from '../claude-format/bridge.ts';
-import { QWEN_EVENTS } from './protocol.ts';
+import { QWEN_SEAM_EVENTS } from './protocol.ts';
 import { qwenProbe } from './probe.ts';
 import { qwenSetup } from './setup.ts';
 import { fromQwenTool, fromQwenToolResponse } from './tools.ts';
@@ -13,7 +13,7 @@ import { fromQwenTool, fromQwenToolResponse } from './tools.ts';
 export const qwenBridge: AgentBridge<'qwen'> = claudeFormatBridge({
   name: 'qwen',
   label: 'Qwen Code',
-  events: QWEN_EVENTS,
+  table: QWEN_SEAM_EVENTS,
   fromTool: fromQwenTool,
   fromToolResponse: fromQwenToolResponse,
   replaceable: new Set(),

@@ -1,5 +1,6 @@
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { eventRows } from '../bridge-parts.ts';
+import type { ClaudeFormatEvent } from '../claude-format/protocol.ts';
 
 /**
  * Qwen Code's hook events hookbox answers (the Claude format, read by
@@ -36,7 +37,7 @@ export const QWEN_SEAM_EVENTS = {
   'agent/notification': [],
   'agent/pre-compact': [],
   'agent/session-end': [],
-} as const satisfies SeamEventTable;
+} as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** QWEN_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
 export const QWEN_EVENTS: readonly AgentEventMapping[] = eventRows(QWEN_SEAM_EVENTS);

@@ -1,0 +1,35 @@
+/**
+ * context-injection's pure policy: fixed context the operator wants in front
+ * of the model — at session start (for the start sources chosen) and with
+ * every prompt. The text goes in as given, after a `context-injection:
+ * <rule>:` label that says where it came from (and what `hookbox test`
+ * counts). Subagent start is not a seam yet: when it is, it gets a rule here.
+ */
+import { stringList } from '../shared/config.ts';
+
+export const RULES = ['session-start', 'prompt', 'config-error'] as const;
+
+/** The config as the host validated it (defaults filled in): `host/catalog/context-injection.ts`. */
+export interface InjectionConfig {
+  readonly sessionStart?: string;
+  readonly sources: readonly string[];
+  readonly prompt?: string;
+}
+
+export function parseConfig(value: unknown): InjectionConfig | { error: string } {
+  const config = value as Record<string, unknown>;
+  const sources = stringList(config.sources);
+  if (sources === undefined) return { error: 'sources: expected an array of session-start sources' };
+  for (const key of ['sessionStart', 'prompt'] as const) if (config[key] !== undefined && typeof config[key] !== 'string') return { error: `${key}: expected a string` };
+  return { sources, ...(typeof config.sessionStart === 'string' && { sessionStart: config.sessionStart }), ...(typeof config.prompt === 'string' && { prompt: config.prompt }) };
+}
+
+/** The context for a session that started for `source`, or `undefined`. */
+export function sessionContext(source: string, config: InjectionConfig): string | undefined {
+  return config.sessionStart === undefined || !config.sources.includes(source) ? undefined : `context-injection: session-start: ${config.sessionStart}`;
+}
+
+/** The context for a prompt, or `undefined`. */
+export function promptContext(config: InjectionConfig): string | undefined {
+  return config.prompt === undefined ? undefined : `context-injection: prompt: ${config.prompt}`;
+}
