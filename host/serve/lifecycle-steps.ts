@@ -51,7 +51,8 @@ export const LIFECYCLE_STEPS: { readonly [S in LifecycleSeam]: LifecycleStep<S> 
     if (continuations >= options.maxContinuations) return { decision: { action: 'stop' }, word: 'stop (cap)' };
     session.subagentContinuations.set(key, continuations + 1);
     const reason = raw.reason ?? CONTINUE_REASON;
-    session.log.append({ type: 'steering/message', turn: session.turn, content: reason, subagent: key });
+    // A subagent stops inside the turn that started it; one before any turn (no prompt reached hookbox) is logged under the first.
+    session.log.append({ type: 'steering/message', turn: Math.max(1, session.turn), content: reason, subagent: key });
     return { decision: { action: 'continue', reason }, word: 'continue' };
   },
   'agent/notification': async (event, { session, bus }) => {

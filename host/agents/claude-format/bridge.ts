@@ -5,7 +5,6 @@ import type { OurToolCall } from '../tool-names.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
-  UNMAPPED_SEAM_ANSWERS,
   answerBySeam,
   contextAnswer,
   type EventReaders,
@@ -21,6 +20,8 @@ import {
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
 import { fromCopilotToolResult } from './copilot-shapes.ts';
+import { claudeNamedLifecycleAnswers, claudePermissionAnswer } from '../lifecycle-answers.ts';
+import { notificationEvent, permissionRequestEvent, preCompactEvent, sessionEndEvent, subagentStartEvent, subagentStopEvent } from '../lifecycle-events.ts';
 import { CLAUDE_FORMAT_EVENT_SCHEMAS, type ClaudeFormatEvent, CopilotToolResultSchema } from './protocol.ts';
 import { safeContext, safeText } from '../event-input.ts';
 
@@ -91,6 +92,12 @@ function readersFor(dialect: ClaudeFormatDialect<string>): EventReaders<ClaudeFo
     PostToolUse: postToolUse,
     PostToolUseFailure: postToolUse,
     Stop: stopEvent('last_assistant_message'),
+    SessionEnd: sessionEndEvent,
+    PreCompact: preCompactEvent,
+    SubagentStart: subagentStartEvent,
+    SubagentStop: subagentStopEvent,
+    PermissionRequest: permissionRequestEvent(dialect.name, dialect.fromTool),
+    Notification: notificationEvent,
   };
 }
 
@@ -117,7 +124,6 @@ function permission(decision: 'deny' | 'ask', reason: string): AgentAnswer {
 
 function answerFor(dialect: ClaudeFormatDialect<string>): AgentBridge['answer'] {
   return answerBySeam({
-  ...UNMAPPED_SEAM_ANSWERS,
   'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
   'agent/prompt-submit': (prompt) =>
     prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),
@@ -142,6 +148,8 @@ function answerFor(dialect: ClaudeFormatDialect<string>): AgentBridge['answer'] 
     return contextAnswer(event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', post.additionalContext);
   },
   'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
+  // Claude Code's forms (its hooks reference; measured where README "Lifecycle events" says), which the other agents of the format copy.
+  ...claudeNamedLifecycleAnswers('decision'),
   });
 }
 
@@ -159,6 +167,13 @@ function failClosedFor(dialect: ClaudeFormatDialect<string>): AgentBridge['failC
     PostToolUseFailure: withheld,
     Stop: 'let-through',
     SessionStart: 'let-through',
+    // A permission request is a gate: refused. The rest never wedge the session, block a compaction or force a subagent on.
+    PermissionRequest: (text) => claudePermissionAnswer({ action: 'deny', reason: text }),
+    SessionEnd: 'let-through',
+    PreCompact: 'let-through',
+    SubagentStart: 'let-through',
+    SubagentStop: 'let-through',
+    Notification: 'let-through',
   });
 }
 
