@@ -118,6 +118,13 @@ describe('lifecycle events as the real agents sent them: the seam call hookbox m
     expect(bridge.events.some((row) => row.event === event && row.seam === seam), `${agent}'s table lists ${event}`).toBe(true);
   });
 
+  it('Copilot CLI reading a Claude Code setup sends PermissionRequest in its own shape: passed with no opinion (its own setup decides it), not refused as unreadable', () => {
+    const measured = { hookName: 'permissionRequest', sessionId: COPILOT.sessionId, timestamp: 1796679454789, cwd: '/work/proj', toolName: 'bash', toolInput: { command: 'ls' }, permissionSuggestions: [] };
+    expect(AGENT_BRIDGES['claude-code'].toSeam(measured)).toStrictEqual({ kind: 'pass', event: 'permissionRequest', sessionId: COPILOT.sessionId, answer: { exitCode: 0, stdout: '', stderr: '' } });
+    // Anything else without Claude's common fields is still unreadable.
+    expect(AGENT_BRIDGES['claude-code'].toSeam({ ...measured, hookName: 'preToolUse' }).kind).toBe('invalid');
+  });
+
   it('a stop after a forced continuation says so (stop_hook_active), for the server to count', () => {
     const parsed = AGENT_BRIDGES['claude-code'].toSeam({ ...CC, hook_event_name: 'SubagentStop', stop_hook_active: true });
     expect(parsed.kind === 'seam' && parsed.event.alreadyContinued).toBe(true);

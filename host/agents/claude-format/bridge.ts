@@ -19,7 +19,7 @@ import {
   toSeamBy,
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
-import { fromCopilotToolResult } from './copilot-shapes.ts';
+import { claudeFormatFrame, fromCopilotToolResult } from './copilot-shapes.ts';
 import { claudeNamedLifecycleAnswers, claudePermissionAnswer } from '../lifecycle-answers.ts';
 import { notificationEvent, permissionRequestEvent, preCompactEvent, sessionEndEvent, subagentStartEvent, subagentStopEvent } from '../lifecycle-events.ts';
 import { CLAUDE_FORMAT_EVENT_SCHEMAS, type ClaudeFormatEvent, CopilotToolResultSchema } from './protocol.ts';
@@ -184,7 +184,7 @@ export function claudeFormatBridge<N extends string>(dialect: ClaudeFormatDialec
     label: dialect.label,
     events: eventRows(dialect.table),
     canReplace: { prompt: false, toolResult: (toolName) => dialect.replaceable.has(toolName) },
-    toSeam: toSeamBy(dialect.table, CLAUDE_FORMAT_EVENT_SCHEMAS, readersFor(dialect)),
+    toSeam: toSeamBy(dialect.table, CLAUDE_FORMAT_EVENT_SCHEMAS, readersFor(dialect), claudeFormatFrame),
     answer: answerFor(dialect),
     failClosed: failClosedFor(dialect),
     ...(dialect.projectDirVariable !== undefined && { projectDirVariable: dialect.projectDirVariable }),
