@@ -93,6 +93,9 @@ const FORMS = {
   // Cline CLI (cline/bridge.ts): `cancel: true` is its one control, read from stdout whatever the exit code.
   clineCancel: { cancel: true, errorMessage: REASON },
   clineWithheld: { cancel: true, errorMessage: `Tool result withheld by a hook: ${REASON}` },
+  // The agent's own permission prompt (#51) answered for the person: refused. Claude Code's and Codex's form; Copilot's flat one.
+  permissionDeny: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: REASON } } },
+  copilotPermissionDeny: { behavior: 'deny', message: REASON },
 };
 
 /** The Claude hook format's closed answers (every agent of the format: claude-format/bridge.ts). */
@@ -103,6 +106,20 @@ const CLAUDE_FORMAT = {
   PostToolUseFailure: 'claudeWithheld',
   Stop: LET_THROUGH,
   SessionStart: LET_THROUGH,
+};
+/**
+ * The lifecycle events (#51) of the agents of Claude Code's hook names: a
+ * permission request is a gate (refused); the rest are let through — a
+ * fault never keeps a session open, blocks a compaction or forces a
+ * subagent on.
+ */
+const CLAUDE_LIFECYCLE = {
+  SessionEnd: LET_THROUGH,
+  PreCompact: LET_THROUGH,
+  SubagentStart: LET_THROUGH,
+  SubagentStop: LET_THROUGH,
+  PermissionRequest: 'permissionDeny',
+  Notification: LET_THROUGH,
 };
 /** OpenCode's plugin API's closed answers (OpenCode, Kilo CLI: opencode/bridge.ts). */
 const OPENCODE_FORMAT = {
@@ -115,11 +132,31 @@ const OPENCODE_FORMAT = {
 
 /** Agent → its event → the name of its closed form in FORMS (or let through). */
 const CLOSED = {
-  'claude-code': CLAUDE_FORMAT,
-  qwen: CLAUDE_FORMAT,
-  factory: CLAUDE_FORMAT,
-  codex: { PreToolUse: 'preToolDeny', UserPromptSubmit: 'block', PostToolUse: 'block', Stop: LET_THROUGH, SessionStart: LET_THROUGH },
-  gemini: { BeforeTool: 'geminiDeny', BeforeAgent: 'geminiDeny', AfterTool: 'geminiDeny', AfterAgent: LET_THROUGH, SessionStart: LET_THROUGH },
+  'claude-code': { ...CLAUDE_FORMAT, ...CLAUDE_LIFECYCLE },
+  qwen: { ...CLAUDE_FORMAT, ...CLAUDE_LIFECYCLE },
+  factory: { ...CLAUDE_FORMAT, SessionEnd: LET_THROUGH, PreCompact: LET_THROUGH, SubagentStop: LET_THROUGH, Notification: LET_THROUGH },
+  codex: {
+    PreToolUse: 'preToolDeny',
+    UserPromptSubmit: 'block',
+    PostToolUse: 'block',
+    Stop: LET_THROUGH,
+    SessionStart: LET_THROUGH,
+    SessionEnd: LET_THROUGH,
+    PreCompact: LET_THROUGH,
+    SubagentStart: LET_THROUGH,
+    SubagentStop: LET_THROUGH,
+    PermissionRequest: 'permissionDeny',
+  },
+  gemini: {
+    BeforeTool: 'geminiDeny',
+    BeforeAgent: 'geminiDeny',
+    AfterTool: 'geminiDeny',
+    AfterAgent: LET_THROUGH,
+    SessionStart: LET_THROUGH,
+    SessionEnd: LET_THROUGH,
+    PreCompress: LET_THROUGH,
+    Notification: LET_THROUGH,
+  },
   copilot: {
     preToolUse: 'copilotDeny',
     userPromptSubmitted: 'block',
@@ -127,8 +164,12 @@ const CLOSED = {
     postToolUseFailure: 'copilotFailureContext',
     agentStop: LET_THROUGH,
     sessionStart: LET_THROUGH,
+    sessionEnd: LET_THROUGH,
+    subagentStart: LET_THROUGH,
+    subagentStop: LET_THROUGH,
+    permissionRequest: 'copilotPermissionDeny',
   },
-  pi: { tool_call: 'pluginDeny', tool_result: 'pluginWithheld', input: 'pluginBlock', agent_end: LET_THROUGH, session_start: LET_THROUGH },
+  pi: { tool_call: 'pluginDeny', tool_result: 'pluginWithheld', input: 'pluginBlock', agent_end: LET_THROUGH, session_start: LET_THROUGH, session_shutdown: LET_THROUGH },
   opencode: OPENCODE_FORMAT,
   kilo: OPENCODE_FORMAT,
   cline: { PreToolUse: 'clineCancel', PostToolUse: 'clineWithheld', TaskStart: LET_THROUGH, UserPromptSubmit: LET_THROUGH, TaskComplete: LET_THROUGH },

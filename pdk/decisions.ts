@@ -146,6 +146,12 @@ export const DECISION_HELPERS: { readonly [S in SeamId]: HelpersOf<S> } = {
   'tools/pre-execute': { allow, deny, ask },
   'tools/post-execute': { accept, block },
   'agent/turn-continuation': { stop, continue: continueTurn },
+  'tools/permission-request': { ask, allow, deny },
+  'agent/subagent-start': {},
+  'agent/subagent-stop': { stop, continue: continueTurn },
+  'agent/notification': {},
+  'agent/pre-compact': { allow, block },
+  'agent/session-end': {},
 };
 
 /** One seam's row: a helper per action, none for a seam whose decision has no action. */

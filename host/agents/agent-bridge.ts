@@ -88,12 +88,13 @@ export interface AgentEventRow<E extends string = string> {
 
 /**
  * An agent's protocol table: for every seam, the agent events that stand for
- * it, the first being the one hookbox sends a hook of that agent's format.
- * Keyed by `SeamId`, so a new seam is a compile error until each agent maps it.
+ * it, the first being the one hookbox sends a hook of that agent's format;
+ * none (`[]`) where the agent has no such event. Keyed by `SeamId`, so a new
+ * seam is a compile error until each agent says what it maps it to.
  * `E`: the events an agent of a shared format may list (the format's, which
  * its bridge reads), so an event the format has no reader for fails there.
  */
-export type SeamEventTable<E extends string = string> = { readonly [S in SeamId]: readonly [AgentEventRow<E>, ...AgentEventRow<E>[]] };
+export type SeamEventTable<E extends string = string> = { readonly [S in SeamId]: readonly [] | readonly [AgentEventRow<E>, ...AgentEventRow<E>[]] };
 
 /** One row of an agent's mapping table. */
 export interface AgentEventMapping {

@@ -237,6 +237,20 @@ export type AgentSeam = SeamId;
 export type SeamAnswers = { readonly [S in AgentSeam]: (decision: DecisionOf<S>, event: AgentSeamEvent<S>) => AgentAnswer };
 
 /**
+ * The answers of the seams of issue #51 for a bridge that maps none of their
+ * events yet (its protocol table names none, so no event reaches them): no
+ * opinion. The seams-agents branch replaces this, bridge by bridge.
+ */
+export const UNMAPPED_SEAM_ANSWERS = {
+  'tools/permission-request': () => NO_OPINION,
+  'agent/subagent-start': () => NO_OPINION,
+  'agent/subagent-stop': () => NO_OPINION,
+  'agent/notification': () => NO_OPINION,
+  'agent/pre-compact': () => NO_OPINION,
+  'agent/session-end': () => NO_OPINION,
+} as const;
+
+/**
  * A bridge's `answer`, dispatching on the seam to the agent's table (which
  * names every seam). A seam outside it is a host bug, not "no opinion": it
  * throws, and the caller answers the event fail-closed.
@@ -274,10 +288,10 @@ export function eventRows(table: AnyEventTable): AgentEventMapping[] {
   return (Object.entries(table) as [SeamId, SeamEventTable[SeamId]][]).flatMap(([seam, rows]) => rows.map((row) => ({ event: row.event, seam, answers: row.answers })));
 }
 
-/** The seam → event direction of a protocol table: the event hookbox sends for each seam it names. */
+/** The seam → event direction of a protocol table: the event hookbox sends for each seam it names (undefined where it has none). */
 export function firstEvents<T extends AnyEventTable>(table: T): FirstEvents<T> {
-  return Object.fromEntries(Object.entries(table).map(([seam, rows]) => [seam, (rows as SeamEventTable[SeamId])[0].event])) as FirstEvents<T>;
+  return Object.fromEntries(Object.entries(table).map(([seam, rows]) => [seam, (rows as SeamEventTable[SeamId])[0]?.event])) as FirstEvents<T>;
 }
 
-/** Each seam of a protocol table → the event name of its first row. */
-type FirstEvents<T extends AnyEventTable> = { readonly [S in keyof T]: T[S] extends readonly [{ readonly event: infer E }, ...unknown[]] ? E : never };
+/** Each seam of a protocol table → the event name of its first row, or undefined where the agent has no event for it. */
+type FirstEvents<T extends AnyEventTable> = { readonly [S in keyof T]: T[S] extends readonly [{ readonly event: infer E }, ...unknown[]] ? E : undefined };

@@ -1,5 +1,5 @@
 import type { AgentAnswer, AgentBridge } from './agent-bridge.ts';
-import { CONTINUE_REASON, NO_OPINION, WITHHELD_OUTPUT, type SeamAnswers, askAsDeny, jsonAnswer } from './bridge-parts.ts';
+import { CONTINUE_REASON, NO_OPINION, UNMAPPED_SEAM_ANSWERS, WITHHELD_OUTPUT, type SeamAnswers, askAsDeny, jsonAnswer } from './bridge-parts.ts';
 import { safeContext, safeText } from './event-input.ts';
 
 /**
@@ -34,6 +34,7 @@ function answer(value: PluginAnswer): AgentAnswer {
 export function pluginSeamAnswers(agent: string): SeamAnswers {
   const context = (text: string | undefined) => (text === undefined ? {} : { context: safeContext(text) });
   return {
+    ...UNMAPPED_SEAM_ANSWERS,
     'agent/session-start': (start) => (start.additionalContext === undefined ? NO_OPINION : answer({ context: safeContext(start.additionalContext) })),
     'agent/prompt-submit': (prompt, event) => {
       if (prompt.action === 'block') return answer({ block: safeText(prompt.reason) });

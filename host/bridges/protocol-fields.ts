@@ -13,6 +13,12 @@ const SPECIFIC_FIELDS: Readonly<Record<ToolEventName, readonly string[]>> = {
   PreToolUse: ['hookEventName', 'permissionDecision', 'permissionDecisionReason'],
   PostToolUse: ['hookEventName', 'additionalContext'],
   Stop: [],
+  PermissionRequest: ['hookEventName', 'decision'],
+  SubagentStart: ['hookEventName', 'additionalContext'],
+  SubagentStop: [],
+  Notification: [],
+  PreCompact: [],
+  SessionEnd: [],
 };
 
 /** Documented fields hookbox refuses, with why: answering them silently would change what the hook meant. */
@@ -33,6 +39,12 @@ const DECISIONS: Readonly<Record<ToolEventName, readonly string[]>> = {
   PreToolUse: ['approve', 'block'],
   PostToolUse: ['block'],
   Stop: ['block'],
+  PermissionRequest: [],
+  SubagentStart: [],
+  SubagentStop: ['block'],
+  Notification: [],
+  PreCompact: ['block'],
+  SessionEnd: [],
 };
 
 const OutputSchema = z.object({
@@ -48,6 +60,14 @@ const OutputSchema = z.object({
       permissionDecision: z.string().optional(),
       permissionDecisionReason: z.string().optional(),
       additionalContext: z.string().optional(),
+      /** PermissionRequest's answer for the person. */
+      decision: z
+        .strictObject({
+          behavior: z.enum(['allow', 'deny']),
+          message: z.string().optional(),
+          interrupt: z.boolean().optional(),
+        })
+        .optional(),
     })
     .optional(),
 });
@@ -99,7 +119,12 @@ function checkSpecific(seam: SeamId, specific: Record<string, unknown>): string 
   for (const [key, why] of Object.entries(REFUSED_FIELDS)) {
     if (Object.hasOwn(specific, key)) return `output.hookSpecificOutput.${key}: ${why}`;
   }
-  if (event === 'Stop') return 'output.hookSpecificOutput: Stop hooks have no hookSpecificOutput; use "decision": "block" with a "reason"';
+  if (event === 'Stop' || event === 'SubagentStop') {
+    return `output.hookSpecificOutput: ${event} hooks have no hookSpecificOutput; use "decision": "block" with a "reason"`;
+  }
+  if (SPECIFIC_FIELDS[event].length === 0) return `output.hookSpecificOutput: ${event} hooks have no hookSpecificOutput`;
+  const nested = (specific.decision as Record<string, unknown> | null | undefined)?.updatedInput;
+  if (event === 'PermissionRequest' && nested !== undefined) return `output.hookSpecificOutput.decision.updatedInput: ${REFUSED_FIELDS.updatedInput}`;
   const name = specific.hookEventName;
   if (name !== undefined && name !== event) {
     return `output.hookSpecificOutput.hookEventName: expected "${event}" for ${seam}, got ${JSON.stringify(name)}`;

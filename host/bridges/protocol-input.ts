@@ -15,7 +15,12 @@ export const CODEX_MODEL_PLACEHOLDER = 'hookbox';
  * - SessionStart: `source`; UserPromptSubmit: `prompt`;
  * - PreToolUse: `tool_name`, `tool_input`, `tool_use_id`; PostToolUse adds `tool_response`;
  * - Stop: `stop_hook_active` = the turn was already forced on (`continuations > 0`)
- *   (Codex adds `last_assistant_message`).
+ *   (Codex adds `last_assistant_message`);
+ * - PermissionRequest: `tool_name`, `tool_input`; SubagentStart: `agent_id`,
+ *   `agent_type`; SubagentStop: those, `stop_hook_active` and
+ *   `last_assistant_message`; Notification: `message`, `title`,
+ *   `notification_type`; PreCompact: `trigger`, `custom_instructions`;
+ *   SessionEnd: `reason`.
  *
  * `transcript_path` is the Claude Code-format transcript the session writes
  * beside its log (`claude-transcript.ts`) when there is one, else `null`:
@@ -54,6 +59,39 @@ const EVENT_FIELDS: { readonly [S in SeamId]: (payload: PayloadOf<S>, protocol: 
     stop_hook_active: payload.continuations > 0,
     ...(protocol === 'codex' && { last_assistant_message: payload.lastAssistantText ?? null }),
   }),
+  'tools/permission-request': (payload, protocol, cwd) => toolFields(protocol, payload, cwd),
+  'agent/subagent-start': (payload) => ({ agent_id: payload.agentId ?? '', agent_type: payload.agentType }),
+  'agent/subagent-stop': (payload) => ({
+    stop_hook_active: payload.continuations > 0,
+    agent_id: payload.agentId ?? '',
+    agent_type: payload.agentType ?? '',
+    last_assistant_message: payload.lastAssistantText ?? null,
+  }),
+  'agent/notification': (payload) => ({
+    message: payload.message,
+    ...(payload.title !== undefined && { title: payload.title }),
+    notification_type: NOTIFICATION_TYPE[payload.kind],
+  }),
+  'agent/pre-compact': (payload) => ({ trigger: payload.trigger, custom_instructions: payload.instructions ?? '' }),
+  'agent/session-end': (payload) => ({ reason: SESSION_END_REASON[payload.reason] }),
+};
+
+/** Claude Code's `notification_type` for each kind of notification. */
+const NOTIFICATION_TYPE: { readonly [K in PayloadOf<'agent/notification'>['kind']]: string } = {
+  permission: 'permission_prompt',
+  idle: 'idle_prompt',
+  auth: 'auth_success',
+  elicitation: 'elicitation_dialog',
+  other: 'other',
+};
+
+/** Claude Code's SessionEnd `reason` for each of hookbox's (it names an exit from the prompt `prompt_input_exit`). */
+const SESSION_END_REASON: { readonly [R in PayloadOf<'agent/session-end'>['reason']]: string } = {
+  exit: 'prompt_input_exit',
+  clear: 'clear',
+  logout: 'logout',
+  error: 'other',
+  other: 'other',
 };
 
 /** `tool_name` and `tool_input` of a tool seam's call, in the protocol's names and shapes. */

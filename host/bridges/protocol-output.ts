@@ -13,8 +13,10 @@ const MAX_TEXT = 2000;
  * decision, as each tool documents it:
  *
  * - exit 2: a blocking error with stderr as the reason (stdout ignored):
- *   PreToolUse → deny, UserPromptSubmit / PostToolUse → block, Stop →
- *   `continue {reason}`; SessionStart cannot block (a fault, logged).
+ *   PreToolUse / PermissionRequest → deny, UserPromptSubmit / PostToolUse /
+ *   PreCompact → block, Stop / SubagentStop → `continue {reason}`;
+ *   SessionStart, SubagentStart, Notification and SessionEnd cannot block
+ *   (a fault, logged).
  * - any other non-zero exit: a non-blocking error in those tools, a
  *   `plugin-error` fault here (the hook's fail policy decides).
  * - exit 0: stdout is JSON (`decision`/`reason`, `continue`/`stopReason`,
@@ -96,7 +98,24 @@ const JSON_DECISION: { readonly [S in SeamId]: (answer: JsonAnswer) => Outcome<S
   // Stop blocked = the agent keeps working, with the reason as its next instruction.
   'agent/turn-continuation': ({ block, blockReason }) => (block ? decision({ action: 'continue', reason: blockReason }) : { type: 'no-opinion' }),
   'agent/session-start': ({ context }) => (context === undefined ? { type: 'no-opinion' } : decision({ additionalContext: context })),
+  'tools/permission-request': ({ protocol, output }) => permissionRequest(protocol, output),
+  'agent/subagent-start': ({ context }) => (context === undefined ? { type: 'no-opinion' } : decision({ additionalContext: context })),
+  // SubagentStop blocked = the subagent keeps working, as Stop.
+  'agent/subagent-stop': ({ block, blockReason }) => (block ? decision({ action: 'continue', reason: blockReason }) : { type: 'no-opinion' }),
+  'agent/pre-compact': ({ block, blockReason }) => (block ? decision({ action: 'block', reason: blockReason }) : { type: 'no-opinion' }),
+  // Notifications: the JSON is checked (protocol-fields.ts), it decides nothing.
+  'agent/notification': () => ({ type: 'no-opinion' }),
+  'agent/session-end': () => ({ type: 'no-opinion' }),
 };
+
+/** PermissionRequest's `hookSpecificOutput.decision`: the hook answers for the person, or says nothing (the person is asked). */
+function permissionRequest(protocol: ToolProtocol, output: ProtocolOutput): Outcome<'tools/permission-request'> {
+  const answer = output.hookSpecificOutput?.decision;
+  if (answer === undefined) return { type: 'no-opinion' };
+  const message = nonEmpty(answer.message) ?? nonEmpty(output.systemMessage);
+  if (answer.behavior === 'allow') return decision({ action: 'allow', ...(message !== undefined && { reason: message }) });
+  return decision({ action: 'deny', reason: message ?? `denied by a ${PROTOCOL_LABEL[protocol]} hook (behavior "deny" without a message)` });
+}
 
 function preTool(protocol: ToolProtocol, output: ProtocolOutput): Outcome<'tools/pre-execute'> {
   const specific = output.hookSpecificOutput;
@@ -144,27 +163,35 @@ export function protocolNotices(result: ProtocolResult): string[] {
 function stopProcessing<S extends SeamId>(protocol: ToolProtocol, seam: S, stopReason: string | undefined): Outcome<S> {
   const reason = nonEmpty(stopReason) ?? `stopped by a ${PROTOCOL_LABEL[protocol]} hook ("continue": false)`;
   return restrictive(seam, reason, { action: 'stop' }, () =>
-    fault('schema', 'output.continue: false cannot stop agent/session-start (a notification cannot block start-up)'),
+    fault('schema', `output.continue: false cannot stop ${seam} (a notification cannot block anything)`),
   );
 }
 
 /**
  * The seam's restrictive decision for a tool hook that said stop or block:
- * deny a tool call, block a prompt or result; what it means for the turn
- * and for session-start (which cannot be blocked) is the caller's.
+ * deny a tool call or a permission, block a prompt, a result or a
+ * compaction; what it means for a turn or a subagent is the caller's, and
+ * the notifications (which cannot be blocked) are the caller's too.
  */
 function restrictive<S extends SeamId>(
   seam: S,
   reason: string,
   onContinuation: DecisionOf<'agent/turn-continuation'>,
-  onSessionStart: () => Outcome<S>,
+  onNotification: () => Outcome<S>,
 ): Outcome<S> {
+  const cannotBlock = onNotification as () => Outcome<never>;
   const restricted: { readonly [T in SeamId]: () => Outcome<T> } = {
     'tools/pre-execute': () => decision({ action: 'deny', reason }),
+    'tools/permission-request': () => decision({ action: 'deny', reason }),
     'agent/prompt-submit': () => decision({ action: 'block', reason }),
     'tools/post-execute': () => decision({ action: 'block', reason }),
+    'agent/pre-compact': () => decision({ action: 'block', reason }),
     'agent/turn-continuation': () => decision(onContinuation),
-    'agent/session-start': onSessionStart as () => Outcome<'agent/session-start'>,
+    'agent/subagent-stop': () => decision(onContinuation),
+    'agent/session-start': cannotBlock,
+    'agent/subagent-start': cannotBlock,
+    'agent/notification': cannotBlock,
+    'agent/session-end': cannotBlock,
   };
   return restricted[seam]() as Outcome<S>;
 }
@@ -176,7 +203,7 @@ function blockingExit<S extends SeamId>(protocol: ToolProtocol, seam: S, stderr:
     reason = `blocked by a ${PROTOCOL_LABEL[protocol]} hook (exit code 2, nothing on stderr)`;
   }
   return restrictive(seam, reason, { action: 'continue', reason }, () =>
-    fault('plugin-error', `exit code 2 cannot block agent/session-start (a notification): ${reason}`),
+    fault('plugin-error', `exit code 2 cannot block ${seam} (a notification): ${reason}`),
   );
 }
 

@@ -14,21 +14,47 @@ export const PROTOCOL_LABEL: Readonly<Record<ToolProtocol, string>> = {
 };
 
 /**
- * The event a hook of either format is sent for each seam: the first event
- * of each seam in Claude Code's protocol table (an event such as
- * `PostToolUseFailure`, which Claude Code sends and hookbox reads, is never
- * sent to a hook). Codex's table names the same first events (checked here).
+ * Claude Code's (and Codex's) names for the seams of issue #51, which a hook
+ * of either format is sent while Claude Code's protocol table does not map
+ * them yet (the seams-agents branch maps them there; then the table's first
+ * events take over).
  */
-export const EVENT_FOR_SEAM: { readonly [S in SeamId]: ToolEventName } = firstEvents(CLAUDE_CODE_SEAM_EVENTS) satisfies ReturnType<
-  typeof firstEvents<typeof CODEX_SEAM_EVENTS>
->;
+const HOOK_FORMAT_EVENTS = {
+  'tools/permission-request': 'PermissionRequest',
+  'agent/subagent-start': 'SubagentStart',
+  'agent/subagent-stop': 'SubagentStop',
+  'agent/notification': 'Notification',
+  'agent/pre-compact': 'PreCompact',
+  'agent/session-end': 'SessionEnd',
+} as const;
+
+type TableEvents<T> = { [S in keyof T]: T[S] extends readonly [{ readonly event: infer E }, ...unknown[]] ? E : never }[keyof T];
 
 /**
  * A hook event hookbox supports, by its Claude Code / Codex name. Read from
  * the table itself, not from `EVENT_FOR_SEAM`, so that a seam missing from
  * Claude Code's table fails `tsc` there and here, not in every reader.
  */
-export type ToolEventName = { [S in keyof typeof CLAUDE_CODE_SEAM_EVENTS]: (typeof CLAUDE_CODE_SEAM_EVENTS)[S][0]['event'] }[keyof typeof CLAUDE_CODE_SEAM_EVENTS];
+export type ToolEventName = TableEvents<typeof CLAUDE_CODE_SEAM_EVENTS> | (typeof HOOK_FORMAT_EVENTS)[keyof typeof HOOK_FORMAT_EVENTS];
+
+type CodexFirstEvents = ReturnType<typeof firstEvents<typeof CODEX_SEAM_EVENTS>>;
+
+/**
+ * The event a hook of either format is sent for each seam: the first event
+ * of each seam in Claude Code's protocol table (an event such as
+ * `PostToolUseFailure`, which Claude Code sends and hookbox reads, is never
+ * sent to a hook). Where Codex maps a seam, it names the same first event
+ * (checked here).
+ */
+export const EVENT_FOR_SEAM: { readonly [S in SeamId]: ToolEventName } = {
+  ...HOOK_FORMAT_EVENTS,
+  ...definedEvents(firstEvents(CLAUDE_CODE_SEAM_EVENTS)),
+} satisfies { readonly [S in SeamId]: CodexFirstEvents[S] extends undefined ? ToolEventName : CodexFirstEvents[S] };
+
+/** A table's first events without the seams it has none for. */
+function definedEvents<T extends Record<string, string | undefined>>(events: T): { [K in keyof T as T[K] extends undefined ? never : K]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(events).filter(([, event]) => event !== undefined)) as never;
+}
 
 /** The seam each supported event maps to. */
 export const SEAM_FOR_EVENT: Readonly<Record<ToolEventName, SeamId>> = Object.fromEntries(

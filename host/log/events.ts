@@ -90,7 +90,13 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     content: z.string(),
     source: z.enum(['session-start', 'prompt-submit', 'post-tool', 'inject']),
   }),
-  z.object({ type: z.literal('steering/message'), turn, content: z.string() }),
+  z.object({
+    type: z.literal('steering/message'),
+    turn,
+    content: z.string(),
+    /** A subagent forced on (agent/subagent-stop), by the agent's id for it ('' when it gives none); absent: the turn itself. */
+    subagent: z.string().optional(),
+  }),
   z.object({
     type: z.literal('turn/end'),
     turn,

@@ -36,6 +36,12 @@ export const WARM_UP_PAYLOADS: { readonly [S in SeamId]: PayloadOf<S> } = {
     result: { content: 'total 0\n', isError: false },
   },
   'agent/turn-continuation': { continuations: 0, lastAssistantText: 'Done.' },
+  'tools/permission-request': { toolCallId: 'hookbox-warm-up', toolName: 'bash', arguments: { command: 'npm install' } },
+  'agent/subagent-start': { agentId: 'hookbox-warm-up', agentType: 'general-purpose' },
+  'agent/subagent-stop': { agentId: 'hookbox-warm-up', agentType: 'general-purpose', continuations: 0, lastAssistantText: 'Done.' },
+  'agent/notification': { kind: 'idle', message: 'Claude is waiting for your input' },
+  'agent/pre-compact': { trigger: 'auto' },
+  'agent/session-end': { reason: 'exit' },
 };
 
 /** The session a warm-up call names (never a real session id: real ones are UUIDs or operator-chosen). */

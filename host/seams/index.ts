@@ -1,10 +1,16 @@
 import type { z } from 'zod';
 import type { SeamId as GeneratedSeamId } from '../../pdk/generated/seam-names.ts';
+import { notificationSeam } from './notification.ts';
+import { permissionRequestSeam } from './permission-request.ts';
 import { postToolSeam } from './post-tool.ts';
+import { preCompactSeam } from './pre-compact.ts';
 import { preToolSeam } from './pre-tool.ts';
 import { promptSubmitSeam } from './prompt-submit.ts';
 import type { SeamDefinition, SeamExport } from './seam.ts';
+import { sessionEndSeam } from './session-end.ts';
 import { sessionStartSeam } from './session-start.ts';
+import { subagentStartSeam } from './subagent-start.ts';
+import { subagentStopSeam } from './subagent-stop.ts';
 import { turnContinuationSeam } from './turn-continuation.ts';
 
 /**
@@ -16,8 +22,14 @@ export const SEAMS = {
   'agent/session-start': sessionStartSeam,
   'agent/prompt-submit': promptSubmitSeam,
   'tools/pre-execute': preToolSeam,
+  'tools/permission-request': permissionRequestSeam,
   'tools/post-execute': postToolSeam,
+  'agent/subagent-start': subagentStartSeam,
+  'agent/subagent-stop': subagentStopSeam,
   'agent/turn-continuation': turnContinuationSeam,
+  'agent/notification': notificationSeam,
+  'agent/pre-compact': preCompactSeam,
+  'agent/session-end': sessionEndSeam,
 } as const satisfies { readonly [S in GeneratedSeamId]: SeamDefinition<S, z.ZodType, z.ZodType> };
 
 /** The type of `SEAMS`. */
@@ -71,3 +83,15 @@ export { PostToolDecisionSchema, PostToolPayloadSchema, ToolResultSchema } from 
 export type { PostToolDecision, PostToolPayload, ToolResult } from './post-tool.ts';
 export { ContinuationDecisionSchema, TurnContinuationPayloadSchema } from './turn-continuation.ts';
 export type { ContinuationDecision, TurnContinuationPayload } from './turn-continuation.ts';
+export { PermissionDecisionSchema, PermissionRequestPayloadSchema } from './permission-request.ts';
+export type { PermissionDecision, PermissionRequestPayload } from './permission-request.ts';
+export { SubagentStartDecisionSchema, SubagentStartPayloadSchema } from './subagent-start.ts';
+export type { SubagentStartDecision, SubagentStartPayload } from './subagent-start.ts';
+export { SubagentStopDecisionSchema, SubagentStopPayloadSchema } from './subagent-stop.ts';
+export type { SubagentStopDecision, SubagentStopPayload } from './subagent-stop.ts';
+export { NotificationDecisionSchema, NotificationKindSchema, NotificationPayloadSchema } from './notification.ts';
+export type { NotificationDecision, NotificationKind, NotificationPayload } from './notification.ts';
+export { CompactTriggerSchema, PreCompactDecisionSchema, PreCompactPayloadSchema } from './pre-compact.ts';
+export type { CompactTrigger, PreCompactDecision, PreCompactPayload } from './pre-compact.ts';
+export { SessionEndDecisionSchema, SessionEndPayloadSchema, SessionEndReasonSchema } from './session-end.ts';
+export type { SessionEndDecision, SessionEndPayload, SessionEndReason } from './session-end.ts';

@@ -5,6 +5,7 @@ import { CONTINUE_REASON, continuationCapReason } from '../loop/reactions.ts';
 import { deniedOutcome, postToolOutcome, promptOutcome, toolResultEvent } from '../loop/seam-outcome.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { CopyTable } from './copy-table.ts';
+import { LIFECYCLE_STEPS } from './lifecycle-steps.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
 
@@ -123,6 +124,7 @@ async function decideInSession(bridge: DecidingBridge, event: AgentSeamEvent, se
 
 /** Each seam's step, keyed by every seam (a new seam fails tsc here until it is handled). */
 const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
+  ...LIFECYCLE_STEPS,
   'agent/session-start': async (event, { session, bus }) => {
     const payload = event.payload;
     if (session.turn > 0 || session.turnOpen) {

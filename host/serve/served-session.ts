@@ -24,6 +24,8 @@ export class ServedSession {
   turnOpen = false;
   /** Times this turn was forced on by a hook (the continuation guard). */
   continuations = 0;
+  /** Times each subagent (by the agent's id for it) was forced on by a hook: the same guard for subagents. */
+  readonly subagentContinuations = new Map<string, number>();
   lastUsed = Date.now();
   /** Calls being decided now (the session is not expired under them). */
   inFlight = 0;
@@ -78,7 +80,8 @@ export class ServedSession {
     } else if (event.type === 'tool/result') {
       this.pending.delete(event.toolCallId);
     } else if (event.type === 'steering/message') {
-      this.continuations += 1;
+      if (event.subagent === undefined) this.continuations += 1;
+      else this.subagentContinuations.set(event.subagent, (this.subagentContinuations.get(event.subagent) ?? 0) + 1);
     }
   }
 

@@ -9,8 +9,14 @@ export const SEAM_NAMES = [
   { id: 'agent/session-start', export: 'session_start', handler: 'sessionStart' },
   { id: 'agent/prompt-submit', export: 'prompt_submit', handler: 'promptSubmit' },
   { id: 'tools/pre-execute', export: 'pre_tool', handler: 'preTool' },
+  { id: 'tools/permission-request', export: 'permission_request', handler: 'permissionRequest' },
   { id: 'tools/post-execute', export: 'post_tool', handler: 'postTool' },
+  { id: 'agent/subagent-start', export: 'subagent_start', handler: 'subagentStart' },
+  { id: 'agent/subagent-stop', export: 'subagent_stop', handler: 'subagentStop' },
   { id: 'agent/turn-continuation', export: 'turn_continuation', handler: 'turnContinuation' },
+  { id: 'agent/notification', export: 'notification', handler: 'notification' },
+  { id: 'agent/pre-compact', export: 'pre_compact', handler: 'preCompact' },
+  { id: 'agent/session-end', export: 'session_end', handler: 'sessionEnd' },
 ] as const;
 
 export type SeamName = (typeof SEAM_NAMES)[number];

@@ -82,6 +82,30 @@ export type PreToolDecision =
       reason?: string;
     };
 
+/** What a `tools/permission-request` hook receives. */
+export interface PermissionRequestPayload {
+  toolCallId: string;
+  toolName: string;
+  arguments: {
+    [k: string]: unknown;
+  };
+  reason?: string;
+}
+
+/** What a `tools/permission-request` hook may answer. */
+export type PermissionDecision =
+  | {
+      action: 'ask';
+    }
+  | {
+      action: 'allow';
+      reason?: string;
+    }
+  | {
+      action: 'deny';
+      reason: string;
+    };
+
 /** What a `tools/post-execute` hook receives. */
 export interface PostToolPayload {
   toolCallId: string;
@@ -107,8 +131,21 @@ export type PostToolDecision =
       reason: string;
     };
 
-/** What a `agent/turn-continuation` hook receives. */
-export interface TurnContinuationPayload {
+/** What a `agent/subagent-start` hook receives. */
+export interface SubagentStartPayload {
+  agentId?: string;
+  agentType: string;
+}
+
+/** What a `agent/subagent-start` hook may answer. */
+export interface SubagentStartDecision {
+  additionalContext?: string;
+}
+
+/** What a `agent/subagent-stop` hook receives. */
+export interface SubagentStopPayload {
+  agentId?: string;
+  agentType?: string;
   continuations: number;
   lastAssistantText?: string;
 }
@@ -123,13 +160,60 @@ export type ContinuationDecision =
       reason?: string;
     };
 
+/** What a `agent/turn-continuation` hook receives. */
+export interface TurnContinuationPayload {
+  continuations: number;
+  lastAssistantText?: string;
+}
+
+/** What a `agent/notification` hook receives. */
+export interface NotificationPayload {
+  kind: 'permission' | 'idle' | 'auth' | 'elicitation' | 'other';
+  message: string;
+  title?: string;
+}
+
+/** What a `agent/notification` hook may answer. */
+export interface NotificationDecision {}
+
+/** What a `agent/pre-compact` hook receives. */
+export interface PreCompactPayload {
+  trigger: 'manual' | 'auto';
+  instructions?: string;
+}
+
+/** What a `agent/pre-compact` hook may answer. */
+export type PreCompactDecision =
+  | {
+      action: 'allow';
+      additionalContext?: string;
+    }
+  | {
+      action: 'block';
+      reason: string;
+    };
+
+/** What a `agent/session-end` hook receives. */
+export interface SessionEndPayload {
+  reason: 'exit' | 'clear' | 'logout' | 'error' | 'other';
+}
+
+/** What a `agent/session-end` hook may answer. */
+export interface SessionEndDecision {}
+
 /** The payload and decision type of each seam. */
 export interface SeamTypes {
   'agent/session-start': { payload: SessionStartPayload; decision: SessionStartDecision };
   'agent/prompt-submit': { payload: PromptSubmitPayload; decision: PromptDecision };
   'tools/pre-execute': { payload: PreToolPayload; decision: PreToolDecision };
+  'tools/permission-request': { payload: PermissionRequestPayload; decision: PermissionDecision };
   'tools/post-execute': { payload: PostToolPayload; decision: PostToolDecision };
+  'agent/subagent-start': { payload: SubagentStartPayload; decision: SubagentStartDecision };
+  'agent/subagent-stop': { payload: SubagentStopPayload; decision: ContinuationDecision };
   'agent/turn-continuation': { payload: TurnContinuationPayload; decision: ContinuationDecision };
+  'agent/notification': { payload: NotificationPayload; decision: NotificationDecision };
+  'agent/pre-compact': { payload: PreCompactPayload; decision: PreCompactDecision };
+  'agent/session-end': { payload: SessionEndPayload; decision: SessionEndDecision };
 }
 
 /** What a hook export receives (msgpack). */

@@ -77,6 +77,63 @@ const FIXTURES: { [S in SeamId]: Fixture<S> } = {
     sticky: { action: 'continue', reason: 'keep going' },
     onThrow: null,
   },
+  'tools/permission-request': {
+    payload: { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm install' } },
+    defaultDecision: { action: 'ask' },
+    threaded: { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm install' } },
+    permissive: { action: 'allow', reason: 'fine' },
+    permissive2: { action: 'allow' },
+    accumulated: { action: 'allow', reason: 'fine' },
+    restrictive: { action: 'deny', reason: 'no' },
+    onThrow: { action: 'deny', reason: 'hook "thrower" failed (plugin-error): listener bug' },
+  },
+  'agent/subagent-start': {
+    payload: { agentId: 'a1', agentType: 'general-purpose' },
+    defaultDecision: {},
+    threaded: { agentId: 'a1', agentType: 'general-purpose' },
+    permissive: { additionalContext: 'a' },
+    permissive2: { additionalContext: 'b' },
+    accumulated: { additionalContext: 'a\n\nb' },
+    onThrow: null,
+  },
+  'agent/subagent-stop': {
+    payload: { agentId: 'a1', agentType: 'general-purpose', continuations: 0 },
+    defaultDecision: { action: 'stop' },
+    threaded: { agentId: 'a1', agentType: 'general-purpose', continuations: 0 },
+    permissive: { action: 'continue', reason: 'a' },
+    permissive2: { action: 'continue', reason: 'b' },
+    accumulated: { action: 'continue', reason: 'a\n\nb' },
+    sticky: { action: 'continue', reason: 'keep going' },
+    onThrow: null,
+  },
+  'agent/notification': {
+    payload: { kind: 'idle', message: 'waiting for your input' },
+    defaultDecision: {},
+    threaded: { kind: 'idle', message: 'waiting for your input' },
+    permissive: {},
+    permissive2: {},
+    accumulated: {},
+    onThrow: null,
+  },
+  'agent/pre-compact': {
+    payload: { trigger: 'auto' },
+    defaultDecision: { action: 'allow' },
+    threaded: { trigger: 'auto' },
+    permissive: { action: 'allow', additionalContext: 'a' },
+    permissive2: { action: 'allow', additionalContext: 'b' },
+    accumulated: { action: 'allow', additionalContext: 'a\n\nb' },
+    restrictive: { action: 'block', reason: 'no' },
+    onThrow: null,
+  },
+  'agent/session-end': {
+    payload: { reason: 'exit' },
+    defaultDecision: {},
+    threaded: { reason: 'exit' },
+    permissive: {},
+    permissive2: {},
+    accumulated: {},
+    onThrow: null,
+  },
 };
 
 const session: SessionInfo = { id: 's1', turn: 1, step: 1, cwd: '/tmp' };
@@ -160,7 +217,7 @@ describe.each(Object.keys(SEAMS) as SeamId[])('seam %s', (seam) => {
 
   if (sticky !== undefined) {
     it('a later listener never relaxes a restrictive decision', async () => {
-      const relaxed = seam === 'agent/turn-continuation' ? { action: 'stop' } : fixture.permissive;
+      const relaxed = seam === 'agent/turn-continuation' || seam === 'agent/subagent-stop' ? { action: 'stop' } : fixture.permissive;
       const { result, calls } = await run([sticky, relaxed as DecisionOf<SeamId>]);
       expect(result.decision).toEqual(sticky);
       expect(calls.map((c) => c.name)).toEqual(['h0', 'h1']);

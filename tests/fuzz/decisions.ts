@@ -35,7 +35,24 @@ export function validDecision(seam: SeamId): fc.Arbitrary<Record<string, unknown
         fc.record({ action: fc.constant('block'), reason: nonEmpty }),
       );
     case 'agent/turn-continuation':
+    case 'agent/subagent-stop':
       return fc.oneof(fc.constant({ action: 'stop' }), fc.record({ action: fc.constant('continue'), reason: opt(text) }).map(clean));
+    case 'tools/permission-request':
+      return fc.oneof(
+        fc.constant({ action: 'ask' }),
+        fc.record({ action: fc.constant('allow'), reason: opt(text) }).map(clean),
+        fc.record({ action: fc.constant('deny'), reason: nonEmpty }),
+      );
+    case 'agent/subagent-start':
+      return fc.record({ additionalContext: opt(text) }).map(clean);
+    case 'agent/pre-compact':
+      return fc.oneof(
+        fc.record({ action: fc.constant('allow'), additionalContext: opt(text) }).map(clean),
+        fc.record({ action: fc.constant('block'), reason: nonEmpty }),
+      );
+    case 'agent/notification':
+    case 'agent/session-end':
+      return fc.constant({});
   }
 }
 

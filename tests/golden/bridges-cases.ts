@@ -52,6 +52,12 @@ export const GOLDEN_NEXT: { [S in SeamId]: DecisionOf<S> | null } = {
   'tools/pre-execute': { action: 'allow' },
   'tools/post-execute': { action: 'accept' },
   'agent/turn-continuation': { action: 'stop' },
+  'tools/permission-request': { action: 'ask' },
+  'agent/subagent-start': null,
+  'agent/subagent-stop': { action: 'stop' },
+  'agent/notification': null,
+  'agent/pre-compact': { action: 'allow' },
+  'agent/session-end': null,
 };
 
 const bashCall = { toolCallId: 'call-1', toolName: 'bash', arguments: { command: 'rm -rf build', timeoutMs: 5000 } };

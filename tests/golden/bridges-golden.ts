@@ -47,6 +47,12 @@ const OUTPUT_PAYLOAD: { [S in SeamId]: PayloadOf<S> } = {
   'tools/pre-execute': { toolCallId: 'call-1', toolName: 'bash', arguments: { command: 'rm -rf build' } },
   'tools/post-execute': { toolCallId: 'call-1', toolName: 'bash', arguments: { command: 'cat .env' }, result: { content: 'TOKEN=abc\nexit code: 0', isError: false } },
   'agent/turn-continuation': { continuations: 0 },
+  'tools/permission-request': { toolCallId: 'call-1', toolName: 'bash', arguments: { command: 'npm install left-pad' } },
+  'agent/subagent-start': { agentId: 'agent-1', agentType: 'Explore' },
+  'agent/subagent-stop': { agentId: 'agent-1', agentType: 'Explore', continuations: 0, lastAssistantText: 'found 3 callers' },
+  'agent/notification': { kind: 'permission', message: 'Claude needs your permission to use Bash', title: 'Permission' },
+  'agent/pre-compact': { trigger: 'auto' },
+  'agent/session-end': { reason: 'exit' },
 };
 
 async function renderProtocol(protocol: ToolProtocol): Promise<unknown> {

@@ -27,6 +27,12 @@ describe('generated wire contract and PDK types', () => {
       'tools/pre-execute': ['waterfall', 'pre_tool'],
       'tools/post-execute': ['waterfall', 'post_tool'],
       'agent/turn-continuation': ['waterfall', 'turn_continuation'],
+      'tools/permission-request': ['waterfall', 'permission_request'],
+      'agent/subagent-start': ['notify', 'subagent_start'],
+      'agent/subagent-stop': ['waterfall', 'subagent_stop'],
+      'agent/notification': ['notify', 'notification'],
+      'agent/pre-compact': ['waterfall', 'pre_compact'],
+      'agent/session-end': ['notify', 'session_end'],
     });
     expect(contract.$defs.PreToolDecision).toMatchObject({ oneOf: expect.any(Array) });
   });

@@ -256,8 +256,17 @@ export const COPILOT_CACHE_DIR = sharedCacheDir('hookbox-copilot-cache');
  * trusted (repository hooks run only in a trusted folder) and every tool
  * allowed, so only hooks decide.
  */
-export function runCopilot(home: string, cwd: string, mockUrl: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
-  return runAsync(COPILOT_BIN, ['-p', prompt, '--allow-all-tools', '--trust-folder', '--output-format', 'json', '--disable-client-telemetry'], {
+export function runCopilot(
+  home: string,
+  cwd: string,
+  mockUrl: string,
+  prompt: string,
+  extraEnv: Record<string, string> = {},
+  { allowAllTools = true }: { readonly allowAllTools?: boolean } = {},
+): Promise<AgentRun> {
+  // Without --allow-all-tools a shell call asks (headless: its permissionRequest hooks, then a refusal).
+  const allow = allowAllTools ? ['--allow-all-tools'] : [];
+  return runAsync(COPILOT_BIN, ['-p', prompt, ...allow, '--trust-folder', '--output-format', 'json', '--disable-client-telemetry'], {
     cwd,
     timeoutMs: 240_000,
     env: baseEnv({

@@ -16,6 +16,7 @@ import { functionCallOutputs, responsesInput, startResponsesMock } from '../help
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { CODEX_BIN, agentUnavailable, hookbox, runCodex, writeCodexHome } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
+import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
 
 const unavailable = agentUnavailable(CODEX_BIN, '0.169.0');
 const RUN_TIMEOUT = 300_000;
@@ -150,6 +151,27 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
     const [output] = functionCallOutputs(p.mock.turns[1]!);
     expect(output).toMatch(/^Command blocked by PreToolUse hook: .*trap/);
+  });
+
+  it('lifecycle seams: a wasm hook blocking PreCompact stops the auto-compaction (Codex makes no summary request; the run ends, exit 1)', { timeout: RUN_TIMEOUT }, async () => {
+    const { config, server } = await serveLifecycleHook(join(suite.root, 'lifecycle'), {
+      'agent/pre-compact': { action: 'block', reason: 'COMPACTION-REFUSED-MARKER' },
+    });
+    try {
+      const p = await project([{ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'echo hi' } }] }, { text: 'summary' }, { text: 'done' }], { config, socket: server.socket });
+      // Every response of the mock reports 15 tokens: over this limit, Codex compacts after the first one (measured).
+      const file = join(p.home, 'config.toml');
+      writeFileSync(file, `model_auto_compact_token_limit = 12\n${readFileSync(file, 'utf8')}`);
+      const run = await runCodex(p.home, p.project, 'say hi');
+      const asked = p.mock.turns.map((turn) => turn.text);
+      expect(asked.some((text) => text.includes('CONTEXT CHECKPOINT COMPACTION')), 'Codex compacted despite the block').toBe(false);
+      // `continue: false` ends the run (exit 1; `codex exec --json` prints no stopReason), before SessionEnd.
+      expect(run.status).toBe(1);
+      expect(server.log()).toMatch(/codex \S+ PreCompact block/);
+      expect(lifecycleCalls(p.project).map((call) => call.seam)).toContain('agent/pre-compact');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('portable settings (hookbox in the project\'s node_modules): the hook command names no machine path, and codex runs it — guard-bash denies a wipe, decided in-process', { timeout: RUN_TIMEOUT }, async () => {

@@ -19,6 +19,7 @@ import type { StepSource } from '../helpers/mock-model/script.ts';
 import { COPILOT_BIN, agentUnavailable, hookbox, runCopilot } from '../helpers/real-agents.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { skipUnless } from '../helpers/skips.ts';
+import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
 
 const unavailable = agentUnavailable(COPILOT_BIN, '1.0.102');
 const RUN_TIMEOUT = 300_000;
@@ -102,6 +103,38 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
     const lastUser = chatMessages(p.mock.turns[2]!).filter((message) => message.role === 'user').at(-1);
     expect(JSON.stringify(lastUser?.content)).toMatch(/test-gate/);
     expect(existsSync(join(p.project, 'fixed'))).toBe(true);
+  });
+
+  it('lifecycle seams: subagentStop continue makes the subagent go on (hookbox caps it: Copilot has no cap of its own), permissionRequest deny refuses a shell call, subagentStart and sessionEnd are heard — all by one wasm hook', { timeout: RUN_TIMEOUT }, async () => {
+    const { config, server } = await serveLifecycleHook(join(suite.root, 'lifecycle'), {
+      'agent/subagent-start': {},
+      'agent/subagent-stop': { action: 'continue', reason: 'KEEP-GOING-MARKER' },
+      'tools/permission-request': { action: 'deny', reason: 'PERMISSION-DENY-MARKER' },
+      'agent/session-end': {},
+    });
+    try {
+      const isSubagent = (request: Parameters<typeof chatMessages>[0]) => JSON.stringify(chatMessages(request).filter((message) => message.role === 'user')[0] ?? '').includes('SUBTASK-MARKER');
+      const step: StepSource = (request) => {
+        if (isSubagent(request)) return { text: 'sub finished' };
+        const shown = JSON.stringify(chatMessages(request));
+        if (!shown.includes('"task"')) return { toolCalls: [{ name: 'task', arguments: { description: 'probe', prompt: 'SUBTASK-MARKER say hi', agent_type: 'general-purpose', name: 'probe' } }] };
+        if (!shown.includes('refused.txt')) return { toolCalls: [{ name: 'bash', arguments: { command: 'echo x > refused.txt', description: 'step' } }] };
+        return { text: 'done' };
+      };
+      const p = await project(Array.from({ length: 12 }, () => step), { config, socket: server.socket });
+      const run = await runCopilot(p.home, p.project, p.mock.url, 'Delegate, then write a file.', {}, { allowAllTools: false });
+      expect(run.status, run.stderr).toBe(0);
+      const subagent = p.mock.turns.filter(isSubagent).map((request) => JSON.stringify(chatMessages(request)));
+      expect(subagent.filter((shown) => shown.includes('KEEP-GOING-MARKER')).length, 'the subagent was not sent on by the hook').toBeGreaterThan(0);
+      // The hook answers continue every time: hookbox's cap (3) ends it.
+      expect(subagent.length).toBeLessThanOrEqual(1 + 3);
+      expect(existsSync(join(p.project, 'refused.txt'))).toBe(false);
+      expect(JSON.stringify(chatMessages(p.mock.turns.at(-1)!))).toContain('PERMISSION-DENY-MARKER');
+      const seams = new Set(lifecycleCalls(p.project).map((call) => call.seam));
+      expect([...seams].sort()).toEqual(['agent/session-end', 'agent/subagent-start', 'agent/subagent-stop', 'tools/permission-request']);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('a hook that traps fails closed: the command is denied and never runs', { timeout: RUN_TIMEOUT }, async () => {

@@ -15,6 +15,7 @@ import { functionResponses, geminiContents, startGeminiMock } from '../helpers/m
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { GEMINI_BIN, agentUnavailable, hookbox, runGemini, writeGeminiHome } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
+import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
 
 const unavailable = agentUnavailable(GEMINI_BIN, '0.61.0');
 const RUN_TIMEOUT = 300_000;
@@ -110,6 +111,21 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
     expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
     const [response] = functionResponses(p.mock.turns[1]!);
     expect(JSON.stringify(response)).toMatch(/Tool execution blocked: .*trap/);
+  });
+
+  it('lifecycle seams: /compress fires PreCompress (advisory: Gemini compresses whatever a hook says) and the session end fires SessionEnd (reason exit), both reaching a wasm hook', { timeout: RUN_TIMEOUT }, async () => {
+    const { config, server } = await serveLifecycleHook(join(suite.root, 'lifecycle'), { 'agent/pre-compact': { action: 'allow' }, 'agent/session-end': {} });
+    try {
+      const p = await project([{ text: 'done' }], { config, socket: server.socket });
+      const compressed = await run(p, '/compress');
+      expect(compressed.status, compressed.stderr).toBe(0);
+      const seams = lifecycleCalls(p.project).map((call) => call.seam);
+      expect(seams).toContain('agent/pre-compact');
+      expect(seams).toContain('agent/session-end');
+      expect(server.log()).toMatch(/gemini .*SessionEnd/);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('portable settings (hookbox in the project\'s node_modules): the hook command names no machine path, and gemini runs it — guard-bash denies a wipe, decided in-process', { timeout: RUN_TIMEOUT }, async () => {

@@ -18,6 +18,7 @@ import { startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts
 import type { MockModel } from '../helpers/mock-model/script.ts';
 import { PI_BIN, agentUnavailable, runPi, writePiAgentDir } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
+import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
 import { wedgedServer } from '../helpers/wedged-server.ts';
 import { pluginAgentCases } from './plugin-agent.case.ts';
 
@@ -81,6 +82,18 @@ describe.skipIf(skipped)(`hookbox inside the real pi${because}`, () => {
     expect(result.status, result.stderr).toBe(0);
     expect(readFileSync(join(p.project, 'prod.env'), 'utf8')).toBe('A=1\n');
     expect(toolResults(p.turns()[1]!)[0]).toMatch(/no-env: writes to \.env files are not allowed/);
+  });
+
+  it('lifecycle: the session ends (pi -p quits) and session_shutdown reaches a wasm hook as agent/session-end', { timeout: RUN_TIMEOUT }, async () => {
+    const { config, server } = await serveLifecycleHook(join(suite.root, 'lifecycle'), { 'agent/session-end': {} });
+    try {
+      const p = await project([{ text: 'hello' }], { config, socket: server.socket });
+      const result = await run(p, 'say hi');
+      expect(result.status, result.stderr).toBe(0);
+      expect(lifecycleCalls(p.project)).toEqual([{ seam: 'agent/session-end', decision: {} }]);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('a server that never answers: the extension answers closed at its own deadline — the prompt is blocked, the model never called', { timeout: RUN_TIMEOUT }, async () => {

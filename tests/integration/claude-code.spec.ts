@@ -21,6 +21,7 @@ import { exampleManifest } from '../helpers/examples.ts';
 import type { MockAnthropic, MockReply } from '../helpers/mock-anthropic.ts';
 import { startAnthropicMock, withMock } from '../helpers/mock-model/lifecycle.ts';
 import { writeCorpusWasm } from '../helpers/wat.ts';
+import { writeFixedAnswersWasm } from '../helpers/wat-fixed-answers.ts';
 import { skipUnless } from '../helpers/skips.ts';
 
 const probe = probeClaude();
@@ -86,6 +87,7 @@ async function inClaudeProject(
 describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? undefined : probe.reason, { required: '@anthropic-ai/claude-code' }))(TITLE, () => {
   let demo: Served;
   let faulty: Served;
+  let lifecycle: Served;
   let base: string;
 
   beforeAll(async () => {
@@ -102,11 +104,22 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
       { name: 'trap', wasm: trap, seams: ['tools/pre-execute'], tools: ['bash'] },
       { name: 'spin', wasm: spin, seams: ['tools/pre-execute'], tools: ['write_file'], timeoutMs: 200 },
     ]);
+    // A real wasm hook with planted decisions on the lifecycle seams (#51).
+    const fixed = await writeFixedAnswersWasm(join(base, 'wasm'), 'lifecycle', {
+      subagent_start: { additionalContext: 'SUBAGENT-CONTEXT-MARKER' },
+      subagent_stop: { action: 'continue', reason: 'KEEP-GOING-MARKER' },
+      permission_request: { action: 'deny', reason: 'PERMISSION-DENY-MARKER' },
+      session_end: {},
+    });
+    lifecycle = await serve(join(base, 'lifecycle'), [
+      { name: 'lifecycle', wasm: fixed, seams: ['agent/subagent-start', 'agent/subagent-stop', 'tools/permission-request', 'agent/session-end'], timeoutMs: 5000 },
+    ]);
   }, 120_000);
 
   afterAll(async () => {
     await demo?.server.close();
     await faulty?.server.close();
+    await lifecycle?.server.close();
   });
 
   for (const transport of ['command', 'http'] as const) {
@@ -229,6 +242,41 @@ describe.skipIf(skipUnless('Claude Code with hookbox (real binary)', probe.ok ? 
           const { events } = readSessionLog(log);
           expect(events.some((event) => event.type === 'tool/result' && event.hookEffect === 'replaced' && event.original !== undefined)).toBe(true);
           expect(readFileSync(log, 'utf8')).not.toContain(AWS_KEY);
+        },
+      );
+    },
+    RUN_TIMEOUT,
+  );
+
+  it(
+    'lifecycle seams reach a wasm hook and Claude Code honours its decisions: SubagentStop continue makes the subagent go on (capped), PermissionRequest deny refuses a Write, SubagentStart context reaches the subagent, SessionEnd is heard',
+    async () => {
+      await inClaudeProject(
+        (project) => setup(project, lifecycle, 'command'),
+        async ({ project, home, mock }) => {
+          const isSubagent = (body: Record<string, unknown>) => JSON.stringify((body.messages as unknown[])[0]).includes('SUBTASK-MARKER');
+          mock.script((request) => {
+            if (isSubagent(request.body)) return { text: 'sub finished' };
+            const shown = JSON.stringify(request.body.messages);
+            if (!shown.includes('"Agent"')) return { toolUses: [{ name: 'Agent', input: { description: 'probe', prompt: 'SUBTASK-MARKER say hi', subagent_type: 'general-purpose' } }] };
+            if (!shown.includes('"Write"')) return { toolUses: [{ name: 'Write', input: { file_path: join(project, 'refused.txt'), content: 'x' } }] };
+            return undefined;
+          });
+          // Write is not in --allowedTools: headless Claude Code asks its PermissionRequest hooks before refusing it on its own.
+          const run = await runClaude({ project, home, mock, prompt: 'Delegate, then write a file.', allowedTools: 'Bash' });
+          expect(run.result, run.stderr).toBeDefined();
+          const subagent = mock.requests.filter((request) => request.withTools && isSubagent(request.body)).map((request) => JSON.stringify(request.body.messages));
+          const continued = subagent.filter((shown) => shown.includes('KEEP-GOING-MARKER'));
+          expect(continued.length, 'the subagent was not sent on by the hook').toBeGreaterThan(0);
+          // SubagentStart's context reaches the subagent's model requests.
+          expect(subagent[0], 'the subagent never read the SubagentStart context').toContain('SUBAGENT-CONTEXT-MARKER');
+          // hookbox's continuation cap (3 here) ends it: the hook answers continue every time.
+          expect(subagent.length).toBeLessThanOrEqual(1 + 3);
+          expect(existsSync(join(project, 'refused.txt'))).toBe(false);
+          expect(mock.shown()).toContain('PERMISSION-DENY-MARKER');
+          const { events } = readSessionLog(sessionLog(project, run.result?.session_id));
+          const heard = new Set(events.flatMap((event) => (event.type === 'hook/invoke' && event.hook === 'lifecycle' && event.sandbox === 'wasm' ? [event.seam] : [])));
+          expect([...heard].sort()).toEqual(['agent/session-end', 'agent/subagent-start', 'agent/subagent-stop', 'tools/permission-request']);
         },
       );
     },

@@ -70,6 +70,12 @@ describe('plugins that answer badly', () => {
         'tools/pre-execute': { action: 'deny', reason: expect.stringContaining('(schema)') },
         'tools/post-execute': { action: 'block', reason: expect.stringContaining('(schema)') },
         'agent/turn-continuation': null, // open by default: the loop's default stands
+        'tools/permission-request': { action: 'deny', reason: expect.stringContaining('(schema)') }, // a gate fails closed
+        'agent/subagent-start': null,
+        'agent/subagent-stop': null, // a broken hook never forces a subagent on
+        'agent/notification': null,
+        'agent/pre-compact': null, // a broken hook never blocks a compaction (the agent could not go on)
+        'agent/session-end': null,
       };
       for (const seam of Object.keys(expected) as SeamId[]) {
         const result = await callSeam(hook, seam);

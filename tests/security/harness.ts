@@ -17,6 +17,12 @@ export const PAYLOADS: { [S in SeamId]: PayloadOf<S> } = {
   'tools/pre-execute': { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls -la' } },
   'tools/post-execute': { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' }, result: { content: 'ok', isError: false } },
   'agent/turn-continuation': { continuations: 0, lastAssistantText: 'done' },
+  'tools/permission-request': { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm install' } },
+  'agent/subagent-start': { agentId: 'a1', agentType: 'general-purpose' },
+  'agent/subagent-stop': { agentId: 'a1', agentType: 'general-purpose', continuations: 0, lastAssistantText: 'done' },
+  'agent/notification': { kind: 'idle', message: 'waiting for input' },
+  'agent/pre-compact': { trigger: 'auto' },
+  'agent/session-end': { reason: 'exit' },
 };
 
 export interface SeamResult {

@@ -106,7 +106,7 @@ describe('Claude Code bridge: events → seams, tools → hookbox tools', () => 
   });
 
   it('passes events it has no seam for with no opinion', () => {
-    expect(cc.toSeam({ ...common, hook_event_name: 'Notification', message: 'x' })).toMatchObject({ kind: 'pass', answer: { exitCode: 0, stdout: '' } });
+    expect(cc.toSeam({ ...common, hook_event_name: 'PostCompact', trigger: 'auto' })).toMatchObject({ kind: 'pass', answer: { exitCode: 0, stdout: '' } });
   });
 });
 

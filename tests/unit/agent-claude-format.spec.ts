@@ -143,7 +143,7 @@ describe('Claude Code events → seam calls, whole', () => {
   });
 
   it('an event it has no seam for passes with no opinion; one whose fields are wrong is invalid, naming them', () => {
-    expect(cc.toSeam({ ...common, hook_event_name: 'Notification', message: 'x' })).toStrictEqual({ kind: 'pass', event: 'Notification', sessionId: 'sess-1', answer: NO_OPINION });
+    expect(cc.toSeam({ ...common, hook_event_name: 'PostCompact', trigger: 'auto' })).toStrictEqual({ kind: 'pass', event: 'PostCompact', sessionId: 'sess-1', answer: NO_OPINION });
     expect(cc.toSeam({ ...common, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: {} })).toStrictEqual({
       kind: 'invalid',
       event: 'PostToolUseFailure',
@@ -220,7 +220,13 @@ describe('Claude Code: decisions → the exact answer', () => {
       expect(cc.failClosed(event, 'down')).toStrictEqual({ exitCode: 0, stdout: '{"continue":false,"stopReason":"hookbox: down","decision":"block","reason":"hookbox: down"}\n', stderr: '' });
     }
     expect(cc.failClosed('SessionStart', 'down')).toStrictEqual(NO_OPINION);
-    expect(cc.failClosed('Notification', 'down')).toStrictEqual({ exitCode: 2, stdout: '', stderr: 'hookbox: down\n' });
+    expect(cc.failClosed('PermissionRequest', 'down')).toStrictEqual({
+      exitCode: 0,
+      stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'hookbox: down' } } })}\n`,
+      stderr: '',
+    });
+    for (const event of ['SessionEnd', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Notification']) expect(cc.failClosed(event, 'down')).toStrictEqual(NO_OPINION);
+    expect(cc.failClosed('PostCompact', 'down')).toStrictEqual({ exitCode: 2, stdout: '', stderr: 'hookbox: down\n' });
   });
 });
 
@@ -241,9 +247,17 @@ describe('Claude-format setup: the settings it merges', () => {
         PostToolUse: [{ matcher: '*', hooks: [ours({ onFailure: 'block' })] }],
         PostToolUseFailure: [{ matcher: '*', hooks: [ours({ onFailure: 'block' })] }],
         Stop: [{ hooks: [ours()] }],
+        // The lifecycle events (#51); PermissionRequest is a gate like PreToolUse.
+        SessionEnd: [{ hooks: [ours()] }],
+        PreCompact: [{ hooks: [ours()] }],
+        SubagentStart: [{ hooks: [ours()] }],
+        SubagentStop: [{ hooks: [ours()] }],
+        PermissionRequest: [{ matcher: '*', hooks: [ours({ onFailure: 'block' })] }],
+        Notification: [{ hooks: [ours()] }],
       },
     });
     const what = `command ${command.command}`;
+    const lifecycle = ['SessionEnd', 'PreCompact', 'SubagentStart', 'SubagentStop', 'PermissionRequest', 'Notification'];
     expect(changes).toStrictEqual([
       { action: 'added', where: 'hooks.SessionStart[0]', what },
       { action: 'added', where: 'hooks.UserPromptSubmit[0]', what },
@@ -251,11 +265,16 @@ describe('Claude-format setup: the settings it merges', () => {
       { action: 'added', where: 'hooks.PostToolUse[0]', what },
       { action: 'added', where: 'hooks.PostToolUseFailure[0]', what },
       { action: 'added', where: 'hooks.Stop[0]', what },
+      ...lifecycle.map((event) => ({ action: 'added', where: `hooks.${event}[0]`, what })),
     ]);
     expect(setup.remove(settings)).toStrictEqual({
       // In the file's order of events.
       settings: { hooks: user },
-      changes: ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop'].map((event) => ({ action: 'removed', where: `hooks.${event}[${event === 'PreToolUse' ? 1 : 0}]`, what })),
+      changes: ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop', ...lifecycle].map((event) => ({
+        action: 'removed',
+        where: `hooks.${event}[${event === 'PreToolUse' ? 1 : 0}]`,
+        what,
+      })),
     });
   });
 
@@ -270,10 +289,16 @@ describe('Claude-format setup: the settings it merges', () => {
         PostToolUse: [{ matcher: '*', hooks: [ours({ onFailure: 'block' })] }],
         PostToolUseFailure: [{ matcher: '*', hooks: [ours({ onFailure: 'block' })] }],
         Stop: [{ hooks: [ours()] }],
+        SessionEnd: [{ hooks: [ours()] }],
+        PreCompact: [{ hooks: [ours()] }],
+        SubagentStart: [{ hooks: [ours()] }],
+        SubagentStop: [{ hooks: [ours()] }],
+        PermissionRequest: [{ matcher: '*', hooks: [ours({ onFailure: 'block' })] }],
+        Notification: [{ hooks: [ours()] }],
       },
     });
     expect(changes[0]).toStrictEqual({ action: 'removed', where: 'hooks.SessionStart[0]', what: `command ${command.command}` });
-    expect(changes.slice(1).map((change) => [change.action, change.what])).toStrictEqual(Array.from({ length: 5 }, () => ['replaced', `http ${http.url}`]));
+    expect(changes.slice(1).map((change) => [change.action, change.what])).toStrictEqual(Array.from({ length: 11 }, () => ['replaced', `http ${http.url}`]));
     expect((settings.hooks as Record<string, { hooks: { headers: object }[] }[]>).Stop![0]!.hooks[0]!.headers).not.toBe(http.headers);
   });
 
@@ -341,7 +366,7 @@ describe('hookbox setup claude-code in a real project', () => {
     setupCommand('claude-code', { project: project.dir, remove: true }, (text) => out.push(text));
     expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual(theirs);
     expect(out[0]).toBe(`Claude Code settings ${file}: updated\n`);
-    expect(out.filter((line) => line.startsWith('  removed hooks.'))).toHaveLength(6);
+    expect(out.filter((line) => line.startsWith('  removed hooks.'))).toHaveLength(12);
     expect(existsSync(join(project.dir, '.claude', 'settings.local.json'))).toBe(false);
   });
 });

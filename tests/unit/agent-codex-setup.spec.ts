@@ -74,7 +74,18 @@ describe('hookbox setup codex in a real project', () => {
     const ours = { hooks: [{ type: 'command', command, timeout }] };
     const written = readFileSync(hooksFile, 'utf8');
     expect(JSON.parse(written)).toStrictEqual({
-      hooks: { PreToolUse: [user.hooks.PreToolUse[0], ours], SessionStart: [ours], UserPromptSubmit: [ours], PostToolUse: [ours], Stop: [ours] },
+      hooks: {
+        PreToolUse: [user.hooks.PreToolUse[0], ours],
+        SessionStart: [ours],
+        UserPromptSubmit: [ours],
+        PostToolUse: [ours],
+        Stop: [ours],
+        SessionEnd: [ours],
+        PreCompact: [ours],
+        SubagentStart: [ours],
+        SubagentStop: [ours],
+        PermissionRequest: [ours],
+      },
       extra: { kept: true },
     });
     // In the file's order: the user's PreToolUse comes first.
@@ -84,13 +95,18 @@ describe('hookbox setup codex in a real project', () => {
       [`${hooksFile}:user_prompt_submit:0:0`, codexHookHash('UserPromptSubmit', undefined, { command, timeout })],
       [`${hooksFile}:post_tool_use:0:0`, codexHookHash('PostToolUse', undefined, { command, timeout })],
       [`${hooksFile}:stop:0:0`, codexHookHash('Stop', undefined, { command, timeout })],
+      [`${hooksFile}:session_end:0:0`, codexHookHash('SessionEnd', undefined, { command, timeout })],
+      [`${hooksFile}:pre_compact:0:0`, codexHookHash('PreCompact', undefined, { command, timeout })],
+      [`${hooksFile}:subagent_start:0:0`, codexHookHash('SubagentStart', undefined, { command, timeout })],
+      [`${hooksFile}:subagent_stop:0:0`, codexHookHash('SubagentStop', undefined, { command, timeout })],
+      [`${hooksFile}:permission_request:0:0`, codexHookHash('PermissionRequest', undefined, { command, timeout })],
     ] as const;
     const toml = readFileSync(configToml, 'utf8');
     expect(toml).toBe(`${config}\n${trusted.map(([key, hash]) => state(key, hash)).join('\n')}`);
     expect(statSync(configToml).mode & 0o777).toBe(0o600);
     const what = `command ${command} (timeout ${timeout} s)`;
     expect(out.filter((line) => line.startsWith('  added hooks.'))).toStrictEqual(
-      ['SessionStart[0]', 'UserPromptSubmit[0]', 'PreToolUse[1]', 'PostToolUse[0]', 'Stop[0]'].map((at) => `  added hooks.${at}: ${what}\n`),
+      ['SessionStart[0]', 'UserPromptSubmit[0]', 'PreToolUse[1]', 'PostToolUse[0]', 'Stop[0]', 'SessionEnd[0]', 'PreCompact[0]', 'SubagentStart[0]', 'SubagentStop[0]', 'PermissionRequest[0]'].map((at) => `  added hooks.${at}: ${what}\n`),
     );
     expect(out.filter((line) => line.includes('[hooks.state.'))).toStrictEqual(trusted.map(([key, hash]) => `  added ${configToml} [hooks.state."${key}"]: trusted_hash ${hash}\n`));
     expect(out.at(-1)).toBe(
@@ -128,7 +144,9 @@ describe('finish: trust in config.toml', () => {
   it('records trust for each of ours, names each change, and drops it again on remove', () => {
     const after = applied();
     const first = codexSetup.finish!({ scope, settingsFile: FILE, before: {}, after, removing: false });
-    const keys = ['session_start', 'user_prompt_submit', 'pre_tool_use', 'post_tool_use', 'stop'].map((label) => `${FILE}:${label}:0:0`);
+    const keys = ['session_start', 'user_prompt_submit', 'pre_tool_use', 'post_tool_use', 'stop', 'session_end', 'pre_compact', 'subagent_start', 'subagent_stop', 'permission_request'].map(
+      (label) => `${FILE}:${label}:0:0`,
+    );
     expect(first.changes).toStrictEqual(
       [...codexTrustFor(FILE, after)].map(([key, hash]) => ({ action: 'added', where: `${configToml} [hooks.state."${key}"]`, what: `trusted_hash ${hash}` })),
     );

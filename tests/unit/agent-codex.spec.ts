@@ -112,7 +112,7 @@ describe('Codex events → seams (payloads as codex 0.169.0 sends them)', () => 
   });
 
   it('passes events it has no seam for, and names what is wrong with a malformed one', () => {
-    expect(codexBridge.toSeam({ ...turn, hook_event_name: 'PreCompact' })).toMatchObject({ kind: 'pass', answer: { exitCode: 0, stdout: '' } });
+    expect(codexBridge.toSeam({ ...turn, hook_event_name: 'PostCompact', trigger: 'auto' })).toMatchObject({ kind: 'pass', answer: { exitCode: 0, stdout: '' } });
     expect(codexBridge.toSeam({ ...turn, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 'x' })).toMatchObject({ kind: 'invalid', event: 'PreToolUse', message: expect.stringContaining('input.tool_input') });
     expect(codexBridge.toSeam({ ...turn, session_id: '../../etc', hook_event_name: 'Stop' })).toMatchObject({ kind: 'invalid', message: expect.stringContaining('input.session_id') });
     expect(codexBridge.toSeam({ ...turn, cwd: 'relative', hook_event_name: 'Stop' })).toMatchObject({ kind: 'invalid', message: expect.stringContaining('input.cwd') });

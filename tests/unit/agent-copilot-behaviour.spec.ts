@@ -98,7 +98,7 @@ describe('Copilot CLI events → seam calls', () => {
   });
 
   it('an event it does not read passes; an unnamed one is refused with the reason', () => {
-    expect(copilot.toSeam({ ...common }, 'sessionEnd')).toStrictEqual({ kind: 'pass', event: 'sessionEnd', sessionId: 's-1', answer: NO_OPINION });
+    expect(copilot.toSeam({ ...common }, 'errorOccurred')).toStrictEqual({ kind: 'pass', event: 'errorOccurred', sessionId: 's-1', answer: NO_OPINION });
     expect(copilot.toSeam({ ...common })).toStrictEqual({ kind: 'invalid', message: 'Copilot CLI events carry no event name: the hook command must name it (hookbox hook copilot <event>)' });
   });
 
@@ -168,7 +168,9 @@ describe('seam decisions → Copilot CLI answers', () => {
     expect(copilot.failClosed('postToolUseFailure', 'x')).toStrictEqual(json({ additionalContext: 'Tool result withheld by a hook: hookbox: x' }));
     expect(copilot.failClosed('userPromptSubmitted', 'x')).toStrictEqual(json({ decision: 'block', reason: 'hookbox: x' }));
     expect(copilot.failClosed('preToolUse', 'x')).toStrictEqual(json({ permissionDecision: 'deny', permissionDecisionReason: 'hookbox: x' }));
-    expect(copilot.failClosed('sessionEnd', 'x')).toStrictEqual({ exitCode: 2, stdout: '', stderr: 'hookbox: x\n' });
+    expect(copilot.failClosed('permissionRequest', 'x')).toStrictEqual(json({ behavior: 'deny', message: 'hookbox: x' }));
+    for (const event of ['sessionEnd', 'subagentStart', 'subagentStop']) expect(copilot.failClosed(event, 'x')).toStrictEqual(NO_OPINION);
+    expect(copilot.failClosed('errorOccurred', 'x')).toStrictEqual({ exitCode: 2, stdout: '', stderr: 'hookbox: x\n' });
     expect(copilot.eventOnCommandLine).toBe(true);
   });
 });
@@ -176,7 +178,7 @@ describe('seam decisions → Copilot CLI answers', () => {
 describe('Copilot setup: its own hook file', () => {
   const COMMAND = "sh '/opt/hookbox-hook.sh' copilot";
   const ours = (event: string, timeoutSec = 30) => ({ type: 'command', bash: `${COMMAND} ${event}`, timeoutSec });
-  const EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop'];
+  const EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop', 'sessionEnd', 'subagentStart', 'subagentStop', 'permissionRequest'];
 
   it('tells its handlers from others by type and command', () => {
     expect(isCopilotHookboxHandler(ours('preToolUse'))).toBe(true);
@@ -267,7 +269,7 @@ describe('Copilot setup and the Claude Code overlap in a real project', () => {
     setupCommand('copilot', { project, transport: 'command', client: 'sh' }, (text) => out.push(text));
     const command = `sh "$COPILOT_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh" 'copilot' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${hookClientDeadlineMs({ hooks: [] })}'`;
     const written = readFileSync(settingsFile, 'utf8');
-    expect(JSON.parse(written)).toStrictEqual({ version: 1, hooks: Object.fromEntries(['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop'].map((event) => [event, [{ type: 'command', bash: `${command} ${event}`, timeoutSec: 30 }]])) });
+    expect(JSON.parse(written)).toStrictEqual({ version: 1, hooks: Object.fromEntries(['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop', 'sessionEnd', 'subagentStart', 'subagentStop', 'permissionRequest'].map((event) => [event, [{ type: 'command', bash: `${command} ${event}`, timeoutSec: 30 }]])) });
     expect(out[0]).toBe(`Copilot CLI settings ${settingsFile}: updated\n`);
     const again: string[] = [];
     setupCommand('copilot', { project, transport: 'command', client: 'sh' }, (text) => again.push(text));

@@ -64,8 +64,8 @@ describe('Copilot CLI bridge (its own format)', () => {
 
   it('tolerates unknown fields, passes events it does not read, and refuses malformed ones and unnamed ones', () => {
     expect(seamOf('userPromptSubmitted', { prompt: 'x', traceparent: '00-abc', agentId: 'a1', brandNew: { nested: true } }).seam).toBe('agent/prompt-submit');
-    expect(copilot.toSeam({ ...common, reason: 'complete' }, 'sessionEnd')).toMatchObject({ kind: 'pass', event: 'sessionEnd' });
-    expect(copilot.toSeam({ ...common, toolName: 'bash', toolInput: {} }, 'permissionRequest')).toMatchObject({ kind: 'pass' });
+    expect(copilot.toSeam({ ...common, error: { message: 'boom' } }, 'errorOccurred')).toMatchObject({ kind: 'pass', event: 'errorOccurred' });
+    expect(copilot.toSeam({ ...common, trigger: 'auto' }, 'preCompact')).toMatchObject({ kind: 'pass' });
     expect(copilot.toSeam({ ...common, prompt: 'x' })).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/carry no event name/) });
     expect(copilot.toSeam({ ...common, sessionId: '../../etc' }, 'preToolUse')).toMatchObject({ kind: 'invalid', event: 'preToolUse', message: expect.stringMatching(/input\.sessionId/) });
     expect(copilot.toSeam({ ...common, cwd: 'rel' }, 'preToolUse')).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/input\.cwd/) });
@@ -114,12 +114,12 @@ describe('Copilot CLI bridge (its own format)', () => {
     const edit = copilot.setup.apply({}, { kind: 'command', command: "sh '/opt/hookbox/host/cli/hookbox-hook.sh' copilot --deadline-ms 25000" }, { answerTimeoutMs: 30_000 });
     expect(edit.settings.version).toBe(1);
     const hooks = edit.settings.hooks as Record<string, { bash: string; timeoutSec: number }[]>;
-    expect(Object.keys(hooks)).toEqual(['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop']);
+    expect(Object.keys(hooks)).toEqual(['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop', 'sessionEnd', 'subagentStart', 'subagentStop', 'permissionRequest']);
     expect(hooks.preToolUse).toEqual([{ type: 'command', bash: "sh '/opt/hookbox/host/cli/hookbox-hook.sh' copilot --deadline-ms 25000 preToolUse", timeoutSec: 30 }]);
     const mixed = { ...edit.settings, hooks: { ...hooks, preToolUse: [theirs, ...hooks.preToolUse!] } };
     const removed = copilot.setup.remove(mixed);
     expect(removed.settings).toEqual({ version: 1, hooks: { preToolUse: [theirs] } });
-    expect(removed.changes).toHaveLength(6);
+    expect(removed.changes).toHaveLength(10);
     expect(copilot.setup.fileFormat!.format(copilot.setup.remove(edit.settings).settings)).toBeUndefined();
     expect(copilot.setup.settingsPath({ kind: 'project', dir: '/p' })).toBe('/p/.github/hooks/hookbox.json');
     expect(copilot.setup.settingsPath({ kind: 'user', home: '/h' })).toBe('/h/.copilot/hooks/hookbox.json');

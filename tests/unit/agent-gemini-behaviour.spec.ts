@@ -295,7 +295,9 @@ describe('gemini setup: settings, trust and doctor in a temp GEMINI_CLI_HOME', (
     const settings = { hooks: { AfterTool: [{ hooks: [null, { type: 'command', command: 'hookbox hook claude-code' }] }] } };
     const edit = geminiSetup.apply(settings, { kind: 'command', command: COMMAND });
     const ours = { hooks: [{ type: 'command', name: 'hookbox', command: COMMAND, timeout: 30_000 }] };
-    expect(edit.settings).toStrictEqual({ hooks: { AfterTool: [settings.hooks.AfterTool[0], ours], SessionStart: [ours], BeforeAgent: [ours], BeforeTool: [ours], AfterAgent: [ours] } });
+    expect(edit.settings).toStrictEqual({
+      hooks: { AfterTool: [settings.hooks.AfterTool[0], ours], SessionStart: [ours], BeforeAgent: [ours], BeforeTool: [ours], AfterAgent: [ours], SessionEnd: [ours], PreCompress: [ours], Notification: [ours] },
+    });
     const what = `command ${COMMAND} (timeout 30000 ms)`;
     expect(edit.changes).toStrictEqual([
       { action: 'added', where: 'hooks.SessionStart[0]', what },
@@ -303,11 +305,14 @@ describe('gemini setup: settings, trust and doctor in a temp GEMINI_CLI_HOME', (
       { action: 'added', where: 'hooks.BeforeTool[0]', what },
       { action: 'added', where: 'hooks.AfterTool[1]', what },
       { action: 'added', where: 'hooks.AfterAgent[0]', what },
+      { action: 'added', where: 'hooks.SessionEnd[0]', what },
+      { action: 'added', where: 'hooks.PreCompress[0]', what },
+      { action: 'added', where: 'hooks.Notification[0]', what },
     ]);
     // Removed in the file's order, each at its group's index.
     expect(geminiSetup.remove(edit.settings)).toStrictEqual({
       settings,
-      changes: ['AfterTool[1]', 'SessionStart[0]', 'BeforeAgent[0]', 'BeforeTool[0]', 'AfterAgent[0]'].map((at) => ({ action: 'removed', where: `hooks.${at}`, what })),
+      changes: ['AfterTool[1]', 'SessionStart[0]', 'BeforeAgent[0]', 'BeforeTool[0]', 'AfterAgent[0]', 'SessionEnd[0]', 'PreCompress[0]', 'Notification[0]'].map((at) => ({ action: 'removed', where: `hooks.${at}`, what })),
     });
     expect(geminiSetup.unsupported('command')).toBeUndefined();
     expect(geminiSetup.unsupported('http')).toBe('Gemini CLI has no http hooks (command only); use --transport command');
@@ -336,7 +341,10 @@ describe('gemini setup: settings, trust and doctor in a temp GEMINI_CLI_HOME', (
       const command = `sh "$GEMINI_PROJECT_DIR/node_modules/hookbox/host/cli/hookbox-hook.sh" 'gemini' '--socket' '.hookbox/run/serve.sock' '--config' 'hookbox.config.json' '--deadline-ms' '${deadline}'`;
       const ours = { hooks: [{ type: 'command', name: 'hookbox', command, timeout: agentAnswerTimeoutMs({ hooks: [] }) }] };
       const written = readFileSync(settingsFile, 'utf8');
-      expect(JSON.parse(written)).toStrictEqual({ ui: { theme: 'x' }, hooks: { BeforeTool: [user.hooks.BeforeTool[0], ours], SessionStart: [ours], BeforeAgent: [ours], AfterTool: [ours], AfterAgent: [ours] } });
+      expect(JSON.parse(written)).toStrictEqual({
+        ui: { theme: 'x' },
+        hooks: { BeforeTool: [user.hooks.BeforeTool[0], ours], SessionStart: [ours], BeforeAgent: [ours], AfterTool: [ours], AfterAgent: [ours], SessionEnd: [ours], PreCompress: [ours], Notification: [ours] },
+      });
       expect(out[0]).toBe(`Gemini CLI settings ${settingsFile}: updated\n`);
       expect(out).toContain(`Gemini CLI runs a project's hooks only in a trusted folder, and ${project} is not in ${geminiTrustedFoldersFile()}: open gemini there once and trust it, or add "${project}": "TRUST_FOLDER" to that file (headless runs may set GEMINI_CLI_TRUST_WORKSPACE=true instead)\n`);
 

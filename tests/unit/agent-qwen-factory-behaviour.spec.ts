@@ -116,9 +116,10 @@ describe('the bridges: a replaced output withheld in the agent\'s name; the doct
 });
 
 describe.each([
-  ['qwen', 'Qwen Code', '.qwen', 'QWEN_PROJECT_DIR'],
-  ['factory', 'Factory Droid', '.factory', 'FACTORY_PROJECT_DIR'],
-])('hookbox setup %s in a real project', (agent, label, folder, variable) => {
+  // The lifecycle events (#51) each agent's binary names: Qwen all six, Factory four.
+  ['qwen', 'Qwen Code', '.qwen', 'QWEN_PROJECT_DIR', ['SessionEnd', 'PreCompact', 'SubagentStart', 'SubagentStop', 'PermissionRequest', 'Notification']],
+  ['factory', 'Factory Droid', '.factory', 'FACTORY_PROJECT_DIR', ['SessionEnd', 'PreCompact', 'SubagentStop', 'Notification']],
+])('hookbox setup %s in a real project', (agent, label, folder, variable, lifecycle) => {
   let workspace: TestWorkspace;
   let project: string;
   beforeEach(() => {
@@ -149,6 +150,7 @@ describe.each([
         PreToolUse: [{ matcher: '*', hooks: [handler] }],
         PostToolUse: [{ matcher: '*', hooks: [handler] }],
         PostToolUseFailure: [{ matcher: '*', hooks: [handler] }],
+        ...Object.fromEntries(lifecycle.map((event) => [event, [{ ...(event === 'PermissionRequest' && { matcher: '*' }), hooks: [handler] }]])),
       },
     });
     expect(out[0]).toBe(`${label} settings ${settingsFile}: updated\n`);

@@ -88,7 +88,20 @@ describe('Qwen Code setup', () => {
     const command = "sh '/opt/hookbox/host/cli/hookbox-hook.sh' qwen --deadline-ms 25000";
     const edit = qwen.setup.apply(user, { kind: 'command', command }, { answerTimeoutMs: 30_000 });
     const hooks = edit.settings.hooks as Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>;
-    expect(Object.keys(hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks).sort()).toEqual([
+      'Notification',
+      'PermissionRequest',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreCompact',
+      'PreToolUse',
+      'SessionEnd',
+      'SessionStart',
+      'Stop',
+      'SubagentStart',
+      'SubagentStop',
+      'UserPromptSubmit',
+    ]);
     expect(hooks.PreToolUse).toEqual([user.hooks.PreToolUse[0], { matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }]);
     for (const groups of Object.values(hooks)) for (const group of groups) expect(group.matcher).not.toBe('');
     expect(JSON.stringify(hooks)).not.toContain('onFailure');

@@ -34,8 +34,23 @@ describe('hookbox setup claude-code: merging into settings', () => {
     expect(hooks.PreToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: COMMAND.command, timeout: 30, onFailure: 'block' }] });
     for (const event of ['UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure']) expect(hooks[event]![0]!.hooks[0]).toMatchObject({ onFailure: 'block' });
     for (const event of ['SessionStart', 'Stop']) expect(hooks[event]![0]!.hooks[0]).not.toHaveProperty('onFailure');
-    expect(hooks.Notification).toEqual(before.hooks && (before.hooks as Record<string, unknown>).Notification);
-    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Notification', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
+    // The user's Notification hook first, hookbox's after it (a lifecycle event of #51).
+    expect(hooks.Notification).toEqual([{ hooks: [{ type: 'command', command: 'notify-send hi' }] }, { hooks: [{ type: 'command', command: COMMAND.command, timeout: 30 }] }]);
+    expect(hooks.PermissionRequest![0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: COMMAND.command, timeout: 30, onFailure: 'block' }] });
+    expect(Object.keys(hooks)).toEqual([
+      'PreToolUse',
+      'Notification',
+      'SessionStart',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'Stop',
+      'SessionEnd',
+      'PreCompact',
+      'SubagentStart',
+      'SubagentStop',
+      'PermissionRequest',
+    ]);
     expect(changes.every((change) => change.action === 'added')).toBe(true);
     expect(before).toEqual(userSettings()); // the input is not mutated
   });
@@ -51,7 +66,7 @@ describe('hookbox setup claude-code: merging into settings', () => {
     const applied = setup.apply(userSettings(), COMMAND).settings;
     const removed = setup.remove(applied);
     expect(removed.settings).toEqual(userSettings());
-    expect(removed.changes).toHaveLength(6);
+    expect(removed.changes).toHaveLength(12);
     expect(setup.remove(userSettings()).changes).toHaveLength(0);
   });
 
@@ -61,7 +76,7 @@ describe('hookbox setup claude-code: merging into settings', () => {
     const hooks = settings.hooks as Record<string, { hooks: Record<string, unknown>[] }[]>;
     expect(hooks.SessionStart).toBeUndefined();
     expect(hooks.Stop).toEqual([{ hooks: [{ type: 'http', url: HTTP.url, headers: HTTP.headers, timeout: 30 }] }]);
-    expect(changes.filter((change) => change.action === 'replaced')).toHaveLength(5);
+    expect(changes.filter((change) => change.action === 'replaced')).toHaveLength(11);
     expect(setup.remove(settings).settings).toEqual(userSettings());
   });
 

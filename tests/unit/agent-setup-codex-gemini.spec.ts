@@ -45,7 +45,7 @@ describe('codex setup: hooks.json', () => {
     const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [userHook] }] }, other: 1 };
     const first = codexSetup.apply(settings, transport, { answerTimeoutMs: 31_500 });
     const hooks = first.settings.hooks as Record<string, { hooks: Record<string, unknown>[] }[]>;
-    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
+    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SessionEnd', 'PreCompact', 'SubagentStart', 'SubagentStop', 'PermissionRequest']);
     expect(hooks.PreToolUse![0]).toEqual({ matcher: 'Bash', hooks: [userHook] });
     expect(hooks.PreToolUse![1]).toEqual({ hooks: [{ type: 'command', command: COMMAND, timeout: 32 }] });
     expect(first.settings.other).toBe(1);
@@ -54,7 +54,7 @@ describe('codex setup: hooks.json', () => {
     expect(again.settings).toEqual(first.settings);
     const removed = codexSetup.remove(first.settings);
     expect(removed.settings).toEqual(settings);
-    expect(removed.changes.filter((change) => change.action === 'removed')).toHaveLength(5);
+    expect(removed.changes.filter((change) => change.action === 'removed')).toHaveLength(10);
     expect(() => codexSetup.apply({ hooks: [] }, transport)).toThrow(/hooks: expected an object/);
     expect(codexSetup.unsupported('http')).toMatch(/no http hooks/);
   });
@@ -72,7 +72,7 @@ describe('codex setup: hooks.json', () => {
     );
     const applied = codexSetup.apply({}, transport, { answerTimeoutMs: 30_000 }).settings;
     const first = codexSetup.finish!({ scope, settingsFile: file, before: {}, after: applied, removing: false });
-    expect(first.changes.filter((change) => change.action === 'added')).toHaveLength(5);
+    expect(first.changes.filter((change) => change.action === 'added')).toHaveLength(10);
     expect(first.notes.join('\n')).toContain(`[projects."/proj"]\n  trust_level = "trusted"`);
     let text = readFileSync(configToml, 'utf8');
     expect(text).toMatch(/^# my settings\nmodel = "x" # inline\n/);
@@ -122,7 +122,7 @@ describe('gemini setup: settings.json', () => {
       { matcher: 'write_file', hooks: [{ type: 'command', command: 'mine.sh' }] },
       { hooks: [{ type: 'command', name: 'hookbox', command, timeout: deadline }] },
     ]);
-    expect(Object.keys(applied.hooks)).toEqual(['BeforeTool', 'SessionStart', 'BeforeAgent', 'AfterTool', 'AfterAgent']);
+    expect(Object.keys(applied.hooks)).toEqual(['BeforeTool', 'SessionStart', 'BeforeAgent', 'AfterTool', 'AfterAgent', 'SessionEnd', 'PreCompress', 'Notification']);
     expect(geminiSetup.remove(applied).settings).toEqual(settings);
     expect(geminiSetup.settingsPath({ kind: 'project', dir: '/p' })).toBe('/p/.gemini/settings.json');
   });

@@ -27,6 +27,12 @@ const NEXT: { [S in SeamId]: DecisionOf<S> | null } = {
   'tools/pre-execute': { action: 'allow' },
   'tools/post-execute': { action: 'accept' },
   'agent/turn-continuation': { action: 'stop' },
+  'tools/permission-request': { action: 'ask' },
+  'agent/subagent-start': null,
+  'agent/subagent-stop': { action: 'stop' },
+  'agent/notification': null,
+  'agent/pre-compact': { action: 'allow' },
+  'agent/session-end': null,
 };
 const call = <S extends SeamId>(seam: S, payload: PayloadOf<S>): SeamCall<S> => ({ seam, payload, next: NEXT[seam], session: SESSION });
 
@@ -226,14 +232,21 @@ describe('events and seams (host/bridges/protocol.ts)', () => {
       'tools/pre-execute': 'PreToolUse',
       'tools/post-execute': 'PostToolUse',
       'agent/turn-continuation': 'Stop',
+      'tools/permission-request': 'PermissionRequest',
+      'agent/subagent-start': 'SubagentStart',
+      'agent/subagent-stop': 'SubagentStop',
+      'agent/notification': 'Notification',
+      'agent/pre-compact': 'PreCompact',
+      'agent/session-end': 'SessionEnd',
     };
     expect(EVENT_FOR_SEAM).toStrictEqual(table);
     expect(SEAM_FOR_EVENT).toStrictEqual(Object.fromEntries(Object.entries(table).map(([seam, event]) => [event, seam])));
   });
 
-  it('knows the five events by name, and nothing else', () => {
-    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop']) expect(isToolEventName(event)).toBe(true);
-    for (const other of ['PostToolUseFailure', 'Notification', 'pretooluse', '', 'toString', '__proto__']) expect(isToolEventName(other)).toBe(false);
+  it('knows the eleven events by name, and nothing else', () => {
+    const known = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'SubagentStart', 'SubagentStop', 'Stop', 'Notification', 'PreCompact', 'SessionEnd'];
+    for (const event of known) expect(isToolEventName(event)).toBe(true);
+    for (const other of ['PostToolUseFailure', 'PostCompact', 'PermissionDenied', 'pretooluse', '', 'toString', '__proto__']) expect(isToolEventName(other)).toBe(false);
   });
 
   it("names the protocols, CC's default timeout (600 s) and the SessionStart sources", () => {

@@ -28,6 +28,12 @@ const EVENT_NAMES: { readonly [S in SeamId]: string } = {
   'tools/pre-execute': 'PreToolUse',
   'tools/post-execute': 'PostToolUse',
   'agent/turn-continuation': 'Stop',
+  'tools/permission-request': 'PermissionRequest',
+  'agent/subagent-start': 'SubagentStart',
+  'agent/subagent-stop': 'SubagentStop',
+  'agent/notification': 'Notification',
+  'agent/pre-compact': 'PreCompact',
+  'agent/session-end': 'SessionEnd',
 };
 
 /** A bridge that takes the test's parsed event as its input and writes the decision back as JSON. */

@@ -38,6 +38,27 @@ export const CLAUDE_CODE_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "block"` + reason (within `stop_hook_active` and hookbox\'s continuation cap); stop → no answer',
     },
   ],
+  // The lifecycle events (#51), measured headless with 2.1.328 (host/agents/README.md, "Lifecycle events").
+  'tools/permission-request': [
+    {
+      event: 'PermissionRequest',
+      answers:
+        'deny → `hookSpecificOutput.decision: {behavior: "deny", message}` (measured headless: a Write outside `--allowedTools` refused, the model reads the message as the tool\'s error); allow → `behavior: "allow"` (no prompt); ask → no answer (Claude Code asks, or headless refuses, as without hooks)',
+    },
+  ],
+  'agent/subagent-start': [{ event: 'SubagentStart', answers: 'context → `hookSpecificOutput.additionalContext` (measured: in the subagent\'s first model request)' }],
+  'agent/subagent-stop': [
+    {
+      event: 'SubagentStop',
+      answers:
+        'continue {reason} → `decision: "block"` + reason (measured: the subagent reads it and goes on; Claude Code does not stop it by itself, hookbox\'s continuation cap does); stop → no answer',
+    },
+  ],
+  'agent/notification': [{ event: 'Notification', answers: 'none: heard only (not fired headless here)' }],
+  'agent/pre-compact': [
+    { event: 'PreCompact', answers: 'block → `decision: "block"` + reason (Claude Code ≥ 2.1.105; `-p "/compact"` fires the event, measured); allow → no answer (its context for the summary is not taken)' },
+  ],
+  'agent/session-end': [{ event: 'SessionEnd', answers: 'none: heard only (measured: `-p` sends `reason: "other"`)' }],
 } as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** CLAUDE_CODE_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

@@ -17,6 +17,8 @@ const claudeSettings: AgentSetup = claudeFormatSetup({
   folder: '.claude',
   // Copilot CLI reads `.claude/settings.json` too, but has its own setup (`hookbox setup copilot`): its command counts there.
   commands: ['claude'],
+  // Every lifecycle event: all six fired headless but Notification (README, "Lifecycle events").
+  lifecycle: ['SessionEnd', 'PreCompact', 'SubagentStart', 'SubagentStop', 'PermissionRequest', 'Notification'],
   blockOnFailure: true,
   http: true,
   localFile: 'settings.local.json',

@@ -20,7 +20,9 @@ import {
   toSeamBy,
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
-import { fromCopilotToolResult } from './copilot-shapes.ts';
+import { claudeFormatFrame, fromCopilotToolResult } from './copilot-shapes.ts';
+import { claudeNamedLifecycleAnswers, claudePermissionAnswer } from '../lifecycle-answers.ts';
+import { notificationEvent, permissionRequestEvent, preCompactEvent, sessionEndEvent, subagentStartEvent, subagentStopEvent } from '../lifecycle-events.ts';
 import { CLAUDE_FORMAT_EVENT_SCHEMAS, type ClaudeFormatEvent, CopilotToolResultSchema } from './protocol.ts';
 import { safeContext, safeText } from '../event-input.ts';
 
@@ -95,6 +97,12 @@ function readersFor(dialect: ClaudeFormatDialect<string>): EventReaders<ClaudeFo
     PostToolUse: postToolUse,
     PostToolUseFailure: postToolUse,
     Stop: stopEvent('last_assistant_message'),
+    SessionEnd: sessionEndEvent,
+    PreCompact: preCompactEvent,
+    SubagentStart: subagentStartEvent,
+    SubagentStop: subagentStopEvent,
+    PermissionRequest: permissionRequestEvent(dialect.name, dialect.fromTool),
+    Notification: notificationEvent,
   };
 }
 
@@ -145,6 +153,8 @@ function answerFor(dialect: ClaudeFormatDialect<string>): AgentBridge['answer'] 
     return contextAnswer(event.event === 'PostToolUseFailure' ? 'PostToolUseFailure' : 'PostToolUse', post.additionalContext);
   },
   'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
+  // Claude Code's forms (its hooks reference; measured where README "Lifecycle events" says), which the other agents of the format copy.
+  ...claudeNamedLifecycleAnswers('decision'),
   });
 }
 
@@ -162,6 +172,13 @@ function failClosedFor(dialect: ClaudeFormatDialect<string>): AgentBridge['failC
     PostToolUseFailure: withheld,
     Stop: 'let-through',
     SessionStart: 'let-through',
+    // A permission request is a gate: refused. The rest never wedge the session, block a compaction or force a subagent on.
+    PermissionRequest: (text) => claudePermissionAnswer({ action: 'deny', reason: text }),
+    SessionEnd: 'let-through',
+    PreCompact: 'let-through',
+    SubagentStart: 'let-through',
+    SubagentStop: 'let-through',
+    Notification: 'let-through',
   });
 }
 
@@ -172,7 +189,7 @@ export function claudeFormatBridge<N extends string>(dialect: ClaudeFormatDialec
     label: dialect.label,
     events: eventRows(dialect.table),
     canReplace: { prompt: false, toolResult: (toolName) => dialect.replaceable.has(toolName) },
-    toSeam: toSeamBy(dialect.table, CLAUDE_FORMAT_EVENT_SCHEMAS, readersFor(dialect)),
+    toSeam: toSeamBy(dialect.table, CLAUDE_FORMAT_EVENT_SCHEMAS, readersFor(dialect), claudeFormatFrame),
     answer: answerFor(dialect),
     failClosed: failClosedFor(dialect),
     ...(dialect.projectDirVariable !== undefined && { projectDirVariable: dialect.projectDirVariable }),

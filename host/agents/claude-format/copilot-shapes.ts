@@ -1,5 +1,8 @@
+import path from 'node:path';
+import * as z from 'zod';
 import type { ToolResult } from '../../seams/index.ts';
-import type { z } from 'zod';
+import { type EventFrame, hookEventFrame } from '../bridge-parts.ts';
+import { SESSION_ID_PATTERN } from '../event-input.ts';
 import type { CopilotToolResultSchema } from './protocol.ts';
 
 /**
@@ -51,3 +54,29 @@ export function copilotResult(resultType: string, text: string): ToolResult {
   if (trailer === null) return { content: text, isError };
   return { content: `${text.slice(0, trailer.index)}\nexit code: ${trailer[1]!}`, isError };
 }
+
+/**
+ * Copilot CLI 1.0.102 runs a `.claude/settings.json` PermissionRequest hook
+ * with its own event, not a Claude-format one (measured, even with
+ * `--allow-all-tools`: `{hookName: "permissionRequest", sessionId, cwd,
+ * toolName, toolInput}`, no `hook_event_name`).
+ */
+const CopilotPermissionRequestSchema = z.looseObject({
+  hookName: z.literal('permissionRequest'),
+  sessionId: z.string().regex(SESSION_ID_PATTERN),
+  cwd: z.string().refine((cwd) => path.isAbsolute(cwd)),
+});
+
+/**
+ * The Claude format's frame, which also knows that Copilot event: it is
+ * framed under Copilot's own name, which no Claude-format table lists, so it
+ * passes with no opinion — Copilot asks as it does without hooks, and
+ * hookbox's own Copilot setup (`hookbox setup copilot`) is what decides its
+ * permission prompt. Read as an unreadable Claude event it would fail
+ * closed, and Copilot would refuse every tool call it asks about.
+ */
+export const claudeFormatFrame: EventFrame = (input, named) => {
+  const copilot = CopilotPermissionRequestSchema.safeParse(input);
+  if (copilot.success && !Object.hasOwn(input as object, 'hook_event_name')) return { kind: 'framed', event: 'permissionRequest', sessionId: copilot.data.sessionId, cwd: copilot.data.cwd };
+  return hookEventFrame(input, named);
+};

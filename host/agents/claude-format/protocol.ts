@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { LIFECYCLE_EVENT_SCHEMAS } from '../lifecycle-events.ts';
 
 const ToolFields = {
   tool_name: z.string().min(1),
@@ -33,6 +34,8 @@ export const CLAUDE_FORMAT_EVENT_SCHEMAS = {
     }),
   PostToolUseFailure: z.looseObject({ ...ToolFields, error: z.string() }),
   Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().optional() }),
+  // The lifecycle events (#51): an agent's table lists those it sends.
+  ...LIFECYCLE_EVENT_SCHEMAS,
 } as const;
 /** A Claude-format event hookbox reads. */
 export type ClaudeFormatEvent = keyof typeof CLAUDE_FORMAT_EVENT_SCHEMAS;

@@ -21,7 +21,12 @@ interface RegisteredEvent {
   readonly commandOnly?: boolean;
   /** Whether the agent's fail-closed switch (`onFailure: "block"`) goes on it. */
   readonly blockOnFailure?: boolean;
+  /** A lifecycle event (#51): registered only where the agent's `lifecycle` list names it. */
+  readonly lifecycle?: boolean;
 }
+
+/** The Claude format's lifecycle events (#51) an agent may send. */
+export type ClaudeFormatLifecycleEvent = 'SessionEnd' | 'PreCompact' | 'SubagentStart' | 'SubagentStop' | 'PermissionRequest' | 'Notification';
 
 /**
  * The events hookbox registers in an agent of the Claude format. Claude Code
@@ -36,6 +41,14 @@ const REGISTERED: readonly RegisteredEvent[] = [
   { event: 'PostToolUse', matcher: '*', blockOnFailure: true },
   { event: 'PostToolUseFailure', matcher: '*', blockOnFailure: true },
   { event: 'Stop' },
+  // The lifecycle events (#51), each registered only for the agents that send it (`lifecycle`).
+  { event: 'SessionEnd', lifecycle: true },
+  { event: 'PreCompact', lifecycle: true },
+  { event: 'SubagentStart', lifecycle: true },
+  { event: 'SubagentStop', lifecycle: true },
+  // A gate like PreToolUse: Claude Code's own switch refuses the call when hookbox cannot answer.
+  { event: 'PermissionRequest', matcher: '*', blockOnFailure: true, lifecycle: true },
+  { event: 'Notification', lifecycle: true },
 ];
 
 /** Seconds the agent waits for hookbox's answer when the operator config gives no figure. */
@@ -51,6 +64,8 @@ export interface ClaudeFormatSettings {
   readonly folder: string;
   /** The commands on PATH that show the agent is installed (`claude`), for setup and doctor with no agent named. */
   readonly commands: readonly string[];
+  /** The lifecycle events the agent sends (in its binary: names it reads in its settings), which setup registers for it. */
+  readonly lifecycle: readonly ClaudeFormatLifecycleEvent[];
   /** The agent honours `onFailure: "block"` (Claude Code). */
   readonly blockOnFailure: boolean;
   /** The agent runs http hooks; else the reason it does not (for `setup --transport http`). */
@@ -114,10 +129,15 @@ function describe(handler: Handler): string {
   return handler.type === 'command' ? `command ${String(handler.command)}` : `http ${String(handler.url)}`;
 }
 
+/** The events setup registers in one agent: the format's own, and the lifecycle events the agent sends. */
+function registered(spec: ClaudeFormatSettings): readonly RegisteredEvent[] {
+  return REGISTERED.filter((row) => row.lifecycle !== true || (spec.lifecycle as readonly string[]).includes(row.event));
+}
+
 /** The layout for one transport: an http setup registers no command-only event (and takes hookbox's out of it). */
 function layoutFor(spec: ClaudeFormatSettings, transport: SetupTransport['kind']): HookGroupsLayout {
   return {
-    events: REGISTERED.map(({ event, matcher, commandOnly, blockOnFailure }) => ({
+    events: registered(spec).map(({ event, matcher, commandOnly, blockOnFailure }) => ({
       event,
       ...(matcher !== undefined && { matcher }),
       ...(blockOnFailure === true && spec.blockOnFailure && { extra: BLOCK_ON_FAILURE }),
@@ -162,7 +182,7 @@ export function claudeFormatSetup(spec: ClaudeFormatSettings): AgentSetup {
         },
       },
     }),
-    ...(spec.http === true && { commandOnlyEvents: REGISTERED.filter((row) => row.commandOnly === true).map((row) => row.event) }),
+    ...(spec.http === true && { commandOnlyEvents: registered(spec).filter((row) => row.commandOnly === true).map((row) => row.event) }),
     unsupported: (transport) =>
       transport === 'plugin' ? `${spec.label} has no plugin hooks (it runs command hooks); use --transport command` : transport === 'http' && spec.http !== true ? spec.http : undefined,
     apply,

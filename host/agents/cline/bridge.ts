@@ -1,5 +1,5 @@
 import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
-import { NO_OPINION, answerBySeam, continuationPayload, failClosedBy, jsonAnswer, oneSeam, seamEvent, toSeamBy, toolEvents } from '../bridge-parts.ts';
+import { NO_OPINION, UNMAPPED_SEAM_ANSWERS, answerBySeam, continuationPayload, failClosedBy, jsonAnswer, oneSeam, seamEvent, toSeamBy, toolEvents } from '../bridge-parts.ts';
 import { safeContext, safeText } from '../event-input.ts';
 import { withheldResultText } from '../../loop/reactions.ts';
 import { CLINE_EVENTS, CLINE_EVENT_SCHEMAS, CLINE_SEAM_EVENTS, clineFrame } from './protocol.ts';
@@ -42,6 +42,7 @@ function context(additionalContext: string | undefined): AgentAnswer {
 const NOT_REPLACED = 'a hookbox hook replaced this tool output, and Cline cannot take a replaced output: the task was stopped so the original never reaches the model';
 
 const answer = answerBySeam({
+  ...UNMAPPED_SEAM_ANSWERS,
   // Detached in Cline (measured): nothing it would read.
   'agent/session-start': () => NO_OPINION,
   'agent/prompt-submit': () => NO_OPINION,

@@ -36,6 +36,13 @@ export const CLINE_SEAM_EVENTS = {
     },
   ],
   'agent/turn-continuation': [{ event: 'TaskComplete', answers: `${DETACHED}: a continuation cannot be forced` }],
+  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [],
 } as const satisfies SeamEventTable;
 
 /** CLINE_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

@@ -17,6 +17,8 @@ import {
   toSeamBy,
   toolEvents,
 } from '../bridge-parts.ts';
+import { claudeNamedLifecycleAnswers, claudePermissionAnswer } from '../lifecycle-answers.ts';
+import { permissionRequestEvent, preCompactEvent, sessionEndEvent, subagentStartEvent, subagentStopEvent } from '../lifecycle-events.ts';
 import { CODEX_EVENTS, CODEX_EVENT_SCHEMAS, CODEX_SEAM_EVENTS } from './protocol.ts';
 import { codexProbe } from './probe.ts';
 import { codexSetup } from './setup.ts';
@@ -44,6 +46,12 @@ const toSeam = toSeamBy(CODEX_SEAM_EVENTS, CODEX_EVENT_SCHEMAS, {
     );
   },
   Stop: stopEvent('last_assistant_message'),
+  SessionEnd: sessionEndEvent,
+  PreCompact: preCompactEvent,
+  SubagentStart: subagentStartEvent,
+  SubagentStop: subagentStopEvent,
+  // Through Codex's own tool table, as for PreToolUse (a patch's first file stands for the call it asks about).
+  PermissionRequest: permissionRequestEvent('codex', (name, input, cwd) => fromCodexTool(name, input, cwd)[0] ?? { toolName: name, arguments: { ...input } }),
 });
 
 function deny(reason: string): AgentAnswer {
@@ -70,6 +78,8 @@ const answer = answerBySeam({
     return post.additionalContext === undefined ? NO_OPINION : jsonAnswer(specific);
   },
   'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
+  // Claude Code's forms, but a compaction is stopped with `continue: false` (measured: Codex ignores a PreCompact "block").
+  ...claudeNamedLifecycleAnswers('stop'),
 });
 
 /**
@@ -85,6 +95,12 @@ const failClosed = failClosedBy(CODEX_SEAM_EVENTS, {
   PostToolUse: block,
   Stop: 'let-through',
   SessionStart: 'let-through',
+  // A permission request is a gate: refused. The rest never wedge the session, stop a compaction or force a subagent on.
+  PermissionRequest: (text) => claudePermissionAnswer({ action: 'deny', reason: text }),
+  SessionEnd: 'let-through',
+  PreCompact: 'let-through',
+  SubagentStart: 'let-through',
+  SubagentStop: 'let-through',
 });
 
 /** OpenAI's Codex CLI (`codex`, 0.169.x): command hooks in `hooks.json`, trusted in `config.toml`. */

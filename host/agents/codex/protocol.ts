@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { LIFECYCLE_EVENT_SCHEMAS } from '../lifecycle-events.ts';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { type EventOf, type EventSchemas, eventRows } from '../bridge-parts.ts';
 
@@ -40,6 +41,27 @@ export const CODEX_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "block"` + reason (a new user turn; `stop_hook_active` + hookbox\'s cap end it); stop → no answer',
     },
   ],
+  // The lifecycle events (#51) Codex 0.169.0 has (its hook trust labels); SessionEnd and PreCompact measured headless.
+  'tools/permission-request': [
+    {
+      event: 'PermissionRequest',
+      answers:
+        'deny → `hookSpecificOutput.decision: {behavior: "deny", message}`; allow → `behavior: "allow"`; ask → no answer (Codex\'s documented form; not fired here: `approval_policy = "never"` asks nothing)',
+    },
+  ],
+  'agent/subagent-start': [{ event: 'SubagentStart', answers: 'context → `hookSpecificOutput.additionalContext` (documented; not fired here: `spawn_agent` was "unsupported call")' }],
+  'agent/subagent-stop': [
+    { event: 'SubagentStop', answers: 'continue {reason} → `decision: "block"` + reason (documented; not fired here), within hookbox\'s continuation cap; stop → no answer' },
+  ],
+  'agent/notification': [],
+  'agent/pre-compact': [
+    {
+      event: 'PreCompact',
+      answers:
+        'block → `continue: false` + `stopReason` (measured: Codex ignores `decision: "block"` on PreCompact and compacts; `continue: false` ends the run before the compaction\'s model call, `codex exec` exits 1); allow → no answer',
+    },
+  ],
+  'agent/session-end': [{ event: 'SessionEnd', answers: 'none: heard only (measured: `codex exec` sends `reason: "other"`; Codex clamps a SessionEnd hook\'s timeout to 3 s)' }],
 } as const satisfies SeamEventTable;
 
 /** CODEX_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
@@ -57,6 +79,11 @@ export const CODEX_EVENT_SCHEMAS = {
   PreToolUse: z.looseObject(ToolFields),
   PostToolUse: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
   Stop: z.looseObject({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().nullable().optional() }),
+  SessionEnd: LIFECYCLE_EVENT_SCHEMAS.SessionEnd,
+  PreCompact: LIFECYCLE_EVENT_SCHEMAS.PreCompact,
+  SubagentStart: LIFECYCLE_EVENT_SCHEMAS.SubagentStart,
+  SubagentStop: LIFECYCLE_EVENT_SCHEMAS.SubagentStop,
+  PermissionRequest: LIFECYCLE_EVENT_SCHEMAS.PermissionRequest,
 } as const satisfies EventSchemas<EventOf<typeof CODEX_SEAM_EVENTS>>;
 /** A Codex event hookbox reads. */
 export type CodexEvent = keyof typeof CODEX_EVENT_SCHEMAS;

@@ -13,7 +13,19 @@ const DEFAULT_TIMEOUT_S = 30;
 
 const LAYOUT: HookGroupsLayout = {
   // No matcher: every tool (Codex's matcher is a regex over its tool names; absent = all).
-  events: [{ event: 'SessionStart' }, { event: 'UserPromptSubmit' }, { event: 'PreToolUse' }, { event: 'PostToolUse' }, { event: 'Stop' }],
+  events: [
+    { event: 'SessionStart' },
+    { event: 'UserPromptSubmit' },
+    { event: 'PreToolUse' },
+    { event: 'PostToolUse' },
+    { event: 'Stop' },
+    // The lifecycle events (#51) Codex 0.169.0 has (its trust labels): SessionEnd and PreCompact measured headless.
+    { event: 'SessionEnd' },
+    { event: 'PreCompact' },
+    { event: 'SubagentStart' },
+    { event: 'SubagentStop' },
+    { event: 'PermissionRequest' },
+  ],
   isOurs: (handler) => typeof handler === 'object' && handler !== null && isHookboxCommand((handler as Record<string, unknown>).command, 'codex'),
   describe: (handler) => `command ${String(handler.command)} (timeout ${String(handler.timeout)} s)`,
 };

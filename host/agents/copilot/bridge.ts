@@ -17,6 +17,7 @@ import {
 import { safeContext, safeText } from '../event-input.ts';
 import { withheldResultText } from '../../loop/reactions.ts';
 import { joinContext } from '../../seams/index.ts';
+import { COPILOT_LIFECYCLE_ANSWERS, COPILOT_LIFECYCLE_CLOSED, COPILOT_LIFECYCLE_READERS } from './lifecycle.ts';
 import { COPILOT_EVENTS, COPILOT_EVENT_SCHEMAS, COPILOT_SEAM_EVENTS, copilotFrame } from './protocol.ts';
 import { copilotProbe } from './probe.ts';
 import { copilotSetup } from './setup.ts';
@@ -60,6 +61,7 @@ const toSeam = toSeamBy(
     postToolUseFailure: (read) => oneSeam(read, 'tools/post-execute', { ...toolCall(read), result: { content: read.data.error as string, isError: true } }),
     agentStop: (read) =>
       oneSeam(read, 'agent/turn-continuation', continuationPayload(undefined), { alreadyContinued: read.data.stop_hook_active === true || read.data.stopHookActive === true }),
+    ...COPILOT_LIFECYCLE_READERS,
   },
   copilotFrame,
 );
@@ -108,6 +110,7 @@ const answer = answerBySeam({
     return context(post.additionalContext);
   },
   'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : jsonAnswer({ decision: 'block', reason: safeText(next.reason ?? CONTINUE_REASON) })),
+  ...COPILOT_LIFECYCLE_ANSWERS,
 });
 
 /**
@@ -125,6 +128,7 @@ const failClosed = failClosedBy(COPILOT_SEAM_EVENTS, {
   postToolUseFailure: (text) => jsonAnswer({ additionalContext: withheldResultText(text) }),
   agentStop: 'let-through',
   sessionStart: 'let-through',
+  ...COPILOT_LIFECYCLE_CLOSED,
 });
 
 /** GitHub Copilot CLI (`copilot`, 1.0.x) in its own hook format: command hooks in `.github/hooks/hookbox.json`. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as z from 'zod';
+import { COPILOT_LIFECYCLE_SCHEMAS } from './lifecycle-schemas.ts';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { type EventOf, type EventSchemas, commandLineFrame, eventRows } from '../bridge-parts.ts';
 import { SESSION_ID_PATTERN } from '../event-input.ts';
@@ -46,6 +47,25 @@ export const COPILOT_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "block"` + reason (the next user message; `stop_hook_active`, hookbox\'s cap and Copilot\'s own of 8 end it); stop → no answer',
     },
   ],
+  // The lifecycle events (#51), measured headless with 1.0.102 (host/agents/README.md, "Lifecycle events"); preCompact and notification not fired here.
+  'tools/permission-request': [
+    {
+      event: 'permissionRequest',
+      answers:
+        'deny → `behavior: "deny"` + `message` (measured without `--allow-all-tools`: the shell call refused, the model reads "Permission denied by a PermissionRequest hook: <message>"); allow → `behavior: "allow"`; ask → no answer (Copilot asks, or headless refuses)',
+    },
+  ],
+  'agent/subagent-start': [{ event: 'subagentStart', answers: 'context → `additionalContext` (measured: a `task` call fires it; the context\'s effect not measured)' }],
+  'agent/subagent-stop': [
+    {
+      event: 'subagentStop',
+      answers:
+        'continue {reason} → `decision: "block"` + reason (measured: the subagent goes on; Copilot has no cap of its own — 822 rounds in 2 min — so hookbox\'s continuation cap ends it); stop → no answer',
+    },
+  ],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [{ event: 'sessionEnd', answers: 'none: heard only (measured: `reason: "complete"` at the end of `copilot -p`)' }],
 } as const satisfies SeamEventTable;
 
 /** COPILOT_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
@@ -81,6 +101,7 @@ export const COPILOT_EVENT_SCHEMAS = {
   postToolUse: z.looseObject({ ...ToolFields, toolResult: CopilotToolResultSchema }),
   postToolUseFailure: z.looseObject({ ...ToolFields, error: z.string() }),
   agentStop: z.looseObject({ stop_hook_active: z.boolean().optional(), stopHookActive: z.boolean().optional() }),
+  ...COPILOT_LIFECYCLE_SCHEMAS,
 } as const satisfies EventSchemas<EventOf<typeof COPILOT_SEAM_EVENTS>>;
 /** A Copilot event hookbox reads. */
 export type CopilotEvent = keyof typeof COPILOT_EVENT_SCHEMAS;

@@ -31,6 +31,15 @@ export const FACTORY_SEAM_EVENTS = {
   'agent/turn-continuation': [
     { event: 'Stop', answers: 'continue {reason} → `decision: "block"` + reason (the Claude format\'s; not measured in Factory); stop → no answer' },
   ],
+  // The lifecycle events (#51) the 0.225.2 binary names (no SubagentStart, no PermissionRequest); SessionEnd measured headless.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [
+    { event: 'SubagentStop', answers: 'continue {reason} → `decision: "block"` + reason (the Claude format\'s; not fired here), within hookbox\'s continuation cap; stop → no answer' },
+  ],
+  'agent/notification': [{ event: 'Notification', answers: 'none: heard only (not fired here)' }],
+  'agent/pre-compact': [{ event: 'PreCompact', answers: 'block → `decision: "block"` + reason (the Claude format\'s; not fired here)' }],
+  'agent/session-end': [{ event: 'SessionEnd', answers: 'none: heard only (measured: `droid exec` sends `reason: "other"`)' }],
 } as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** FACTORY_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

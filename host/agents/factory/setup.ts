@@ -12,6 +12,8 @@ export const factorySetup: AgentSetup = claudeFormatSetup({
   label: 'Factory Droid',
   folder: '.factory',
   commands: ['droid'],
+  // The lifecycle events the 0.225.2 binary names (no SubagentStart, no PermissionRequest); SessionEnd measured headless.
+  lifecycle: ['SessionEnd', 'PreCompact', 'SubagentStop', 'Notification'],
   blockOnFailure: false,
   // Factory's http hooks were not measured here: until they are, setup writes none.
   http: 'Factory Droid has no http hooks hookbox writes (not measured here); use --transport command',

@@ -16,6 +16,8 @@ import {
   toSeamBy,
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
+import { claudeNamedLifecycleAnswers } from '../lifecycle-answers.ts';
+import { notificationEvent, preCompactEvent, sessionEndEvent } from '../lifecycle-events.ts';
 import { GEMINI_EVENTS, GEMINI_EVENT_SCHEMAS, GEMINI_SEAM_EVENTS } from './protocol.ts';
 import { geminiProbe } from './probe.ts';
 import { safeContext, safeText } from '../event-input.ts';
@@ -38,6 +40,9 @@ const toSeam = toSeamBy(GEMINI_SEAM_EVENTS, GEMINI_EVENT_SCHEMAS, {
     return oneSeam(read, 'tools/post-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call, result });
   },
   AfterAgent: stopEvent('prompt_response'),
+  SessionEnd: sessionEndEvent,
+  PreCompress: preCompactEvent,
+  Notification: notificationEvent,
 });
 
 function deny(reason: string, multiLine = false): AgentAnswer {
@@ -64,6 +69,8 @@ const answer = answerBySeam({
     return contextAnswer('AfterTool', post.additionalContext);
   },
   'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : deny(next.reason ?? CONTINUE_REASON)),
+  // SessionEnd and Notification are heard only; PreCompress is advisory (Gemini compresses anyway): no block to write.
+  ...claudeNamedLifecycleAnswers('none'),
 });
 
 /**
@@ -78,6 +85,9 @@ const failClosed = failClosedBy(GEMINI_SEAM_EVENTS, {
   AfterTool: (text) => deny(text),
   AfterAgent: 'let-through',
   SessionStart: 'let-through',
+  SessionEnd: 'let-through',
+  PreCompress: 'let-through',
+  Notification: 'let-through',
 });
 
 /** Google's Gemini CLI (`gemini`, 0.61.x): command hooks in `settings.json`. */

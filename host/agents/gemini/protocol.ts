@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { LIFECYCLE_EVENT_SCHEMAS, PRE_COMPRESS_SCHEMA } from '../lifecycle-events.ts';
 import type { AgentEventMapping, SeamEventTable } from '../agent-bridge.ts';
 import { type EventOf, type EventSchemas, eventRows } from '../bridge-parts.ts';
 
@@ -40,6 +41,15 @@ export const GEMINI_SEAM_EVENTS = {
       answers: 'continue {reason} → `decision: "deny"` + reason (Gemini retries with the reason as the next prompt; `stop_hook_active` + hookbox\'s cap end it); stop → no answer',
     },
   ],
+  // The lifecycle events (#51) Gemini CLI 0.61.0 has; SessionEnd and PreCompress measured headless. No subagents, no permission hook.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [{ event: 'Notification', answers: 'none: heard only (not fired headless here: `--yolo` asks nothing)' }],
+  'agent/pre-compact': [
+    { event: 'PreCompress', answers: 'none: advisory — Gemini compresses whatever a hook says (measured: `-p "/compress"` fires it); a block cannot be expressed, and its context for the summary is not taken' },
+  ],
+  'agent/session-end': [{ event: 'SessionEnd', answers: 'none: heard only (measured: `reason: "exit"`; Gemini does not wait for it)' }],
 } as const satisfies SeamEventTable;
 
 /** GEMINI_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
@@ -53,6 +63,9 @@ export const GEMINI_EVENT_SCHEMAS = {
   BeforeTool: z.looseObject(ToolFields),
   AfterTool: z.looseObject({ ...ToolFields, tool_response: z.unknown() }),
   AfterAgent: z.looseObject({ prompt_response: z.string().optional(), stop_hook_active: z.boolean().optional() }),
+  SessionEnd: LIFECYCLE_EVENT_SCHEMAS.SessionEnd,
+  PreCompress: PRE_COMPRESS_SCHEMA,
+  Notification: LIFECYCLE_EVENT_SCHEMAS.Notification,
 } as const satisfies EventSchemas<EventOf<typeof GEMINI_SEAM_EVENTS>>;
 /** A Gemini CLI event hookbox reads. */
 export type GeminiEvent = keyof typeof GEMINI_EVENT_SCHEMAS;

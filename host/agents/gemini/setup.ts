@@ -10,7 +10,17 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 const LAYOUT: HookGroupsLayout = {
   // No matcher: every tool.
-  events: [{ event: 'SessionStart' }, { event: 'BeforeAgent' }, { event: 'BeforeTool' }, { event: 'AfterTool' }, { event: 'AfterAgent' }],
+  events: [
+    { event: 'SessionStart' },
+    { event: 'BeforeAgent' },
+    { event: 'BeforeTool' },
+    { event: 'AfterTool' },
+    { event: 'AfterAgent' },
+    // The lifecycle events (#51) Gemini CLI 0.61.0 has: SessionEnd and PreCompress measured headless.
+    { event: 'SessionEnd' },
+    { event: 'PreCompress' },
+    { event: 'Notification' },
+  ],
   isOurs: (handler) => typeof handler === 'object' && handler !== null && isHookboxCommand((handler as Record<string, unknown>).command, 'gemini'),
   describe: (handler) => `command ${String(handler.command)} (timeout ${String(handler.timeout)} ms)`,
 };

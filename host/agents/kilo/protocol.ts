@@ -33,6 +33,13 @@ export const KILO_SEAM_EVENTS = {
       answers: 'continue {reason} → the reason sent as a new prompt of the session (`client.session.prompt`), within hookbox\'s continuation cap; stop → no answer',
     },
   ],
+  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [],
 } as const satisfies SeamEventTable<OpenCodeEvent>;
 
 /** KILO_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

@@ -1,5 +1,6 @@
 import type { AgentBridge } from '../agent-bridge.ts';
 import { type ReadAgentEvent, answerBySeam, continuationPayload, failClosedBy, oneSeam, sessionSource, toSeamBy } from '../bridge-parts.ts';
+import { sessionEndEvent } from '../lifecycle-events.ts';
 import { PLUGIN_CAN_REPLACE, PLUGIN_CLOSED, pluginSeamAnswers } from '../plugin-answers.ts';
 import { PI_EVENTS, PI_EVENT_SCHEMAS, PI_SEAM_EVENTS } from './protocol.ts';
 import { piProbe } from './probe.ts';
@@ -21,6 +22,7 @@ const toSeam = toSeamBy(PI_SEAM_EVENTS, PI_EVENT_SCHEMAS, {
     return oneSeam(read, 'tools/post-execute', { toolCallId: data.tool_call_id as string, ...piCall(read), result });
   },
   agent_end: (read) => oneSeam(read, 'agent/turn-continuation', continuationPayload(read.data.last_assistant_text), { alreadyContinued: read.data.continued === true }),
+  session_shutdown: sessionEndEvent,
 });
 
 /**
@@ -35,6 +37,7 @@ const failClosed = failClosedBy(PI_SEAM_EVENTS, {
   input: PLUGIN_CLOSED.prompt,
   agent_end: 'let-through',
   session_start: 'let-through',
+  session_shutdown: 'let-through',
 });
 
 /** pi (`@mariozechner/pi-coding-agent`, 0.73.x): hookbox's extension in `.pi/extensions/`, asking `hookbox serve`. */

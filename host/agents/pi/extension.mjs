@@ -8,6 +8,7 @@
 //   input       → {action: "handled" | "transform"} (a blocked or rewritten prompt)
 //   session_start / input context → one message before the prompt reaches the model
 //   agent_end   → pi.sendUserMessage(reason)        (a continuation)
+//   session_shutdown → heard only                   (the session ends: `pi -p` sends reason "quit")
 import { randomUUID } from 'node:crypto';
 import { pluginClient, printable, sessionIdOf } from '../plugin-client.mjs';
 
@@ -94,6 +95,11 @@ export function hookboxPiExtension(options, from) {
       }
       if (answer.context !== undefined) return { content: [...content, { type: 'text', text: answer.context }] };
       return undefined;
+    });
+
+    // The session ends (quit, reload, a new or resumed session): hooks hear it; nothing to answer.
+    pi.on('session_shutdown', async (event, ctx) => {
+      await client.decide({ ...common('session_shutdown', ctx), ...(typeof event?.reason === 'string' && { reason: event.reason }) }, 'let-through');
     });
 
     pi.on('agent_end', async (event, ctx) => {

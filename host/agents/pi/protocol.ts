@@ -38,6 +38,13 @@ export const PI_SEAM_EVENTS = {
       answers: 'continue {reason} → the reason sent as the next user message (`pi.sendUserMessage`), within hookbox\'s continuation cap; stop → no answer',
     },
   ],
+  // The lifecycle events (#51) pi's extension API has: the session's end (measured); `session_before_compact` never fired headless here.
+  'tools/permission-request': [],
+  'agent/subagent-start': [],
+  'agent/subagent-stop': [],
+  'agent/notification': [],
+  'agent/pre-compact': [],
+  'agent/session-end': [{ event: 'session_shutdown', answers: 'none: heard only (measured: `pi -p` sends `reason: "quit"`)' }],
 } as const satisfies SeamEventTable;
 
 /** PI_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
@@ -59,6 +66,7 @@ export const PI_EVENT_SCHEMAS = {
     is_error: z.boolean(),
   }),
   agent_end: z.looseObject({ last_assistant_text: z.string().optional(), continued: z.boolean().optional() }),
+  session_shutdown: z.looseObject({ reason: z.string().optional() }),
 } as const satisfies EventSchemas<EventOf<typeof PI_SEAM_EVENTS>>;
 /** A pi event hookbox reads. */
 export type PiEvent = keyof typeof PI_EVENT_SCHEMAS;

@@ -30,6 +30,17 @@ export const QWEN_SEAM_EVENTS = {
   'agent/turn-continuation': [
     { event: 'Stop', answers: 'continue {reason} → `decision: "block"` + reason (the next user message; `stop_hook_active` + hookbox\'s cap end it); stop → no answer' },
   ],
+  // The lifecycle events (#51), all six in the 0.24.4 bundle, in Claude Code's forms; SubagentStart/Stop and Notification measured headless.
+  'tools/permission-request': [
+    { event: 'PermissionRequest', answers: 'deny → `hookSpecificOutput.decision: {behavior: "deny", message}`; allow → `behavior: "allow"`; ask → no answer (Claude Code\'s forms; not fired headless here: `--yolo` asks nothing)' },
+  ],
+  'agent/subagent-start': [{ event: 'SubagentStart', answers: 'context → `hookSpecificOutput.additionalContext` (measured: an `agent` call fires it; the context\'s effect not measured)' }],
+  'agent/subagent-stop': [
+    { event: 'SubagentStop', answers: 'continue {reason} → `decision: "block"` + reason (measured: fired when the subagent finishes; its effect not measured), within hookbox\'s continuation cap; stop → no answer' },
+  ],
+  'agent/notification': [{ event: 'Notification', answers: 'none: heard only (measured: `notification_type: "auth_success"` at start-up)' }],
+  'agent/pre-compact': [{ event: 'PreCompact', answers: 'block → `decision: "block"` + reason (Claude Code\'s form; not fired headless here)' }],
+  'agent/session-end': [{ event: 'SessionEnd', answers: 'none: heard only (in the binary; `qwen -p` does not send it, measured)' }],
 } as const satisfies SeamEventTable<ClaudeFormatEvent>;
 
 /** QWEN_SEAM_EVENTS as rows (event, seam, answers), in seam order. */

@@ -12,6 +12,8 @@ export const qwenSetup: AgentSetup = claudeFormatSetup({
   label: 'Qwen Code',
   folder: '.qwen',
   commands: ['qwen'],
+  // All six are in the 0.24.4 bundle; SubagentStart/Stop and Notification measured headless (README, "Lifecycle events").
+  lifecycle: ['SessionEnd', 'PreCompact', 'SubagentStart', 'SubagentStop', 'PermissionRequest', 'Notification'],
   blockOnFailure: false,
   // Qwen's http hooks were not measured here: until they are, setup writes none.
   http: 'Qwen Code has no http hooks hookbox writes (not measured here); use --transport command',
