@@ -101,15 +101,25 @@ const SourceSchema = z.looseObject({
 
 /** Why an event has no seam (a Map: an event named like an Object built-in, `constructor`, finds nothing). */
 const UNSUPPORTED_EVENTS: ReadonlyMap<string, string> = new Map(Object.entries({
-  Notification: 'hookbox has no notification seam',
-  PermissionRequest: 'an ask goes to the permission prompter, not to hooks; decide it in a PreToolUse hook instead',
-  PermissionDenied: 'hookbox has no permission-denied seam',
-  PostToolUseFailure: 'no separate failure event: tools/post-execute sees failed results too; move the hook to PostToolUse',
-  SubagentStart: 'hookbox has no subagents',
-  SubagentStop: 'hookbox has no subagents',
-  PreCompact: 'hookbox does not compact context',
-  PostCompact: 'hookbox does not compact context',
-  SessionEnd: 'hookbox has no session-end seam',
+  PermissionDenied: 'hookbox has no permission-denied seam: a denied call is a tool result the post-execute hooks see',
+  PostToolUseFailure:
+    'no separate failure event: tools/post-execute sees failed results too (isError), and this hook would run on every result; move it to PostToolUse and check the result there',
+  StopFailure: 'hookbox has no seam for a turn that ended on an API error: agent/turn-continuation fires when the model ends a step, not when a request fails',
+  PostCompact: 'hookbox has no post-compact seam: agent/session-start with source "compact" fires after a compaction where the agent says so; move the hook to SessionStart with matcher "compact"',
+}));
+
+/**
+ * What a matcher selects on the events whose matcher is not a tool name nor a
+ * session-start source: hookbox's hooks cannot select on these fields, so a
+ * hook with a real matcher there is not imported (run on every event, it would
+ * fire where its author said it must not).
+ */
+const FIELD_MATCHERS: ReadonlyMap<string, string> = new Map(Object.entries({
+  SubagentStart: 'the subagent type',
+  SubagentStop: 'the subagent type',
+  Notification: 'the notification type',
+  PreCompact: 'the trigger (manual, auto)',
+  SessionEnd: 'the end reason',
 }));
 
 /** Handler fields with a meaning hookbox does not reproduce (they are reported, not silently ignored). */
@@ -155,7 +165,7 @@ export function importToolHooks(protocol: ToolProtocol, source: string, document
 
   for (const [event, groups] of Object.entries(parsed.data.hooks ?? {})) {
     if (!isToolEventName(event)) {
-      skipped.push({ at: `hooks.${event}`, what: `event ${event} (${groups.length} matcher group(s))`, why: UNSUPPORTED_EVENTS.get(event) ?? 'not one of the five hookbox seams' });
+      skipped.push({ at: `hooks.${event}`, what: `event ${event} (${groups.length} matcher group(s))`, why: UNSUPPORTED_EVENTS.get(event) ?? 'no hookbox seam stands for it' });
       continue;
     }
     const seam = SEAM_FOR_EVENT[event];
@@ -267,7 +277,7 @@ type Selection = { tools?: string[]; sources?: SessionStartSource[]; notes: stri
 /** What a group's matcher selects for its event: tools, session-start sources, or nothing to select. */
 function convertMatcher(protocol: ToolProtocol, event: ToolEventName, matcher: string | undefined): Selection {
   try {
-    if (event === 'PreToolUse' || event === 'PostToolUse') return convertToolMatcher(protocol, matcher);
+    if (event === 'PreToolUse' || event === 'PostToolUse' || event === 'PermissionRequest') return convertToolMatcher(protocol, matcher);
     if (event === 'SessionStart') {
       const converted = convertSourceMatcher(matcher);
       if (converted.sources !== undefined && converted.sources.length === 0) {
@@ -279,6 +289,8 @@ function convertMatcher(protocol: ToolProtocol, event: ToolEventName, matcher: s
     return { why: `not a valid regular expression: ${(error as Error).message}` };
   }
   const ignored = matcher !== undefined && matcher.trim() !== '' && matcher.trim() !== '*';
+  const field = FIELD_MATCHERS.get(event);
+  if (ignored && field !== undefined) return { why: `${event}'s matcher selects on ${field}, which a hookbox hook cannot select on; without it the hook would run on every ${event}` };
   return { notes: ignored ? [`matcher ${JSON.stringify(matcher)} ignored: ${event} has no matcher (${PROTOCOL_LABEL[protocol]} ignores it too)`] : [] };
 }
 
