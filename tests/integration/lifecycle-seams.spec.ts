@@ -13,6 +13,8 @@ import { ScriptedProvider } from '../../host/providers/scripted.ts';
 import { HookRunner, type HookLogEntry } from '../../host/runner/index.ts';
 import { builtinTools } from '../../host/tools/index.ts';
 import { exampleManifest } from '../helpers/examples.ts';
+import { SEAM_FIRING, replaySession } from '../../host/loop/index.ts';
+import { hookStats, sessionFindings } from '../../host/report/index.ts';
 import { type TestWorkspace, events, makeWorkspace } from '../helpers/session.ts';
 import { buildInto, tempDir, writeHookSource } from '../pdk/support.ts';
 
@@ -26,6 +28,7 @@ export default defineHook({
     if (command.startsWith('rm')) return deny('no deleting, whoever asks');
     return ask();
   },
+  sessionEnd: () => ({}),
 });
 `;
 
@@ -146,6 +149,34 @@ describe('tools/permission-request in the loop', () => {
       await session.close();
       expect(events(workspace).filter((event) => event.type === 'hook/invoke' && event.seam === 'tools/permission-request')).toEqual([]);
       expect(events(workspace).find((event) => event.type === 'tool/result')).toMatchObject({ isError: true, hookEffect: 'denied' });
+    } finally {
+      workspace.dispose();
+    }
+  });
+});
+
+describe('the report and replay on the lifecycle seams', () => {
+  it('a permission-request deny is a finding on its tool call, its ask is none; an empty session-end answer counts as empty; replay leaves both alone and says why', async () => {
+    const workspace = makeWorkspace();
+    try {
+      const steps = [{ toolCalls: [bash('c1', 'rm -rf build')] }, { toolCalls: [bash('c2', 'echo hi')] }, { text: 'done' }];
+      const session = await open(workspace, [gateManifest], steps, person('allow'));
+      await session.prompt('clean, then greet');
+      await session.close();
+      const log = events(workspace);
+
+      const findings = sessionFindings(0, log).filter((finding) => finding.seam === 'tools/permission-request');
+      expect(findings).toEqual([expect.objectContaining({ action: 'deny', reason: 'no deleting, whoever asks', subject: 'bash {"command":"rm -rf build"}' })]);
+      const [gate] = hookStats(log.flatMap((event) => (event.type === 'hook/invoke' ? [event] : [])));
+      expect(gate?.decisions).toEqual({ ask: 3, deny: 1, empty: 1 });
+
+      const replay = await replaySession(log, new SeamBus());
+      expect(replay.notReplayed).toEqual(
+        expect.arrayContaining([
+          { seam: 'tools/permission-request', why: SEAM_FIRING['tools/permission-request'].notReplayed },
+          { seam: 'agent/session-end', why: SEAM_FIRING['agent/session-end'].notReplayed },
+        ]),
+      );
     } finally {
       workspace.dispose();
     }
