@@ -6,15 +6,24 @@
 import type { AgentSeamEvent } from '../agents/index.ts';
 import type { SeamBus } from '../events/index.ts';
 import type { DecisionOf } from '../seams/index.ts';
+import { CONTINUE_REASON } from '../loop/reactions.ts';
 import type { ServedSession } from './served-session.ts';
 
 type LifecycleSeam = 'tools/permission-request' | 'agent/subagent-start' | 'agent/subagent-stop' | 'agent/notification' | 'agent/pre-compact' | 'agent/session-end';
 
-/** What these steps use of decide.ts's step context: the session and the bus (a step there is given more). */
+/** What these steps use of decide.ts's step context: the session, the bus and the continuation cap (a step there is given more). */
 interface LifecycleContext {
   readonly session: ServedSession;
   readonly bus: Pick<SeamBus, 'dispatch'>;
+  readonly options: { readonly maxContinuations: number };
 }
+
+/**
+ * How often each subagent of a served session was forced on, by its id (its
+ * type when the agent gives no id): the agent's own flag says only whether it
+ * was, so hookbox counts, and caps it as it caps a turn's continuations.
+ */
+const subagentContinuations = new WeakMap<ServedSession, Map<string, number>>();
 
 type LifecycleStep<S extends LifecycleSeam> = (event: AgentSeamEvent<S>, context: LifecycleContext) => Promise<{ readonly decision: DecisionOf<S>; readonly word: string }>;
 
@@ -29,11 +38,24 @@ export const LIFECYCLE_STEPS: { readonly [S in LifecycleSeam]: LifecycleStep<S> 
     session.recordInvocations(invocations);
     return { decision, word: decision.additionalContext === undefined ? 'none' : 'context' };
   },
-  'agent/subagent-stop': async (event, { session, bus }) => {
-    const continuations = event.alreadyContinued === true ? Math.max(1, event.payload.continuations) : 0;
+  'agent/subagent-stop': async (event, { session, bus, options }) => {
+    let counts = subagentContinuations.get(session);
+    if (counts === undefined) subagentContinuations.set(session, (counts = new Map()));
+    const key = event.payload.agentId ?? event.payload.agentType ?? '';
+    // A stop the agent does not mark as continued starts the count again.
+    const continuations = event.alreadyContinued === true ? (counts.get(key) ?? 1) : 0;
     const { decision, invocations } = await bus.dispatch('agent/subagent-stop', { ...event.payload, continuations }, session.info(), { action: 'stop' });
     session.recordInvocations(invocations);
-    return { decision, word: decision.action };
+    if (decision.action === 'stop') {
+      counts.delete(key);
+      return { decision, word: 'stop' };
+    }
+    if (continuations >= options.maxContinuations) {
+      counts.delete(key);
+      return { decision: { action: 'stop' }, word: 'stop (cap)' };
+    }
+    counts.set(key, continuations + 1);
+    return { decision: { action: 'continue', reason: decision.reason ?? CONTINUE_REASON }, word: 'continue' };
   },
   'agent/notification': async (event, { session, bus }) => {
     const { decision, invocations } = await bus.dispatch('agent/notification', event.payload, session.info());
