@@ -19,15 +19,19 @@ function defined<T extends object>(base: T, opts: Record<string, string | undefi
 }
 
 /**
- * `allow` for the pre-tool gate (`{reason?}`) or for prompt-submit
- * (`{content?, additionalContext?}`: rewrite the prompt, inject context).
- * Options that are `undefined` are left out of the decision.
+ * `allow` for the pre-tool gate (`{reason?}`), for a permission request
+ * (`{reason?}`: answer for the person, the call runs without the question),
+ * for prompt-submit (`{content?, additionalContext?}`: rewrite the prompt,
+ * inject context) or for pre-compact (`{additionalContext?}`: what the
+ * summary must keep). Options that are `undefined` are left out of the decision.
  *
  * @example
  * ```ts
  * export default defineHook({
  *   preTool: (p) => (p.toolName === 'read' ? allow({ reason: 'read-only tool' }) : undefined),
  *   promptSubmit: (p) => allow({ additionalContext: 'Use pnpm, not npm.' }),
+ *   permissionRequest: (p) => (String(p.arguments.command).startsWith('npm test') ? allow({ reason: 'tests are fine' }) : undefined),
+ *   preCompact: () => allow({ additionalContext: 'Keep the list of failing tests.' }),
  * });
  * ```
  */
@@ -39,13 +43,15 @@ export function allow(opts?: { content?: string; additionalContext?: string; rea
 }
 
 /**
- * Pre-tool `deny`: the tool call does not run; `reason` is shown to the model.
+ * Pre-tool or permission-request `deny`: the tool call does not run; `reason`
+ * is shown to the model (on a permission request, the person is not asked).
  * A later hook cannot relax it, and the waterfall stops here.
  *
  * @example
  * ```ts
  * export default defineHook({
  *   preTool: (p) => (String(p.arguments.command).includes('rm -rf /') ? deny('recursive delete of /') : undefined),
+ *   permissionRequest: (p) => (p.toolName === 'write_file' ? deny('no writes from this agent') : undefined),
  * });
  * ```
  */
@@ -55,6 +61,8 @@ export function deny(reason: string): Extract<PreToolDecision, { action: 'deny' 
 
 /**
  * Pre-tool `ask`: let the person decide (without a prompter the host denies).
+ * On a permission request `ask` is the default: the person is asked as usual
+ * (the same as returning nothing).
  *
  * @example
  * ```ts
@@ -68,13 +76,15 @@ export function ask(reason?: string): Extract<PreToolDecision, { action: 'ask' }
 }
 
 /**
- * `block` for prompt-submit (the prompt is rejected) or post-tool (the result
- * is withheld from the model). `reason` must be non-empty.
+ * `block` for prompt-submit (the prompt is rejected), post-tool (the result
+ * is withheld from the model) or pre-compact (the agent does not compact,
+ * where it lets a hook block). `reason` must be non-empty.
  *
  * @example
  * ```ts
  * export default defineHook({
  *   promptSubmit: (p) => (p.content.includes('AKIA') ? block('prompt contains an AWS key id') : undefined),
+ *   preCompact: (p) => (p.trigger === 'auto' ? block('summarise by hand with /compact') : undefined),
  * });
  * ```
  */
@@ -98,7 +108,7 @@ export function accept(opts?: { content?: string; additionalContext?: string }):
 }
 
 /**
- * Turn-continuation `stop`: let the turn end (the loop's default).
+ * Turn-continuation (and subagent-stop) `stop`: let the turn (the subagent) end (the default).
  *
  * @example
  * ```ts
@@ -113,7 +123,8 @@ export function stop(): Extract<ContinuationDecision, { action: 'stop' }> {
 
 /**
  * Turn-continuation `continue`: keep the turn going; `reason` is recorded as
- * a steering message for the model in the same turn. Also exported as `continue`.
+ * a steering message for the model in the same turn. On subagent-stop: keep
+ * the subagent working, `reason` its next instruction. Also exported as `continue`.
  *
  * @example
  * ```ts
@@ -127,7 +138,7 @@ export function continueTurn(reason?: string): ContinueDecision {
   return defined({ action: 'continue' as const }, { reason });
 }
 
-/** The `action`s a seam's decision takes (none for session-start, whose decision is plain context). */
+/** The `action`s a seam's decision takes (none for the notify seams: session-start, subagent-start, notification, session-end). */
 type ActionOf<S extends SeamId> = SeamTypes[S]['decision'] extends infer D ? (D extends { action: infer A extends string } ? A : never) : never;
 
 /**

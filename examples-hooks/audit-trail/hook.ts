@@ -21,4 +21,22 @@ export default defineHook({
   turnContinuation(payload, ctx) {
     ctx.log.info(auditLine('agent/turn-continuation', ctx.session, payload, ctx.next));
   },
+  permissionRequest(payload, ctx) {
+    ctx.log.info(auditLine('tools/permission-request', ctx.session, payload, ctx.next));
+  },
+  subagentStart(payload, ctx) {
+    ctx.log.info(auditLine('agent/subagent-start', ctx.session, payload, ctx.next));
+  },
+  subagentStop(payload, ctx) {
+    ctx.log.info(auditLine('agent/subagent-stop', ctx.session, payload, ctx.next));
+  },
+  notification(payload, ctx) {
+    ctx.log.info(auditLine('agent/notification', ctx.session, payload, ctx.next));
+  },
+  preCompact(payload, ctx) {
+    ctx.log.info(auditLine('agent/pre-compact', ctx.session, payload, ctx.next));
+  },
+  sessionEnd(payload, ctx) {
+    ctx.log.info(auditLine('agent/session-end', ctx.session, payload, ctx.next));
+  },
 });

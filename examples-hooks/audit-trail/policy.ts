@@ -22,7 +22,7 @@ export interface AuditRecord {
   readonly toolCallId?: string;
   /** `action` of the decision so far; `none` on notify seams (no `next`). */
   readonly next: string;
-  /** Seam-specific sizes and flags: prompt length, result length and isError, continuation count, start source. */
+  /** Seam-specific sizes and flags: prompt length, result length and isError, continuation count, start source, end reason, compaction trigger, notification kind and length. */
   readonly detail?: Record<string, string | number | boolean>;
 }
 
@@ -52,7 +52,17 @@ function detailOf(seam: string, payload: unknown): Record<string, string | numbe
       return { isError: field(result, 'isError') === true, chars: typeof content === 'string' ? content.length : 0 };
     }
     case 'agent/turn-continuation':
+    case 'agent/subagent-stop':
       return { continuations: Number(field(payload, 'continuations') ?? 0) };
+    case 'agent/session-end':
+      return { reason: String(field(payload, 'reason')) };
+    case 'agent/pre-compact':
+      return { trigger: String(field(payload, 'trigger')) };
+    // The agent's message and the subagent's type are untrusted text: their kind and size only.
+    case 'agent/notification': {
+      const message = field(payload, 'message');
+      return { kind: String(field(payload, 'kind')), chars: typeof message === 'string' ? message.length : 0 };
+    }
     default:
       return undefined;
   }

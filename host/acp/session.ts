@@ -77,7 +77,7 @@ export class AcpSession {
     };
     const session = resume ? await Session.resume(sessionOptions) : await Session.start(sessionOptions);
     if (session.id !== handle.id) {
-      session.close();
+      await session.close('error');
       throw RequestError.invalidParams({ sessionId: handle.id }, `the log belongs to session ${session.id}`);
     }
     return handle;
@@ -146,6 +146,6 @@ export class AcpSession {
       await running.catch(() => undefined);
     }
     await this.flush();
-    this.#session?.close();
+    await this.#session?.close();
   }
 }

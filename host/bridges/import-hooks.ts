@@ -109,14 +109,23 @@ const SourceSchema = z.looseObject({
  * a seam comes to stand for one of them, so no reason here outlives its truth.
  */
 export const UNSUPPORTED_EVENTS: ReadonlyMap<string, string> = new Map(Object.entries({
-  Notification: 'hookbox has no notification seam',
-  PermissionRequest: 'an ask goes to the permission prompter, not to hooks; decide it in a PreToolUse hook instead',
-  PermissionDenied: 'hookbox has no permission-denied seam',
-  SubagentStart: 'hookbox has no subagents',
-  SubagentStop: 'hookbox has no subagents',
-  PreCompact: 'hookbox does not compact context',
-  PostCompact: 'hookbox does not compact context',
-  SessionEnd: 'hookbox has no session-end seam',
+  PermissionDenied: 'hookbox has no permission-denied seam: a denied call is a tool result the post-execute hooks see',
+  StopFailure: 'hookbox has no seam for a turn that ended on an API error: agent/turn-continuation fires when the model ends a step, not when a request fails',
+  PostCompact: 'hookbox has no post-compact seam: agent/session-start with source "compact" fires after a compaction where the agent says so; move the hook to SessionStart with matcher "compact"',
+}));
+
+/**
+ * What a matcher selects on the events whose matcher is not a tool name nor a
+ * session-start source: hookbox's hooks cannot select on these fields, so a
+ * hook with a real matcher there is not imported (run on every event, it would
+ * fire where its author said it must not).
+ */
+const FIELD_MATCHERS: ReadonlyMap<string, string> = new Map(Object.entries({
+  SubagentStart: 'the subagent type',
+  SubagentStop: 'the subagent type',
+  Notification: 'the notification type',
+  PreCompact: 'the trigger (manual, auto)',
+  SessionEnd: 'the end reason',
 }));
 
 /**
@@ -289,7 +298,7 @@ type Selection = { tools?: string[]; sources?: SessionStartSource[]; notes: stri
 /** What a group's matcher selects for its event: tools, session-start sources, or nothing to select. */
 function convertMatcher(protocol: ToolProtocol, event: ToolEventName, matcher: string | undefined): Selection {
   try {
-    if (event === 'PreToolUse' || event === 'PostToolUse') return convertToolMatcher(protocol, matcher);
+    if (event === 'PreToolUse' || event === 'PostToolUse' || event === 'PermissionRequest') return convertToolMatcher(protocol, matcher);
     if (event === 'SessionStart') {
       const converted = convertSourceMatcher(matcher);
       if (converted.sources !== undefined && converted.sources.length === 0) {
@@ -301,6 +310,8 @@ function convertMatcher(protocol: ToolProtocol, event: ToolEventName, matcher: s
     return { why: `not a valid regular expression: ${(error as Error).message}` };
   }
   const ignored = matcher !== undefined && matcher.trim() !== '' && matcher.trim() !== '*';
+  const field = FIELD_MATCHERS.get(event);
+  if (ignored && field !== undefined) return { why: `${event}'s matcher selects on ${field}, which a hookbox hook cannot select on; without it the hook would run on every ${event}` };
   return { notes: ignored ? [`matcher ${JSON.stringify(matcher)} ignored: ${event} has no matcher (${PROTOCOL_LABEL[protocol]} ignores it too)`] : [] };
 }
 

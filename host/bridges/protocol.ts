@@ -13,21 +13,6 @@ export const PROTOCOL_LABEL: Readonly<Record<ToolProtocol, string>> = {
   codex: 'Codex',
 };
 
-/**
- * Claude Code's (and Codex's) names for the seams of issue #51, which a hook
- * of either format is sent while Claude Code's protocol table does not map
- * them yet (the seams-agents branch maps them there; then the table's first
- * events take over).
- */
-const HOOK_FORMAT_EVENTS = {
-  'tools/permission-request': 'PermissionRequest',
-  'agent/subagent-start': 'SubagentStart',
-  'agent/subagent-stop': 'SubagentStop',
-  'agent/notification': 'Notification',
-  'agent/pre-compact': 'PreCompact',
-  'agent/session-end': 'SessionEnd',
-} as const;
-
 type TableEvents<T> = { [S in keyof T]: T[S] extends readonly [{ readonly event: infer E }, ...unknown[]] ? E : never }[keyof T];
 
 /**
@@ -35,7 +20,7 @@ type TableEvents<T> = { [S in keyof T]: T[S] extends readonly [{ readonly event:
  * the table itself, not from `EVENT_FOR_SEAM`, so that a seam missing from
  * Claude Code's table fails `tsc` there and here, not in every reader.
  */
-export type ToolEventName = TableEvents<typeof CLAUDE_CODE_SEAM_EVENTS> | (typeof HOOK_FORMAT_EVENTS)[keyof typeof HOOK_FORMAT_EVENTS];
+export type ToolEventName = TableEvents<typeof CLAUDE_CODE_SEAM_EVENTS>;
 
 type CodexFirstEvents = ReturnType<typeof firstEvents<typeof CODEX_SEAM_EVENTS>>;
 
@@ -47,7 +32,6 @@ type CodexFirstEvents = ReturnType<typeof firstEvents<typeof CODEX_SEAM_EVENTS>>
  * (checked here).
  */
 export const EVENT_FOR_SEAM: { readonly [S in SeamId]: ToolEventName } = {
-  ...HOOK_FORMAT_EVENTS,
   ...definedEvents(firstEvents(CLAUDE_CODE_SEAM_EVENTS)),
 } satisfies { readonly [S in SeamId]: CodexFirstEvents[S] extends undefined ? ToolEventName : CodexFirstEvents[S] };
 

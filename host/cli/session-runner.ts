@@ -101,7 +101,7 @@ export async function runPrompts(options: RunPromptsOptions): Promise<TurnOutcom
     }
   } finally {
     for (const off of unsubscribe) off();
-    session?.close();
+    await session?.close();
     await hooks.close();
   }
   return outcomes;

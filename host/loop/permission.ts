@@ -1,5 +1,6 @@
+import type { SeamBus } from '../events/index.ts';
 import type { ToolCall } from '../log/index.ts';
-import type { AttributedAsk } from '../seams/index.ts';
+import type { AttributedAsk, SessionInfo } from '../seams/index.ts';
 
 export interface PermissionRequest {
   readonly toolCall: ToolCall;
@@ -55,4 +56,34 @@ export async function resolveAsk(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Resolves an `ask` where a person would be asked: the
+ * `tools/permission-request` hooks first, which may answer for the person
+ * (`allow`, `deny`) or leave the question to the prompter (`ask`, the
+ * default). Fired only when a prompter is attached: without one nobody is
+ * asked, and the ask degrades to deny as before (a hook cannot turn that
+ * into an allow).
+ */
+export async function resolvePermission(
+  bus: SeamBus,
+  prompter: PermissionPrompter | undefined,
+  request: PermissionRequest,
+  session: SessionInfo,
+  timeoutMs: number,
+): Promise<AskResolution> {
+  if (prompter === undefined) return resolveAsk(prompter, request, timeoutMs);
+  const { toolCall, reason } = request;
+  const { decision } = await bus.dispatch(
+    'tools/permission-request',
+    { toolCallId: toolCall.id, toolName: toolCall.name, arguments: toolCall.arguments, ...(reason !== undefined && { reason }) },
+    session,
+  );
+  const asked = reason ?? 'a hook asked for permission';
+  if (decision.action === 'allow') {
+    return { action: 'allow', reason: `${asked} (allowed by a permission-request hook${decision.reason === undefined ? '' : `: ${decision.reason}`})` };
+  }
+  if (decision.action === 'deny') return { action: 'deny', reason: `${asked} (denied by a permission-request hook: ${decision.reason})` };
+  return resolveAsk(prompter, request, timeoutMs);
 }

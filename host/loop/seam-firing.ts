@@ -47,8 +47,8 @@ export const SEAM_FIRING: { readonly [S in SeamId]: SeamFiring } = {
     notReplayed: 'a continuation changes which model calls follow, and replay runs no model',
   },
   'tools/permission-request': {
-    file: 'tool-registry.ts',
-    firedBy: 'ToolRegistry.execute, when a pre-tool ask is about to reach the prompter',
+    file: 'permission.ts',
+    firedBy: 'resolvePermission, when a pre-tool ask is about to reach the attached prompter',
     notReplayed: 'the person\'s answer the request stood in for is not in the log; replay re-decides the pre-tool ask',
   },
   'agent/subagent-start': {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SeamBus } from '../events/index.ts';
 import { type SessionEvent, SessionLogWriter, readSessionLog, repairTornTail } from '../log/index.ts';
-import type { PromptSource, SessionInfo, SessionStartSource } from '../seams/index.ts';
+import type { PromptSource, SessionEndReason, SessionInfo, SessionStartSource } from '../seams/index.ts';
 // active.ts alone: the switch, without the recorder and the OpenTelemetry API it loads.
 import { currentTelemetry } from '../telemetry/active.ts';
 import { type QueuedPrompt, Queue } from './queue.ts';
@@ -59,6 +59,7 @@ export class Session {
   readonly #position: TurnPosition = { turn: 0, step: 0, open: false };
   #pendingContext: { content: string; source: 'session-start' | 'inject' }[] = [];
   #abort = new AbortController();
+  #ended = false;
 
   private constructor(options: SessionOptions, id: string, log: SessionLogWriter) {
     this.id = id;
@@ -217,7 +218,16 @@ export class Session {
     this.#log.append({ type: 'hook/log', ...(this.#position.open && { turn: this.#position.turn }), hook, level, message });
   }
 
-  close(): void {
+  /**
+   * Ends the session: fires agent/session-end once (its hooks log, summarise,
+   * clean up; a notification, so nothing they answer changes anything), then
+   * closes the log, so their invocations are in it.
+   */
+  async close(reason: SessionEndReason = 'exit'): Promise<void> {
+    if (!this.#ended) {
+      this.#ended = true;
+      await this.#bus.dispatch('agent/session-end', { reason }, this.info());
+    }
     this.#log.close();
   }
 }

@@ -4,7 +4,7 @@ import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
 import { type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
-import { type PermissionPrompter, resolveAsk } from './permission.ts';
+import { type AskResolution, type PermissionPrompter, resolvePermission } from './permission.ts';
 import { type ToolOutcome, deniedOutcome, postToolOutcome } from './seam-outcome.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
@@ -66,7 +66,8 @@ export class ToolRegistry {
         // Every hook that asked, not only the first: see `standingAsks`.
         const asks = standingAsks(gate, pre.decided);
         const reason = describeAsks(asks);
-        const resolution = await resolveAsk(this.#prompter, { toolCall: call, asks, ...(reason !== undefined && { reason }) }, this.#askTimeoutMs);
+        const request = { toolCall: call, asks, ...(reason !== undefined && { reason }) };
+        const resolution = await resolvePermission(this.#bus, this.#prompter, request, session, this.#askTimeoutMs);
         asked = { asks, resolution };
         gate = resolution;
       }

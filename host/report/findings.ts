@@ -28,10 +28,15 @@ export function toolCallText(toolName: string, args: unknown): string {
 
 const RESTRICTIVE = new Set(['deny', 'ask', 'block']);
 
-function restrictive(applied: unknown): { action: Finding['action']; reason: string } | undefined {
+/** The seams whose decision is about the tool call just recorded. */
+const TOOL_SEAMS = new Set(['tools/pre-execute', 'tools/permission-request', 'tools/post-execute']);
+
+function restrictive(seam: string, applied: unknown): { action: Finding['action']; reason: string } | undefined {
   if (typeof applied !== 'object' || applied === null) return undefined;
   const { action, reason } = applied as { action?: unknown; reason?: unknown };
   if (typeof action !== 'string' || !RESTRICTIVE.has(action)) return undefined;
+  // A permission request's `ask` is its default: the person is asked as without hooks, nothing was held back.
+  if (seam === 'tools/permission-request' && action === 'ask') return undefined;
   return { action: action as Finding['action'], reason: typeof reason === 'string' ? reason : '' };
 }
 
@@ -57,9 +62,9 @@ export function sessionFindings(session: number, events: readonly SessionEvent[]
       for (const finding of waitingForPrompt) finding.subject = `prompt: ${text}`;
       waitingForPrompt = [];
     } else if (event.type === 'hook/invoke') {
-      const decided = restrictive(event.applied);
+      const decided = restrictive(event.seam, event.applied);
       if (decided === undefined) return;
-      const onTool = event.seam === 'tools/pre-execute' || event.seam === 'tools/post-execute';
+      const onTool = TOOL_SEAMS.has(event.seam);
       const answer = decided.action === 'ask' && lastCall !== undefined ? answers.get(lastCall.id) : undefined;
       const finding: Finding = {
         session,

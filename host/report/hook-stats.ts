@@ -15,10 +15,15 @@ export function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(rank, sorted.length) - 1] as number;
 }
 
-/** The word a hook's own decision counts under: its `action`, or `context` for a decision without one (session-start). */
+/**
+ * The word a hook's own decision counts under: its `action`; for a decision
+ * without one, `context` when it adds some (session-start, subagent-start),
+ * else `empty` (the empty acknowledgement of session-end and notification).
+ */
 export function decisionWord(decision: unknown): string {
   if (typeof decision === 'object' && decision !== null && 'action' in decision && typeof decision.action === 'string') return decision.action;
-  return 'context';
+  if (typeof decision === 'object' && decision !== null && 'additionalContext' in decision) return 'context';
+  return 'empty';
 }
 
 /** Adds one to `record[key]`. */

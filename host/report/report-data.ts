@@ -27,7 +27,7 @@ export const HookStatsSchema = z.strictObject({
   seams: z.array(seam),
   calls: count,
   noOpinion: count,
-  /** The hook's own decisions by `action` (`context` for a decision without one: session-start). */
+  /** The hook's own decisions by `action` (`context` or `empty` for a decision without one: see `decisionWord`). */
   decisions: z.record(z.string(), count),
   faults: z.partialRecord(HookFaultKindSchema, count),
   /** Nearest-rank percentiles of the call durations, in µs. */

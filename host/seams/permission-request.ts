@@ -12,9 +12,10 @@ export const PermissionRequestPayloadSchema = z.strictObject({
 /** What permission-request hooks receive: the tool call the agent is about to ask its user about. */
 export type PermissionRequestPayload = z.infer<typeof PermissionRequestPayloadSchema>;
 
-/** No opinion: the person is asked as usual. The default, and what a hook may say outright. */
+/** No opinion: the person is asked as usual. The default, and what a hook may say outright (its reason is logged, not shown). */
 export const PermissionAskSchema = z.strictObject({
   action: z.literal('ask'),
+  reason: z.string().optional(),
 });
 /** Answer for the person: the tool runs without the prompt. */
 export const PermissionAllowSchema = z.strictObject({
@@ -54,7 +55,6 @@ export const permissionRequestSeam: SeamDefinition<
   // deny. At equal rank the first reason given stands.
   compose: (next, decision) => {
     if (RANK[decision.action] !== RANK[next.action]) return RANK[decision.action] > RANK[next.action] ? decision : next;
-    if (next.action === 'ask' || decision.action === 'ask') return next;
     return next.reason === undefined ? decision : next;
   },
   shortCircuits: (decision) => decision.action === 'deny',

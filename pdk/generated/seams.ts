@@ -96,6 +96,7 @@ export interface PermissionRequestPayload {
 export type PermissionDecision =
   | {
       action: 'ask';
+      reason?: string;
     }
   | {
       action: 'allow';

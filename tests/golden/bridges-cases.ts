@@ -84,6 +84,12 @@ export const INPUT_CASES: readonly InputCase[] = [
   },
   { name: 'stop, first time', seam: 'agent/turn-continuation', payload: { continuations: 0, lastAssistantText: 'done' } },
   { name: 'stop, already continued', seam: 'agent/turn-continuation', payload: { continuations: 1 } },
+  { name: 'permission request', seam: 'tools/permission-request', payload: { ...bashCall, reason: 'bash needs approval' } },
+  { name: 'subagent start', seam: 'agent/subagent-start', payload: { agentId: 'agent-7', agentType: 'Explore' } },
+  { name: 'subagent stop, already continued', seam: 'agent/subagent-stop', payload: { agentId: 'agent-7', agentType: 'Explore', continuations: 1, lastAssistantText: 'found it' } },
+  { name: 'notification', seam: 'agent/notification', payload: { kind: 'idle', message: 'Claude is waiting for your input', title: 'Waiting' } },
+  { name: 'manual compaction', seam: 'agent/pre-compact', payload: { trigger: 'manual', instructions: 'keep the test plan' } },
+  { name: 'session end on exit', seam: 'agent/session-end', payload: { reason: 'exit' } },
 ];
 
 export const OUTPUT_CASES: readonly OutputCase[] = [
@@ -156,6 +162,34 @@ export const OUTPUT_CASES: readonly OutputCase[] = [
   { name: 'continue false: stop', seam: 'agent/turn-continuation', result: json({ continue: false, decision: 'block', reason: 'x' }), want: 'stop' },
   { name: 'hookSpecificOutput: schema fault, ignored', seam: 'agent/turn-continuation', result: context('Stop', 'x'), want: 'none/schema' },
   { name: 'exit 1: plugin-error, ignored', seam: 'agent/turn-continuation', result: exit(1, 'oops'), want: 'none/plugin-error' },
+
+  // PermissionRequest: the hook answers for the person, or leaves the question to them.
+  { name: 'empty stdout: no opinion (the person is asked)', seam: 'tools/permission-request', result: ok(''), want: 'none' },
+  { name: 'behavior allow: allow', seam: 'tools/permission-request', result: json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }), want: 'allow' },
+  { name: 'behavior deny with message: deny', seam: 'tools/permission-request', result: json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'not on Fridays' } } }), want: 'deny' },
+  { name: 'exit 2 with stderr: deny', seam: 'tools/permission-request', result: exit(2, 'no'), want: 'deny' },
+  { name: 'updatedInput: schema fault, deny', seam: 'tools/permission-request', result: json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { command: 'ls' } } } }), want: 'deny/schema' },
+  { name: 'a behavior hookbox does not know: schema fault, deny', seam: 'tools/permission-request', result: json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'maybe' } } }), want: 'deny/schema' },
+  { name: 'permissionDecision is PreToolUse\'s: schema fault, deny', seam: 'tools/permission-request', result: pre('allow'), want: 'deny/schema' },
+
+  // SubagentStart: context only.
+  { name: 'additionalContext', seam: 'agent/subagent-start', result: context('SubagentStart', 'stay in src/'), want: 'context' },
+  { name: 'exit 2 cannot block a subagent: fault, ignored', seam: 'agent/subagent-start', result: exit(2, 'no'), want: 'none/plugin-error' },
+
+  // SubagentStop: as Stop.
+  { name: 'decision block with reason: continue', seam: 'agent/subagent-stop', result: json({ decision: 'block', reason: 'check the other folder too' }), want: 'continue' },
+  { name: 'exit 2 with stderr: continue', seam: 'agent/subagent-stop', result: exit(2, 'not done'), want: 'continue' },
+  { name: 'exit 1: plugin-error, ignored (the subagent stops)', seam: 'agent/subagent-stop', result: exit(1, 'oops'), want: 'none/plugin-error' },
+
+  // Notification and SessionEnd decide nothing.
+  { name: 'JSON without fields: no opinion', seam: 'agent/notification', result: json({ suppressOutput: true }), want: 'none' },
+  { name: 'exit 2 cannot block a notification: fault, ignored', seam: 'agent/notification', result: exit(2, 'no'), want: 'none/plugin-error' },
+  { name: 'decision block: schema fault, ignored', seam: 'agent/session-end', result: json({ decision: 'block', reason: 'stay' }), want: 'none/schema' },
+
+  // PreCompact: block where the agent lets a hook; a fault never blocks.
+  { name: 'decision block with reason: block', seam: 'agent/pre-compact', result: json({ decision: 'block', reason: 'summarise after the release' }), want: 'block' },
+  { name: 'exit 2 with stderr: block', seam: 'agent/pre-compact', result: exit(2, 'not now'), want: 'block' },
+  { name: 'exit 1: plugin-error, ignored (compaction goes on)', seam: 'agent/pre-compact', result: exit(1, 'oops'), want: 'none/plugin-error' },
 ];
 
 export const COMPOSE_CASES: readonly ComposeCase[] = [
@@ -165,4 +199,12 @@ export const COMPOSE_CASES: readonly ComposeCase[] = [
   { name: 'allow, allow: allow with the first reason', seam: 'tools/pre-execute', results: [pre('allow', 'one'), pre('allow', 'two')] },
   { name: 'context accumulates, then a block wins', seam: 'agent/prompt-submit', results: [ok('first'), context('UserPromptSubmit', 'second'), exit(2, 'blocked'), ok('never runs')] },
   { name: 'stop hooks: a later no-opinion does not undo a continue', seam: 'agent/turn-continuation', results: [json({ decision: 'block', reason: 'lint' }), ok('')] },
+  {
+    name: 'permission: an allow, then a deny: deny',
+    seam: 'tools/permission-request',
+    results: [
+      json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }),
+      json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'second says no' } } }),
+    ],
+  },
 ];

@@ -88,7 +88,7 @@ describe('a Claude Code Stop hook through the real loop', () => {
       const outcome = await session.prompt('go', 'cli');
       expect(outcome.reason).toBe('completed');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(seen).toEqual([false, true, true]);
     const all = events(workspace);

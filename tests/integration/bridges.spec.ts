@@ -44,7 +44,7 @@ function writeClaudeHooks(): void {
       PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './hooks/guard.sh', timeout: 10 }] }],
       PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './hooks/post.sh' }] }],
       Stop: [{ hooks: [{ type: 'command', command: './hooks/stop.sh' }] }],
-      Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
+      PostCompact: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
     },
   });
 }
@@ -56,7 +56,7 @@ describe('hookbox import-claude, then hookbox run', () => {
     expect(imported.stderr).toBe('');
     expect(imported.status).toBe(0);
     expect(imported.stdout).toContain('Imported 5 Claude Code hook(s)');
-    expect(imported.stdout).toContain('hooks.Notification: event Notification (1 matcher group(s)) — hookbox has no notification seam');
+    expect(imported.stdout).toContain('hooks.PostCompact: event PostCompact (1 matcher group(s)) — hookbox has no post-compact seam');
     expect(imported.stdout).toMatch(/UNSANDBOXED/);
     expect(imported.stdout).toMatch(/Fail closed/);
     expect(imported.stdout).toContain('600 s');

@@ -47,7 +47,7 @@ describe('crash safety', () => {
         try {
           expect((await resumed.prompt('after the crash')).reason).toBe('completed');
         } finally {
-          resumed.close();
+          await resumed.close();
         }
         const after = readSessionLog(workspace.logPath);
         expect(after.tornBytes).toBe(0);

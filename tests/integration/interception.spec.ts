@@ -40,7 +40,7 @@ describe('prompt-submit (RFC decision 1: the turn opens first)', () => {
         message: 'prompt contains a secret; prompt contains a secret',
       });
     } finally {
-      session.close();
+      await session.close();
     }
     expect(sequence(events(workspace))).toEqual([
       'turn/start 1',
@@ -61,7 +61,7 @@ describe('prompt-submit (RFC decision 1: the turn opens first)', () => {
       session.submit('list the files');
       expect((await session.runTurn()).reason).toBe('completed');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(sequence(events(workspace))).toEqual([
       'turn/start 1',
@@ -102,7 +102,7 @@ describe('prompt-submit (RFC decision 1: the turn opens first)', () => {
         { role: 'context', content: 'conventions: use pnpm\n\ntests live in tests/' },
       ]);
     } finally {
-      session.close();
+      await session.close();
     }
     expect(seen).toEqual([
       'FIX THE BUG',
@@ -136,7 +136,7 @@ describe('post-tool (RFC decision 2: contexts after all results)', () => {
     try {
       await session.prompt('go');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(sequence(events(workspace))).toEqual([
       'turn/start 1',
@@ -183,7 +183,7 @@ describe('post-tool (RFC decision 2: contexts after all results)', () => {
     try {
       await session.prompt('go');
     } finally {
-      session.close();
+      await session.close();
     }
     const all = events(workspace);
     expect(sequence(all)).toEqual([
@@ -225,7 +225,7 @@ describe('post-tool (RFC decision 2: contexts after all results)', () => {
     try {
       await session.prompt('go');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(inspected).toEqual([{ content: 'boom failed: kaboom', isError: true }]);
     expect(sequence(events(workspace))).toContain('tool/result 1.1 c1 error: boom failed: kaboom');
@@ -262,7 +262,7 @@ describe('pre-tool gate', () => {
     try {
       await session.prompt('clean up');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(sequence(events(workspace))).toEqual([
       'turn/start 1',
@@ -290,7 +290,7 @@ describe('pre-tool gate', () => {
     try {
       await session.prompt('clean up');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(asked).toEqual(['c2: pushing needs a human']);
     // The allowed command really ran (git fails outside a repository, but the redirect creates the file).
@@ -310,7 +310,7 @@ describe('pre-tool gate', () => {
     try {
       await session.prompt('clean up');
     } finally {
-      session.close();
+      await session.close();
     }
     // c1: `gate` denies, so no ask stands; c2: both asked, the first listed does not hide the gate.
     expect(requests.map((request) => [request.toolCall.id, request.asks])).toEqual([
@@ -341,7 +341,7 @@ describe('pre-tool gate', () => {
     try {
       await session.prompt('write');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(sequence(events(workspace))).toContain('tool/result 1.1 c1: wrote 1 bytes to rm notes.txt');
     expect(events(workspace).filter((e) => e.type === 'hook/invoke')).toEqual([]);
@@ -368,7 +368,7 @@ describe('turn-continuation (RFC decision 3: forced continue is same-turn steeri
       const outcome = await session.prompt('make tests pass');
       expect(outcome).toEqual({ turn: 1, reason: 'completed', steps: 2 });
     } finally {
-      session.close();
+      await session.close();
     }
     expect(calls).toBe(2);
     expect(sequence(events(workspace))).toEqual([
@@ -401,7 +401,7 @@ describe('turn-continuation (RFC decision 3: forced continue is same-turn steeri
       const outcome = await session.prompt('go');
       expect(outcome).toEqual({ turn: 1, reason: 'completed', steps: 3, message: 'continuation cap reached (2)' });
     } finally {
-      session.close();
+      await session.close();
     }
     expect(counts).toEqual([0, 1, 2]);
     expect(sequence(events(workspace))).toEqual([
@@ -426,7 +426,7 @@ describe('turn-continuation (RFC decision 3: forced continue is same-turn steeri
     try {
       expect((await session.prompt('loop')).reason).toBe('max-steps');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(sequence(events(workspace)).at(-1)).toBe('turn/end 1 max-steps steps=2');
   });
@@ -438,7 +438,7 @@ describe('turn-continuation (RFC decision 3: forced continue is same-turn steeri
       expect(outcome.reason).toBe('error');
       expect(outcome.message).toMatch(/script exhausted/);
     } finally {
-      session.close();
+      await session.close();
     }
   });
 });
@@ -461,7 +461,7 @@ describe('session-start and resume', () => {
     try {
       await session.prompt('hello');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(sources).toEqual(['startup']);
     expect(sequence(events(workspace))).toEqual([
@@ -489,7 +489,7 @@ describe('session-start and resume', () => {
     sources.length = 0;
     const first = await startSession(workspace, { hooks: [teamRules], script: { steps: [{ text: 'hi' }] } });
     await first.prompt('hello');
-    first.close();
+    await first.close();
 
     const resumed = await resumeWith([{ text: 'again' }]);
     try {
@@ -497,7 +497,7 @@ describe('session-start and resume', () => {
       const outcome = await resumed.prompt('second');
       expect(outcome.turn).toBe(2);
     } finally {
-      resumed.close();
+      await resumed.close();
     }
     expect(sources).toEqual(['startup', 'resume']);
     const all = events(workspace);
@@ -520,7 +520,7 @@ describe('session-start and resume', () => {
       script: { steps: [{ toolCalls: [call('c1', 'echo', { text: 'partial' })] }, { text: 'never' }] },
     });
     await first.prompt('hello');
-    first.close();
+    await first.close();
     // Cut the log in the middle of the tool/result line (as a crash mid-write would).
     const text = readFileSync(workspace.logPath, 'utf8');
     const cut = text.indexOf('"type":"tool/result"') + 10;
@@ -533,7 +533,7 @@ describe('session-start and resume', () => {
       expect(resumed.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
       expect((await resumed.prompt('continue')).reason).toBe('completed');
     } finally {
-      resumed.close();
+      await resumed.close();
     }
     const read = readSessionLog(workspace.logPath);
     expect(read.tornBytes).toBe(0);
@@ -570,7 +570,7 @@ describe('hook audit', () => {
     try {
       await session.prompt('go');
     } finally {
-      session.close();
+      await session.close();
     }
     const invokes = events(workspace).filter((e) => e.type === 'hook/invoke');
     expect(invokes).toHaveLength(1);

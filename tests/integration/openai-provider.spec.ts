@@ -60,7 +60,7 @@ describe('OpenAI-compatible provider against a local server', () => {
     try {
       expect(await s.prompt('hi')).toEqual({ turn: 1, reason: 'completed', steps: 1 });
     } finally {
-      s.close();
+      await s.close();
     }
     expect(requests[0]?.url).toBe('/v1/chat/completions');
     expect(requests[0]?.auth).toBe('Bearer sk-test');
@@ -84,7 +84,7 @@ describe('OpenAI-compatible provider against a local server', () => {
     try {
       expect((await s.prompt('write a file')).steps).toBe(2);
     } finally {
-      s.close();
+      await s.close();
     }
     const second = requests[1]?.body.messages ?? [];
     expect(second.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
@@ -105,7 +105,7 @@ describe('OpenAI-compatible provider against a local server', () => {
       expect(outcome.message).toContain(text);
       expect(outcome.message).toContain('server says no');
     } finally {
-      s.close();
+      await s.close();
     }
   });
 
@@ -124,7 +124,7 @@ describe('OpenAI-compatible provider against a local server', () => {
       expect(outcome.reason).toBe('error');
       expect(outcome.message).toMatch(/model request to http:\/\/127\.0\.0\.1:\d+\/v1 failed: Connection error/);
     } finally {
-      s.close();
+      await s.close();
     }
   });
 

@@ -39,7 +39,7 @@ describe('replay', () => {
       await session.prompt('clean the build');
       await session.prompt('my SECRET is 42');
     } finally {
-      session.close();
+      await session.close();
     }
     const recorded = events(workspace);
 
@@ -76,7 +76,7 @@ describe('replay', () => {
     try {
       await session.prompt('hello');
     } finally {
-      session.close();
+      await session.close();
     }
     const report = await replaySession(events(workspace), new SeamBus());
     expect(report.notReplayed).toEqual([{ seam: 'agent/turn-continuation', why: expect.stringContaining('replay runs no model') }]);

@@ -106,7 +106,7 @@ beforeAll(async () => {
       sessionId = session.id;
       expect(await session.prompt('tidy up')).toEqual({ turn: 1, reason: 'completed', steps: 3 });
     } finally {
-      session.close();
+      await session.close();
     }
   } finally {
     setTelemetry(previous);
@@ -119,7 +119,7 @@ beforeAll(async () => {
   try {
     await quiet.prompt('again');
   } finally {
-    quiet.close();
+    await quiet.close();
   }
   await tracerProvider.forceFlush();
   await reader.forceFlush();
@@ -134,7 +134,7 @@ afterAll(async () => {
 });
 
 describe('spans of a session with real wasm hooks', () => {
-  it('are exactly: session-start dispatch, then the turn → its dispatches → each hook call', () => {
+  it('are exactly: session-start dispatch, then the turn → its dispatches → each hook call, then session-end dispatch', () => {
     const guard = (action: string): SpanNode => ({
       name: SPAN.hookCall,
       attributes: { [ATTR.hookName]: 'guard-bash', [ATTR.seam]: 'tools/pre-execute', [ATTR.outcome]: 'decision', [ATTR.hookSandbox]: 'wasm', [ATTR.appliedAction]: action },
@@ -167,6 +167,7 @@ describe('spans of a session with real wasm hooks', () => {
           dispatch('agent/turn-continuation', 0, 'stop'),
         ],
       },
+      dispatch('agent/session-end', 0, undefined),
     ]);
   });
 
@@ -176,7 +177,7 @@ describe('spans of a session with real wasm hooks', () => {
     const turn = spans.find((span) => span.name === SPAN.turn);
     expect(turn?.attributes[ATTR.sessionId]).toBe(sessionId);
     const inTurn = spans.filter((span) => span.spanContext().traceId === turn?.spanContext().traceId);
-    expect(inTurn).toHaveLength(spans.length - 1); // all but the session-start dispatch
+    expect(inTurn).toHaveLength(spans.length - 2); // all but the session-start and session-end dispatches
   });
 
   it('hook-call spans carry the audit log digest and µs, and last exactly that long', () => {

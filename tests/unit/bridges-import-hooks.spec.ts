@@ -161,7 +161,7 @@ describe('importClaudeSettingsFile: a project settings file', () => {
   it('lists what it skips, where and why: other events, other hook types, empty commands, bad or empty matchers, duplicates', () => {
     const file = write('.claude/settings.json', {
       hooks: {
-        Notification: [{ hooks: [command('notify-send hi')] }],
+        Notification: [{ hooks: [command('notify-send hi')] }, { matcher: 'idle_prompt', hooks: [command('notify-send idle')] }],
         TeammateIdle: [{ hooks: [command('true')] }, { hooks: [command('true')] }],
         PreToolUse: [
           {
@@ -191,8 +191,12 @@ describe('importClaudeSettingsFile: a project settings file', () => {
     });
     const result = importClaudeSettingsFile(file);
     expect(result.skipped).toStrictEqual([
-      { at: 'hooks.Notification', what: 'event Notification (1 matcher group(s))', why: 'hookbox has no notification seam' },
-      { at: 'hooks.TeammateIdle', what: 'event TeammateIdle (2 matcher group(s))', why: 'not an event of a hookbox seam (the events imported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop)' },
+      {
+        at: 'hooks.Notification[1].matcher',
+        what: 'matcher "idle_prompt" (1 hook(s))',
+        why: "Notification's matcher selects on the notification type, which a hookbox hook cannot select on; without it the hook would run on every Notification",
+      },
+      { at: 'hooks.TeammateIdle', what: 'event TeammateIdle (2 matcher group(s))', why: 'not an event of a hookbox seam (the events imported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PermissionRequest, SubagentStart, SubagentStop, Notification, PreCompact, SessionEnd)' },
       {
         at: 'hooks.PreToolUse[0].hooks[0]',
         what: 'hook type "prompt"',
@@ -227,6 +231,7 @@ describe('importClaudeSettingsFile: a project settings file', () => {
     ]);
     // A skipped duplicate takes no number; the same command for other tools or sources is another hook.
     expect(result.imported.map((hook) => [hook.entry.name, hook.at, hook.entry.tools ?? hook.entry.sources])).toStrictEqual([
+      ['claude-notification-1', 'hooks.Notification[0].hooks[0]', undefined],
       ['claude-pre-tool-use-1', 'hooks.PreToolUse[0].hooks[4]', ['bash']],
       ['claude-pre-tool-use-2', 'hooks.PreToolUse[1].hooks[1]', ['bash']],
       ['claude-pre-tool-use-3', 'hooks.PreToolUse[2].hooks[0]', ['read_file']],
@@ -237,29 +242,43 @@ describe('importClaudeSettingsFile: a project settings file', () => {
   });
 
   it('says why each event with no seam is not imported', () => {
-    const events = ['PermissionRequest', 'PermissionDenied', 'PostToolUseFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd'];
+    const events = ['PermissionDenied', 'PostToolUseFailure', 'StopFailure', 'PostCompact'];
     const file = write('settings.json', { hooks: Object.fromEntries(events.map((event) => [event, [{ hooks: [command('true')] }]])) });
     expect(importClaudeSettingsFile(file, dir).skipped.map((skip) => [skip.at, skip.why])).toStrictEqual([
-      ['hooks.PermissionRequest', 'an ask goes to the permission prompter, not to hooks; decide it in a PreToolUse hook instead'],
-      ['hooks.PermissionDenied', 'hookbox has no permission-denied seam'],
+      ['hooks.PermissionDenied', 'hookbox has no permission-denied seam: a denied call is a tool result the post-execute hooks see'],
       ['hooks.PostToolUseFailure', 'no separate PostToolUseFailure hook: PostToolUse hooks decide tools/post-execute for every call, failed ones too; move the hook to PostToolUse'],
-      ['hooks.SubagentStart', 'hookbox has no subagents'],
-      ['hooks.SubagentStop', 'hookbox has no subagents'],
-      ['hooks.PreCompact', 'hookbox does not compact context'],
-      ['hooks.PostCompact', 'hookbox does not compact context'],
-      ['hooks.SessionEnd', 'hookbox has no session-end seam'],
+      [
+        'hooks.StopFailure',
+        'hookbox has no seam for a turn that ended on an API error: agent/turn-continuation fires when the model ends a step, not when a request fails',
+      ],
+      [
+        'hooks.PostCompact',
+        'hookbox has no post-compact seam: agent/session-start with source "compact" fires after a compaction where the agent says so; move the hook to SessionStart with matcher "compact"',
+      ],
     ]);
   });
 
   it('gives a hand-written reason only for events no seam stands for (a seam that comes to stand for one fails here)', () => {
     const read = new Set([...CLAUDE_CODE_EVENTS, ...CODEX_EVENTS].map((row) => row.event));
     expect([...UNSUPPORTED_EVENTS.keys()].filter((event) => read.has(event))).toEqual([]);
+
+  });
+
+  it('imports hooks on every lifecycle event onto its seam (issue #51), a PermissionRequest matcher as a tool matcher', () => {
+    const events = { PermissionRequest: 'tools/permission-request', SubagentStart: 'agent/subagent-start', SubagentStop: 'agent/subagent-stop', Notification: 'agent/notification', PreCompact: 'agent/pre-compact', SessionEnd: 'agent/session-end' };
+    const hooks = Object.fromEntries(Object.keys(events).map((event) => [event, [{ ...(event === 'PermissionRequest' ? { matcher: 'Bash' } : { matcher: '*' }), hooks: [command(`log-${event}`)] }]]));
+    for (const [protocol, result] of [['claude-code', importClaudeSettingsFile(write('.claude/settings.json', { hooks }), dir)], ['codex', importCodexHooksFile(write('.codex/hooks.json', { hooks }))]] as const) {
+      expect(result.skipped, protocol).toStrictEqual([]);
+      expect(result.imported.map((hook) => [hook.event, hook.entry.seams, hook.entry.tools, hook.entry.command]), protocol).toStrictEqual(
+        Object.entries(events).map(([event, seam]) => [event, [seam], event === 'PermissionRequest' ? ['bash'] : undefined, `log-${event}`]),
+      );
+    }
   });
 
   it("an event or a handler field named like an Object built-in is reported as unknown, not by the built-in's source", () => {
     const file = write('settings.json', { hooks: { constructor: [{ hooks: [command('true')] }], PreToolUse: [{ hooks: [command('true', { toString: 1 })] }] } });
     const result = importClaudeSettingsFile(file, dir);
-    expect(result.skipped.map((skip) => [skip.at, skip.why])).toStrictEqual([['hooks.constructor', 'not an event of a hookbox seam (the events imported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop)']]);
+    expect(result.skipped.map((skip) => [skip.at, skip.why])).toStrictEqual([['hooks.constructor', 'not an event of a hookbox seam (the events imported: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PermissionRequest, SubagentStart, SubagentStop, Notification, PreCompact, SessionEnd)']]);
     expect(result.imported.map((hook) => hook.notes)).toStrictEqual([['"toString" ignored: not a field hookbox reproduces']]);
   });
 

@@ -84,6 +84,7 @@ describe('importToolHooks (Claude Code settings)', () => {
       Stop: [{ matcher: 'ignored', hooks: [command('./stop.sh')] }],
       Notification: [{ hooks: [command('notify-send hi')] }],
       SubagentStop: [{ hooks: [command('x')] }],
+      PostCompact: [{ hooks: [command('x')] }],
     },
   };
 
@@ -95,6 +96,8 @@ describe('importToolHooks (Claude Code settings)', () => {
       ['claude-pre-tool-use-1', 'tools/pre-execute', ['bash'], 30_000],
       ['claude-post-tool-use-1', 'tools/post-execute', ['write_file'], 600_000],
       ['claude-stop-1', 'agent/turn-continuation', null, 600_000],
+      ['claude-notification-1', 'agent/notification', null, 600_000],
+      ['claude-subagent-stop-1', 'agent/subagent-stop', null, 600_000],
     ]);
     for (const hook of result.config.hooks) expect(hook).toMatchObject({ protocol: 'claude-code', unsandboxed: true, failPolicy: 'closed' });
   });
@@ -105,8 +108,7 @@ describe('importToolHooks (Claude Code settings)', () => {
       'hooks.PreToolUse[0].hooks[1]: hook type "prompt"',
       'hooks.PreToolUse[1].hooks[0]: command "./guard.sh"',
       'hooks.PreToolUse[2].matcher: matcher "(bad" (1 hook(s))',
-      'hooks.Notification: event Notification (1 matcher group(s))',
-      'hooks.SubagentStop: event SubagentStop (1 matcher group(s))',
+      'hooks.PostCompact: event PostCompact (1 matcher group(s))',
     ]);
     expect(result.skipped[1]?.why).toContain('identical to claude-pre-tool-use-1');
     const post = result.imported.find((hook) => hook.event === 'PostToolUse');
@@ -161,8 +163,9 @@ describe('importCodexHooksFile', () => {
     const result = importCodexHooksFile(file);
     expect(result.config.hooks).toEqual([
       { name: 'codex-pre-tool-use-1', command: './guard.sh', protocol: 'codex', unsandboxed: true, seams: ['tools/pre-execute'], tools: ['bash'], timeoutMs: 10_000, failPolicy: 'closed' },
+      { name: 'codex-permission-request-1', command: 'x', protocol: 'codex', unsandboxed: true, seams: ['tools/permission-request'], timeoutMs: 600_000, failPolicy: 'closed' },
     ]);
-    expect(result.skipped).toEqual([{ at: 'hooks.PermissionRequest', what: 'event PermissionRequest (1 matcher group(s))', why: expect.stringContaining('permission prompter') }]);
+    expect(result.skipped).toEqual([]);
   });
 
   it('reads hooks.json; a TOML syntax error names the file, line and column', () => {

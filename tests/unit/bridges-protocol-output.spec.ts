@@ -227,7 +227,7 @@ const TABLE: Record<string, readonly Row[]> = {
     {
       seam: START,
       result: json({ continue: false, stopReason: 'x' }),
-      want: schema('output.continue: false cannot stop agent/session-start (a notification cannot block start-up)'),
+      want: schema('output.continue: false cannot stop agent/session-start (a notification cannot block anything)'),
     },
     // continue: false wins over an allow.
     {

@@ -5,7 +5,18 @@ import sessionContextHook from '../../examples-hooks/session-context/hook.ts';
 import { DEFAULT_RESUME_NOTE, sessionContext } from '../../examples-hooks/session-context/policy.ts';
 import { memoryContext } from '../../examples-hooks/shared/memory-context.ts';
 import { SEAM_EXPORTS } from '../../pdk/generated/seam-names.ts';
-import type { ContinuationDecision, PostToolDecision, PreToolDecision, PromptDecision, SessionStartDecision } from '../../pdk/index.ts';
+import type {
+  ContinuationDecision,
+  NotificationDecision,
+  PermissionDecision,
+  PostToolDecision,
+  PreCompactDecision,
+  PreToolDecision,
+  PromptDecision,
+  SessionEndDecision,
+  SessionStartDecision,
+  SubagentStartDecision,
+} from '../../pdk/index.ts';
 
 describe('session-context', () => {
   const config = { teamRules: ' Small commits. Run tests before pushing. ', resumeNote: 'Welcome back.' };
@@ -51,6 +62,14 @@ describe('audit-trail', () => {
     expect(auditRecord('agent/session-start', session, { source: 'resume' }, null)).toMatchObject({ next: 'none', detail: { source: 'resume' } });
     expect(auditRecord('agent/session-start', session, { source: 'startup' }, { additionalContext: 'x' })).toMatchObject({ next: 'context' });
     expect(auditRecord('agent/turn-continuation', session, { continuations: 1, lastAssistantText: secret }, { action: 'stop' })).toMatchObject({ next: 'stop', detail: { continuations: 1 } });
+    expect(auditRecord('agent/session-end', session, { reason: 'clear' }, null)).toMatchObject({ next: 'none', detail: { reason: 'clear' } });
+    expect(auditRecord('agent/pre-compact', session, { trigger: 'auto', instructions: secret }, { action: 'allow' })).toEqual({
+      audit: 'hookbox', seam: 'agent/pre-compact', session: 's1', turn: 2, step: 1, next: 'allow', detail: { trigger: 'auto' },
+    });
+    expect(auditRecord('agent/notification', session, { kind: 'permission', message: secret }, null)).toEqual({
+      audit: 'hookbox', seam: 'agent/notification', session: 's1', turn: 2, step: 1, next: 'none', detail: { kind: 'permission', chars: secret.length },
+    });
+    expect(auditRecord('agent/subagent-stop', session, { continuations: 2, lastAssistantText: secret }, { action: 'continue', reason: secret })).toMatchObject({ next: 'continue', detail: { continuations: 2 } });
   });
 
   it('one line of JSON', () => {
@@ -70,6 +89,12 @@ describe('audit-trail', () => {
       ['tools/pre-execute', 'deny', (c = ctx<PreToolDecision>({ action: 'deny', reason: secret })) => ({ decision: h.preTool?.({ toolCallId: 'c', toolName: 'bash', arguments: { command: secret } }, c), lines: c.lines })],
       ['tools/post-execute', 'accept', (c = ctx<PostToolDecision>({ action: 'accept' })) => ({ decision: h.postTool?.({ toolCallId: 'c', toolName: 'bash', arguments: {}, result: { content: secret, isError: false } }, c), lines: c.lines })],
       ['agent/turn-continuation', 'stop', (c = ctx<ContinuationDecision>({ action: 'stop' })) => ({ decision: h.turnContinuation?.({ continuations: 0 }, c), lines: c.lines })],
+      ['tools/permission-request', 'ask', (c = ctx<PermissionDecision>({ action: 'ask' })) => ({ decision: h.permissionRequest?.({ toolCallId: 'c', toolName: 'bash', arguments: { command: secret }, reason: secret }, c), lines: c.lines })],
+      ['agent/subagent-start', 'none', (c = ctx<SubagentStartDecision>(null)) => ({ decision: h.subagentStart?.({ agentType: secret }, c), lines: c.lines })],
+      ['agent/subagent-stop', 'stop', (c = ctx<ContinuationDecision>({ action: 'stop' })) => ({ decision: h.subagentStop?.({ continuations: 0, lastAssistantText: secret }, c), lines: c.lines })],
+      ['agent/notification', 'none', (c = ctx<NotificationDecision>(null)) => ({ decision: h.notification?.({ kind: 'idle', message: secret }, c), lines: c.lines })],
+      ['agent/pre-compact', 'allow', (c = ctx<PreCompactDecision>({ action: 'allow' })) => ({ decision: h.preCompact?.({ trigger: 'manual', instructions: secret }, c), lines: c.lines })],
+      ['agent/session-end', 'none', (c = ctx<SessionEndDecision>(null)) => ({ decision: h.sessionEnd?.({ reason: 'logout' }, c), lines: c.lines })],
     ] as const;
     for (const [seam, next, call] of calls) {
       const { decision, lines } = call();

@@ -71,7 +71,7 @@ describe('Session.start', () => {
       expect(seen).toStrictEqual([[{ source: 'startup' }, { id: 'sess-1', turn: 0, step: 0, cwd: workspace.dir }]]);
       expect(await session.prompt('hi')).toStrictEqual({ turn: 1, reason: 'completed', steps: 1 });
     } finally {
-      session.close();
+      await session.close();
     }
     expect(logged()).toStrictEqual([
       { type: 'session/start', sessionId: 'sess-1', cwd: workspace.dir, source: 'startup', at: AT },
@@ -98,7 +98,7 @@ describe('Session.start', () => {
         opened.onEvent(() => {});
       },
     });
-    session.close();
+    await session.close();
     expect(session.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(eventsAtOpen).toBe(0);
     expect(logged()).toStrictEqual([{ type: 'session/start', sessionId: session.id, cwd: workspace.dir, source: 'startup', at: AT }]);
@@ -119,7 +119,7 @@ describe('Session.start', () => {
       await session.prompt('go');
       session.recordHookLog('h1', 'debug', 'after the turn');
     } finally {
-      session.close();
+      await session.close();
     }
     const hookEvents = logged().filter((event) => event.type === 'hook/invoke' || event.type === 'hook/log');
     expect(hookEvents).toStrictEqual([
@@ -139,7 +139,7 @@ describe('Session.start', () => {
       session.inject('before');
       await session.prompt('go');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(logged().filter((event) => event.type === 'context/message')).toStrictEqual([
       { type: 'context/message', turn: 1, content: 'before', source: 'inject' },
@@ -160,7 +160,7 @@ describe('Session.start', () => {
       await session.prompt('three'); // the model has no reply left: the turn ends in an error, after prompt-submit
       await session.prompt('four', 'acp');
     } finally {
-      session.close();
+      await session.close();
     }
     expect(seen).toStrictEqual([
       { content: 'one', source: 'api' },
@@ -183,7 +183,7 @@ describe('Session.start', () => {
       await session.prompt('two');
       expect(session.info()).toStrictEqual({ id: 'sess-1', turn: 2, step: 1, cwd: workspace.dir });
     } finally {
-      session.close();
+      await session.close();
     }
     expect(seen).toStrictEqual(['turn/start', 'user/message', 'assistant/message', 'turn/end']);
   });
@@ -199,7 +199,7 @@ describe('Session.start', () => {
       expect(await session.prompt('two')).toStrictEqual({ turn: 2, reason: 'completed', steps: 1 });
       expect(session.signal.aborted).toBe(false);
     } finally {
-      session.close();
+      await session.close();
     }
   });
 
@@ -213,7 +213,7 @@ describe('Session.start', () => {
     try {
       expect(await session.prompt('go')).toStrictEqual({ turn: 1, reason: 'max-steps', steps: 2, message: 'stopped after 2 steps' });
     } finally {
-      session.close();
+      await session.close();
     }
     expect(asked).toStrictEqual(['c1', 'c2']);
     expect(logged().find((event) => event.type === 'tool/ask')).toMatchObject({ answer: 'deny', reason: 'may I? (ask degraded to deny: no answer within 5 ms)' });
@@ -229,7 +229,7 @@ describe('Session.start', () => {
         message: `continuation cap reached (${LOOP_DEFAULTS.maxContinuations})`,
       });
     } finally {
-      defaults.close();
+      await defaults.close();
     }
   });
 });
@@ -245,7 +245,7 @@ describe('Session telemetry and close', () => {
       expect(await session.prompt('one')).toStrictEqual({ turn: 1, reason: 'completed', steps: 1 });
       expect(await session.prompt('two')).toStrictEqual({ turn: 2, reason: 'completed', steps: 1 });
     } finally {
-      session.close();
+      await session.close();
       setTelemetry(previous);
     }
     const turns = exporter.getFinishedSpans().filter((span) => span.name === SPAN.turn);
@@ -258,7 +258,7 @@ describe('Session telemetry and close', () => {
   it('close closes the log: nothing more can be written to it', async () => {
     const { provider } = model([]);
     const session = await Session.start(options(provider));
-    session.close();
+    await session.close();
     expect(() => session.recordHookLog('h', 'info', 'late')).toThrow(`session log ${workspace.logPath} is closed`);
     expect(logged().map((event) => event.type)).toStrictEqual(['session/start']);
   });
@@ -271,7 +271,7 @@ describe('Session.resume', () => {
     try {
       for (const prompt of prompts) await session.prompt(prompt);
     } finally {
-      session.close();
+      await session.close();
     }
   }
 
@@ -287,7 +287,7 @@ describe('Session.resume', () => {
       expect(seen).toStrictEqual([[{ source: 'resume' }, { id: 'sess-1', turn: 2, step: 1, cwd: workspace.dir }]]);
       expect(await resumed.prompt('three')).toStrictEqual({ turn: 3, reason: 'completed', steps: 1 });
     } finally {
-      resumed.close();
+      await resumed.close();
     }
     expect(requests[0]?.messages).toStrictEqual([
       { role: 'user', content: 'one' },
@@ -309,7 +309,7 @@ describe('Session.resume', () => {
     try {
       expect(await resumed.prompt('two')).toStrictEqual({ turn: 2, reason: 'completed', steps: 1 });
     } finally {
-      resumed.close();
+      await resumed.close();
     }
     const after = logged().slice(lines.length - 1);
     expect(after.slice(0, 2)).toStrictEqual([
@@ -325,7 +325,7 @@ describe('Session.resume', () => {
     writeFileSync(workspace.logPath, `${lines.slice(0, -1).join('\n')}\n`);
     const { provider } = model([]);
     const resumed = await Session.resume(options(provider, { bus: busWith({ 'agent/session-start': () => NO_OPINION }) }));
-    resumed.close();
+    await resumed.close();
     expect(logged().slice(lines.length - 1)).toStrictEqual([
       { type: 'turn/end', turn: 1, reason: 'cancelled', steps: 1, message: 'interrupted: the log ended inside this turn' },
       { type: 'session/start', sessionId: 'sess-1', cwd: workspace.dir, source: 'resume', at: AT },
@@ -339,7 +339,7 @@ describe('Session.resume', () => {
     writeFileSync(workspace.logPath, `${JSON.stringify(hookLog)}\n${JSON.stringify(startLine)}\n`);
     const { provider } = model([]);
     const resumed = await Session.resume(options(provider));
-    resumed.close();
+    await resumed.close();
     expect(resumed.id).toBe('from-log');
   });
 
@@ -348,7 +348,7 @@ describe('Session.resume', () => {
     const before = logged().length;
     const { provider } = model([]);
     const resumed = await Session.resume(options(provider));
-    resumed.close();
+    await resumed.close();
     expect(logged().slice(before).map((event) => event.type)).toStrictEqual(['session/start']);
   });
 
@@ -356,7 +356,7 @@ describe('Session.resume', () => {
     writeFileSync(workspace.logPath, `${JSON.stringify({ type: 'turn/start', turn: 1, at: 'x' })}\n${JSON.stringify({ type: 'turn/end', turn: 1, reason: 'completed', steps: 0 })}\n`);
     const { provider } = model([]);
     const resumed = await Session.resume(options(provider));
-    resumed.close();
+    await resumed.close();
     expect(resumed.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(resumed.id).not.toBe('sess-1');
   });
@@ -371,7 +371,7 @@ describe('Session.resume', () => {
     try {
       await resumed.prompt('two');
     } finally {
-      resumed.close();
+      await resumed.close();
     }
     expect(requests[0]?.messages.slice(1, 3)).toStrictEqual([
       { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'echo', arguments: {} }] },

@@ -400,6 +400,53 @@ describe('agent/turn-continuation', () => {
     expect(seen.filter((hook) => hook.seam === 'agent/turn-continuation').map((hook) => hook.payload)).toStrictEqual([{ continuations: 0 }, { continuations: 1 }, { continuations: 0 }]);
   });
 
+  it('a subagent-stop continue is answered with its reason, counted per subagent from the agent\'s flag, and capped at maxContinuations; no turn is opened', async () => {
+    handlers['agent/subagent-stop'] = (payload) => ({ action: 'continue', ...(payload.continuations === 0 && { reason: 'check the tests too' }) });
+    const sub = (alreadyContinued: boolean, agentId = 'a1') => seamEvent(call('agent/subagent-stop', { agentId, agentType: 'Explore', continuations: 0 }, { alreadyContinued }));
+    expect(await decide(sub(false))).toMatchObject({ answer: answered('SubagentStop', { action: 'continue', reason: 'check the tests too' }), decision: 'continue' });
+    expect(await decide(sub(true))).toMatchObject({ answer: answered('SubagentStop', { action: 'continue', reason: CONTINUE_REASON }), decision: 'continue' });
+    expect(await decide(sub(false, 'a2'))).toMatchObject({ decision: 'continue' });
+    expect(await decide(sub(true))).toMatchObject({ answer: answered('SubagentStop', { action: 'stop' }), decision: 'stop (cap)' });
+    expect(seen.filter((hook) => hook.seam === 'agent/subagent-stop').map((hook) => { const payload = hook.payload as PayloadOf<'agent/subagent-stop'>; return [payload.agentId, payload.continuations]; })).toStrictEqual([
+      ['a1', 0],
+      ['a1', 1],
+      ['a2', 0],
+      ['a1', 2],
+    ]);
+    // Each forced continuation is logged under the subagent (so the count survives a process per event); no turn is opened.
+    expect(story().filter((event) => event.type !== 'session/start')).toStrictEqual([
+      { type: 'steering/message', turn: 1, content: 'check the tests too', subagent: 'a1' },
+      { type: 'steering/message', turn: 1, content: CONTINUE_REASON, subagent: 'a1' },
+      { type: 'steering/message', turn: 1, content: 'check the tests too', subagent: 'a2' },
+    ]);
+  });
+
+  it('the other lifecycle seams are decided in the session, recorded, and answered; none opens a turn', async () => {
+    handlers['tools/permission-request'] = (payload) => (payload.toolName === 'bash' ? { action: 'deny', reason: 'ask me later' } : NO_OPINION);
+    handlers['agent/subagent-start'] = () => ({ additionalContext: 'stay in src/' });
+    handlers['agent/pre-compact'] = (payload) => (payload.trigger === 'auto' ? { action: 'block', reason: 'not now' } : { action: 'allow', additionalContext: 'keep the plan' });
+    handlers['agent/session-end'] = () => ({});
+    const run = <S extends SeamId>(seam: S, payload: PayloadOf<S>) => decide(seamEvent(call(seam, payload)));
+    expect(await run('tools/permission-request', { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' } })).toMatchObject({ answer: answered('PermissionRequest', { action: 'deny', reason: 'ask me later' }), decision: 'deny' });
+    expect(await run('tools/permission-request', { toolCallId: 'c2', toolName: 'read_file', arguments: { path: 'a' } })).toMatchObject({ answer: answered('PermissionRequest', { action: 'ask' }), decision: 'ask' });
+    expect(await run('agent/subagent-start', { agentType: 'Explore' })).toMatchObject({ answer: answered('SubagentStart', { additionalContext: 'stay in src/' }), decision: 'context' });
+    expect(await run('agent/notification', { kind: 'idle', message: 'waiting' })).toMatchObject({ answer: answered('Notification', {}), decision: 'none' });
+    expect(await run('agent/pre-compact', { trigger: 'auto' })).toMatchObject({ answer: answered('PreCompact', { action: 'block', reason: 'not now' }), decision: 'block' });
+    expect(await run('agent/pre-compact', { trigger: 'manual' })).toMatchObject({ answer: answered('PreCompact', { action: 'allow', additionalContext: 'keep the plan' }), decision: 'context' });
+    expect(await run('agent/session-end', { reason: 'exit' })).toMatchObject({ answer: answered('SessionEnd', {}), decision: 'none' });
+    expect(logged().filter((event) => event.type === 'hook/invoke').map((event) => event.seam)).toStrictEqual([
+      'agent/session-start',
+      'tools/permission-request',
+      'tools/permission-request',
+      'agent/subagent-start',
+      'agent/notification',
+      'agent/pre-compact',
+      'agent/pre-compact',
+      'agent/session-end',
+    ]);
+    expect(story().filter((event) => event.type !== 'session/start')).toStrictEqual([]);
+  });
+
   it('a stop with no turn open opens one first', async () => {
     expect((await decide(stop())).decision).toBe('stop');
     expect(story()).toStrictEqual([started(), { type: 'turn/start', turn: 1 }, { type: 'turn/end', turn: 1, reason: 'completed', steps: 0 }]);
