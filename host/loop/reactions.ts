@@ -17,6 +17,17 @@ export function withheldResultText(reason: string): string {
   return `Tool result withheld by a hook: ${reason}`;
 }
 
+/**
+ * The one rule for what a model is told about a call hooks rewrote: its own
+ * call stays in its history as it made it, and the result it reads starts
+ * with this line, naming the hooks and the arguments that ran. The loop and
+ * `serve` write the same words (docs/rfc-tool-input-rewrite.md, "The model's view").
+ */
+export function rewrittenCallNote(hooks: readonly string[], args: Record<string, unknown>): string {
+  const by = hooks.map((hook) => `"${hook}"`).join(', ');
+  return `[hookbox: this call was rewritten by ${hooks.length === 1 ? 'hook' : 'hooks'} ${by} before it ran; it ran with arguments ${JSON.stringify(args)}]`;
+}
+
 /** Why a turn ended when hooks kept forcing it on past the cap. */
 export function continuationCapReason(cap: number): string {
   return `continuation cap reached (${cap})`;

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type { SeamBus } from '../events/index.ts';
+import { type SeamBus, canonicalJson } from '../events/index.ts';
 import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
 import { type AttributedAsk, type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
-import { deniedCallText, withheldResultText } from './reactions.ts';
+import { deniedCallText, rewrittenCallNote, withheldResultText } from './reactions.ts';
 import { type AskResolution, type PermissionPrompter, resolveAsk } from './permission.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
@@ -17,6 +17,13 @@ export interface ToolExecutionResult {
   readonly hookEffect?: 'denied' | 'blocked' | 'replaced';
   /** When pre-tool hooks asked: every ask, attributed, and how it was resolved (for the log's `tool/ask`). */
   readonly asked?: { readonly asks: readonly AttributedAsk[]; readonly resolution: AskResolution };
+}
+
+/** A call pre-tool hooks rewrote: what the model asked, what the gates decided on and the tool ran with, and who changed it. */
+export interface ToolRewrite {
+  readonly original: Record<string, unknown>;
+  readonly arguments: Record<string, unknown>;
+  readonly hooks: readonly string[];
 }
 
 export interface ToolRegistryOptions {
@@ -57,16 +64,33 @@ export class ToolRegistry {
     return [...this.#specs.values()];
   }
 
-  async execute(call: ToolCall, session: SessionInfo, context: ToolContext): Promise<ToolExecutionResult> {
+  /**
+   * `onRewrite` hears of a rewrite after the pre-tool decision and before the
+   * tool runs, so the loop logs it (`tool/rewrite`) ahead of execution.
+   */
+  async execute(
+    call: ToolCall,
+    session: SessionInfo,
+    context: ToolContext,
+    onRewrite?: (rewrite: ToolRewrite) => void,
+  ): Promise<ToolExecutionResult> {
     try {
-      // TODO(pre-tool-input-rewrite): the pre-execute decision cannot rewrite
-      // `call.arguments`: assistant/message and tool/call are already logged
-      // with them (docs/rfc-interception-seams.md). Only allow/deny/ask is offered.
+      // A rewrite is the full new arguments, checked against the tool's own
+      // schema as each hook gives it; every gate decides again on the final
+      // arguments (host/events/rewrite-rounds.ts, docs/rfc-tool-input-rewrite.md).
+      const tool = this.#tools.get(call.name);
       const pre = await this.#bus.dispatch(
         'tools/pre-execute',
         { toolCallId: call.id, toolName: call.name, arguments: call.arguments },
         session,
+        undefined,
+        tool === undefined ? {} : { checkRewrite: (rewritten) => rewriteProblem(tool, rewritten.arguments) },
       );
+      const rewrite = rewriteOf(call.arguments, pre.payload?.arguments, pre.rewrittenBy);
+      if (rewrite !== undefined) {
+        onRewrite?.(rewrite);
+        call = { ...call, arguments: rewrite.arguments };
+      }
       let gate = pre.decision;
       let asked: ToolExecutionResult['asked'];
       if (gate.action === 'ask') {
@@ -100,8 +124,9 @@ export class ToolRegistry {
           ...(asked !== undefined && { asked }),
         };
       }
+      const content = decision.content ?? result.content;
       return {
-        result: decision.content === undefined ? result : { content: decision.content, isError: result.isError },
+        result: { content: rewrite === undefined ? content : `${rewrittenCallNote(rewrite.hooks, rewrite.arguments)}\n${content}`, isError: result.isError },
         ...(asked !== undefined && { asked }),
         ...(decision.additionalContext !== undefined && { additionalContext: decision.additionalContext }),
         ...(decision.content !== undefined && { hookEffect: 'replaced' as const }),
@@ -131,4 +156,22 @@ export class ToolRegistry {
       return { content: `${call.name} failed: ${(error as Error).message}`, isError: true };
     }
   }
+}
+
+/** Why rewritten arguments cannot be the tool's, or `undefined` when they can. */
+function rewriteProblem(tool: Tool, args: Record<string, unknown>): string | undefined {
+  const parsed = tool.arguments.safeParse(args);
+  if (parsed.success) return undefined;
+  return `rewritten arguments for ${tool.name} do not fit its argument schema: ${issueLines(parsed.error, 'decision.arguments').join('; ')}`;
+}
+
+/** The rewrite a pre-tool run made, when its final arguments differ from the model's. */
+function rewriteOf(
+  original: Record<string, unknown>,
+  final: Record<string, unknown> | undefined,
+  hooks: readonly string[] | undefined,
+): ToolRewrite | undefined {
+  if (final === undefined || hooks === undefined || hooks.length === 0) return undefined;
+  if (canonicalJson(final) === canonicalJson(original)) return undefined;
+  return { original, arguments: final, hooks };
 }
