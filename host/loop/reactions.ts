@@ -28,6 +28,14 @@ export function rewrittenCallNote(hooks: readonly string[], args: Record<string,
   return `[hookbox: this call was rewritten by ${hooks.length === 1 ? 'hook' : 'hooks'} ${by} before it ran; it ran with arguments ${JSON.stringify(args)}]`;
 }
 
+/**
+ * Why a call was denied when hooks rewrote it and the agent cannot run the
+ * rewritten call: never run unrewritten, never silently.
+ */
+export function unappliedRewriteText(agent: string, args: Record<string, unknown>): string {
+  return `a hookbox hook rewrote this call and the rewrite could not be applied in ${agent}, so it was not run. The rewritten arguments: ${JSON.stringify(args)}`;
+}
+
 /** Why a turn ended when hooks kept forcing it on past the cap. */
 export function continuationCapReason(cap: number): string {
   return `continuation cap reached (${cap})`;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type SeamBus, canonicalJson } from '../events/index.ts';
+import type { SeamBus } from '../events/index.ts';
 import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
 import { type AttributedAsk, type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
@@ -8,6 +8,7 @@ import { deniedCallText, rewrittenCallNote, withheldResultText } from './reactio
 import { type AskResolution, type PermissionPrompter, resolveAsk } from './permission.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
+import { type ToolRewrite, rewriteOf } from './tool-rewrite.ts';
 
 /** What executing one tool call produced, for the loop to log. */
 export interface ToolExecutionResult {
@@ -17,13 +18,6 @@ export interface ToolExecutionResult {
   readonly hookEffect?: 'denied' | 'blocked' | 'replaced';
   /** When pre-tool hooks asked: every ask, attributed, and how it was resolved (for the log's `tool/ask`). */
   readonly asked?: { readonly asks: readonly AttributedAsk[]; readonly resolution: AskResolution };
-}
-
-/** A call pre-tool hooks rewrote: what the model asked, what the gates decided on and the tool ran with, and who changed it. */
-export interface ToolRewrite {
-  readonly original: Record<string, unknown>;
-  readonly arguments: Record<string, unknown>;
-  readonly hooks: readonly string[];
 }
 
 export interface ToolRegistryOptions {
@@ -86,7 +80,7 @@ export class ToolRegistry {
         undefined,
         tool === undefined ? {} : { checkRewrite: (rewritten) => rewriteProblem(tool, rewritten.arguments) },
       );
-      const rewrite = rewriteOf(call.arguments, pre.payload?.arguments, pre.rewrittenBy);
+      const rewrite = rewriteOf(call.arguments, pre);
       if (rewrite !== undefined) {
         onRewrite?.(rewrite);
         call = { ...call, arguments: rewrite.arguments };
@@ -163,15 +157,4 @@ function rewriteProblem(tool: Tool, args: Record<string, unknown>): string | und
   const parsed = tool.arguments.safeParse(args);
   if (parsed.success) return undefined;
   return `rewritten arguments for ${tool.name} do not fit its argument schema: ${issueLines(parsed.error, 'decision.arguments').join('; ')}`;
-}
-
-/** The rewrite a pre-tool run made, when its final arguments differ from the model's. */
-function rewriteOf(
-  original: Record<string, unknown>,
-  final: Record<string, unknown> | undefined,
-  hooks: readonly string[] | undefined,
-): ToolRewrite | undefined {
-  if (final === undefined || hooks === undefined || hooks.length === 0) return undefined;
-  if (canonicalJson(final) === canonicalJson(original)) return undefined;
-  return { original, arguments: final, hooks };
 }

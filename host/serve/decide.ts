@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
 import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
-import { CONTINUE_REASON, continuationCapReason, deniedCallText, withheldResultText } from '../loop/reactions.ts';
+import { CONTINUE_REASON, continuationCapReason, deniedCallText, unappliedRewriteText, withheldResultText } from '../loop/reactions.ts';
+import { rewriteOf } from '../loop/tool-rewrite.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { CopyTable } from './copy-table.ts';
 import type { ServedSession } from './served-session.ts';
@@ -160,14 +161,22 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     if (decision.additionalContext !== undefined) session.log.append({ type: 'context/message', turn, content: decision.additionalContext, source: 'prompt-submit' });
     return { decision, word: decision.additionalContext === undefined ? 'allow' : 'context' };
   },
-  'tools/pre-execute': async (event, { session, bus }) => {
+  'tools/pre-execute': async (event, { bridge, session, bus }) => {
     const payload = event.payload;
     if (!session.turnOpen) session.openTurn();
     session.step += 1;
     const { turn, step } = session;
     session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
-    const { decision, invocations } = await bus.dispatch('tools/pre-execute', payload, session.info());
-    session.recordInvocations(invocations);
+    const result = await bus.dispatch('tools/pre-execute', payload, session.info());
+    session.recordInvocations(result.invocations);
+    let decision = result.decision;
+    const rewrite = rewriteOf(payload.arguments, result);
+    if (rewrite !== undefined) {
+      session.log.append({ type: 'tool/rewrite', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, original: rewrite.original, arguments: rewrite.arguments, hooks: [...rewrite.hooks] });
+      // The agent bridges do not map a rewrite back to the agent's tool yet
+      // (docs/rfc-tool-input-rewrite.md, "Every agent"): deny, never run the original.
+      if (decision.action !== 'deny') decision = { action: 'deny', reason: unappliedRewriteText(bridge.label, rewrite.arguments) };
+    }
     if (decision.action === 'deny') {
       session.log.append({
         type: 'tool/result',
