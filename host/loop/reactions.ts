@@ -24,8 +24,9 @@ export function withheldResultText(reason: string): string {
  * `serve` write the same words (docs/rfc-tool-input-rewrite.md, "The model's view").
  */
 export function rewrittenCallNote(hooks: readonly string[], args: Record<string, unknown>): string {
-  const by = hooks.map((hook) => `"${hook}"`).join(', ');
-  return `[hookbox: this call was rewritten by ${hooks.length === 1 ? 'hook' : 'hooks'} ${by} before it ran; it ran with arguments ${JSON.stringify(args)}]`;
+  // An SDK adapter gets the decision, not the names (they are in the session log's tool/rewrite).
+  const by = hooks.length === 0 ? 'a hook' : `${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => `"${hook}"`).join(', ')}`;
+  return `[hookbox: this call was rewritten by ${by} before it ran; it ran with arguments ${JSON.stringify(args)}]`;
 }
 
 /**

@@ -20,7 +20,14 @@ export interface Decided {
 }
 
 /** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
-export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed'>;
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed'> & {
+  /**
+   * Whether the bridge's answer carries a pre-tool rewrite (`allow {arguments}`)
+   * to the agent, which then runs the rewritten call. Unset: a rewritten call is
+   * denied ("could not be applied"), never run unrewritten.
+   */
+  readonly canRewriteToolInput?: boolean;
+};
 
 export interface DeciderOptions {
   readonly bus: SeamBus;
@@ -173,9 +180,11 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     const rewrite = rewriteOf(payload.arguments, result);
     if (rewrite !== undefined) {
       session.log.append({ type: 'tool/rewrite', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, original: rewrite.original, arguments: rewrite.arguments, hooks: [...rewrite.hooks] });
-      // The agent bridges do not map a rewrite back to the agent's tool yet
-      // (docs/rfc-tool-input-rewrite.md, "Every agent"): deny, never run the original.
-      if (decision.action !== 'deny') decision = { action: 'deny', reason: unappliedRewriteText(bridge.label, rewrite.arguments) };
+      // Only an allow carries arguments to an agent that takes them; anything
+      // else (an ask, an agent bridge that does not map rewrites back yet,
+      // docs/rfc-tool-input-rewrite.md "Every agent") is a deny, never the original call.
+      if (decision.action === 'allow' && bridge.canRewriteToolInput === true) decision = { ...decision, arguments: rewrite.arguments };
+      else if (decision.action !== 'deny') decision = { action: 'deny', reason: unappliedRewriteText(bridge.label, rewrite.arguments) };
     }
     if (decision.action === 'deny') {
       session.log.append({
