@@ -19,7 +19,8 @@ function defined<T extends object>(base: T, opts: Record<string, string | undefi
 }
 
 /**
- * `allow` for the pre-tool gate (`{reason?}`), for a permission request
+ * `allow` for the pre-tool gate (`{reason?, arguments?}`: `arguments`
+ * rewrites the call, see {@link rewrite}), for a permission request
  * (`{reason?}`: answer for the person, the call runs without the question),
  * for prompt-submit (`{content?, additionalContext?}`: rewrite the prompt,
  * inject context) or for pre-compact (`{additionalContext?}`: what the
@@ -36,10 +37,40 @@ function defined<T extends object>(base: T, opts: Record<string, string | undefi
  * ```
  */
 export function allow(): { action: 'allow' };
-export function allow(opts: { reason?: string }): PreToolAllow;
+export function allow(opts: { reason?: string; arguments?: Record<string, unknown> }): PreToolAllow;
 export function allow(opts: { content?: string; additionalContext?: string }): PromptAllow;
-export function allow(opts?: { content?: string; additionalContext?: string; reason?: string }): PreToolAllow | PromptAllow {
-  return defined({ action: 'allow' as const }, opts);
+export function allow(opts?: {
+  content?: string;
+  additionalContext?: string;
+  reason?: string;
+  arguments?: Record<string, unknown>;
+}): PreToolAllow | PromptAllow {
+  if (opts?.arguments === undefined) return defined({ action: 'allow' as const }, opts as Record<string, string | undefined> | undefined);
+  const { arguments: args, ...text } = opts;
+  return { ...defined({ action: 'allow' as const }, text), arguments: args };
+}
+
+/**
+ * Pre-tool rewrite: allow the call with these arguments instead of the
+ * model's. `args` is the complete new argument object of the tool (spread
+ * the old one to change one field), checked against the tool's argument
+ * schema. The host then asks every other pre-tool hook again on the final
+ * arguments, so give the same answer when handed your own output: a rewrite
+ * that keeps changing the call is denied after a few passes.
+ *
+ * @example
+ * ```ts
+ * export default defineHook({
+ *   preTool: (p) => {
+ *     const command = String(p.arguments.command ?? '');
+ *     if (p.toolName !== 'bash' || !/^terraform apply\b/.test(command) || command.includes('-auto-approve=false')) return undefined;
+ *     return rewrite({ ...p.arguments, command: `${command} -auto-approve=false` }, 'never auto-approve');
+ *   },
+ * });
+ * ```
+ */
+export function rewrite(args: Record<string, unknown>, reason?: string): PreToolAllow {
+  return { ...defined({ action: 'allow' as const }, { reason }), arguments: args };
 }
 
 /**

@@ -20,7 +20,7 @@
  *
  * @packageDocumentation
  */
-export { accept, allow, ask, block, continueTurn, continueTurn as continue, deny, stop } from './decisions.ts';
+export { accept, allow, ask, block, continueTurn, continueTurn as continue, deny, rewrite, stop } from './decisions.ts';
 export type { ContinueDecision, PostToolAccept, PreToolAllow, PromptAllow } from './decisions.ts';
 export { HANDLER_EXPORTS, defineHook, isHookDefinition } from './define-hook.ts';
 export { SignalError, signal } from './signal.ts';

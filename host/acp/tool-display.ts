@@ -21,8 +21,9 @@ function stringArgument(args: Record<string, unknown>, key: string): string | un
 
 /**
  * The title and kind of a tool call, derived from its name and arguments.
- * Only presentation: the arguments themselves travel unchanged as `rawInput`
- * (pre-tool hooks cannot rewrite them, so what the editor shows is what ran).
+ * Only presentation: the arguments themselves travel unchanged as `rawInput`;
+ * when pre-tool hooks rewrite a call, a `tool_call_update` gives the
+ * rewritten arguments' title and `rawInput` before it runs (updates.ts).
  */
 export function describeToolCall(toolName: string, args: Record<string, unknown>): ToolDisplay {
   switch (toolName) {

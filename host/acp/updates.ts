@@ -159,6 +159,21 @@ export class UpdateMapper {
           },
         ];
       }
+      case 'tool/rewrite': {
+        // Before the tool runs: the editor's title and rawInput become the
+        // arguments that run, so it never shows one command while another runs.
+        const display = describeToolCall(event.toolName, event.arguments);
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: event.toolCallId,
+            title: display.title,
+            kind: display.kind,
+            rawInput: event.arguments,
+            _meta: { [META_KEY]: { event: 'tool/rewrite', hookEffect: 'rewritten', hooks: event.hooks.map(hookData), original: event.original } },
+          },
+        ];
+      }
       case 'tool/result':
         return [
           {

@@ -75,6 +75,8 @@ export function renderEvent(event: SessionEvent): string {
       const why = reason !== undefined ? ` ${pc.dim('—')} ${line(reason, 160)}` : '';
       return `${head}${why} ${pc.dim(`${event.durationUs} µs`)}`;
     }
+    case 'tool/rewrite':
+      return `    ${pc.yellow('✎ rewritten')} by ${event.hooks.map((hook) => pc.bold(line(hook, 80))).join(', ')} ${pc.dim('→ runs')} ${line(JSON.stringify(event.arguments), 200)}`;
     case 'tool/ask': {
       const who = event.asks.map((ask) => `${pc.bold(line(ask.hook, 80))}${ask.reason !== undefined ? ` ${pc.dim('—')} ${line(ask.reason, 160)}` : ''}`);
       return `    ${pc.yellow('? asked')} ${who.join(pc.dim(' · '))} ${pc.dim('→')} ${colourAction(event.answer)}`;

@@ -8,7 +8,9 @@ import {
 // active.ts alone: the switch, without the recorder and the OpenTelemetry API it loads.
 import { currentTelemetry } from '../telemetry/active.ts';
 import type { DispatchResult, InvocationObserver, SeamListener } from './listener.ts';
+import type { DispatchOptions } from './invoke.ts';
 import { runNotify } from './notify.ts';
+import { runRewriteRounds } from './rewrite-rounds.ts';
 import { compileToolMatcher } from './tool-matcher.ts';
 import { runWaterfall } from './waterfall.ts';
 
@@ -74,17 +76,20 @@ export class SeamBus {
   /**
    * Dispatches one seam call by the seam's kind. `initial` is the decision
    * before any listener (the loop's default); it defaults to the seam's own.
+   * A seam with `rewriteRounds` (pre-tool) re-asks hooks until each decided on
+   * the final payload (`runRewriteRounds`).
    */
   dispatch<S extends SeamId>(
     seam: S,
     payload: PayloadOf<S>,
     session: SessionInfo,
     initial?: DecisionOf<S>,
+    options: DispatchOptions<S> = {},
   ): Promise<DispatchResult<S>> {
     // Telemetry off (the default): one branch, nothing else.
     const telemetry = currentTelemetry();
-    if (telemetry === undefined) return this.#dispatch(seam, payload, session, initial);
-    return telemetry.dispatch(seam, session.id, () => this.#dispatch(seam, payload, session, initial));
+    if (telemetry === undefined) return this.#dispatch(seam, payload, session, initial, options);
+    return telemetry.dispatch(seam, session.id, () => this.#dispatch(seam, payload, session, initial, options));
   }
 
   async #dispatch<S extends SeamId>(
@@ -92,13 +97,15 @@ export class SeamBus {
     payload: PayloadOf<S>,
     session: SessionInfo,
     initial: DecisionOf<S> | undefined,
+    options: DispatchOptions<S>,
   ): Promise<DispatchResult<S>> {
     const definition = seamDefinition(seam);
     const listeners = this.listenersFor(seam, payload);
-    const result =
-      definition.kind === 'notify'
-        ? await runNotify(seam, listeners, payload, session)
-        : await runWaterfall(seam, listeners, payload, initial ?? definition.defaultDecision(payload), session);
+    const start = initial ?? definition.defaultDecision(payload);
+    let result: DispatchResult<S>;
+    if (definition.kind === 'notify') result = await runNotify(seam, listeners, payload, session);
+    else if (definition.rewriteRounds !== undefined) result = await runRewriteRounds(seam, listeners, payload, start, session, options);
+    else result = await runWaterfall(seam, listeners, payload, start, session, options);
     // A quiet listener's "no opinion" is not an event (hookbox's self-protection runs on every tool call).
     const quiet = new Set(listeners.filter((listener) => listener.quiet === true).map((listener) => listener.name));
     const invocations = quiet.size === 0 ? result.invocations : result.invocations.filter((invocation) => !(invocation.outcome === 'no-opinion' && quiet.has(invocation.hook)));

@@ -12,6 +12,16 @@ import { currentTelemetry } from '../telemetry/active.ts';
 import { checkDecision } from './check-decision.ts';
 import type { HookInvocation, ListenerOutcome, SeamListener } from './listener.ts';
 
+/** What a dispatch may add to the seam's own checks. */
+export interface DispatchOptions<S extends SeamId> {
+  /**
+   * Checks a payload a hook's decision rewrote (pre-tool: the new arguments
+   * against the tool's argument schema); a message makes that decision a
+   * `schema` fault of the hook that gave it.
+   */
+  readonly checkRewrite?: (rewritten: PayloadOf<S>) => string | undefined;
+}
+
 /** The result of asking one listener, with the fault policy already applied. */
 export interface Applied<S extends SeamId> {
   /** The decision the seam takes from this listener, or `null` for no opinion. */
@@ -31,6 +41,7 @@ export async function invokeListener<S extends SeamId>(
   payload: PayloadOf<S>,
   next: DecisionOf<S> | null,
   session: SessionInfo,
+  options: DispatchOptions<S> = {},
 ): Promise<Applied<S>> {
   const definition = seamDefinition(seam);
   const started = performance.now();
@@ -40,6 +51,11 @@ export async function invokeListener<S extends SeamId>(
     outcome = await listener.invoke({ seam, payload, next, session });
     signals = outcome.signals;
     if (outcome.type === 'decision' && listener.checksDecisions !== true) outcome = checkDecision(seam, outcome.decision);
+    if (outcome.type === 'decision' && options.checkRewrite !== undefined) {
+      const rewritten = definition.threadPayload(payload, outcome.decision);
+      const problem = rewritten === payload ? undefined : options.checkRewrite(rewritten);
+      if (problem !== undefined) outcome = { type: 'fault', fault: hookFault('schema', problem) };
+    }
   } catch (error) {
     outcome = { type: 'fault', fault: hookFault('plugin-error', error instanceof Error ? error.message : String(error)) };
   }

@@ -90,6 +90,13 @@ export interface DispatchResult<S extends SeamId> {
   readonly invocations: readonly HookInvocation[];
   /** Every decision folded into `decision`, in order, attributed to its hook (e.g. all the asks behind an `ask`). */
   readonly decided: readonly Decided<S>[];
+  /**
+   * The payload the run ended on, every rewrite applied (on pre-tool: the
+   * arguments that run). Absent when the seam rewrites nothing it decides on.
+   */
+  readonly payload?: PayloadOf<S>;
+  /** The hooks whose rewrites changed the payload, in the order they first did. */
+  readonly rewrittenBy?: readonly string[];
 }
 
 /** One listener's decision as the seam took it (after the fault policy), attributed to the listener. */

@@ -1,5 +1,5 @@
 import { type DecisionOf, type PayloadOf, type SeamId, type SessionInfo, seamDefinition } from '../seams/index.ts';
-import { invokeListener } from './invoke.ts';
+import { type DispatchOptions, invokeListener } from './invoke.ts';
 import type { Decided, DispatchResult, HookInvocation, SeamListener } from './listener.ts';
 
 /**
@@ -14,6 +14,7 @@ export async function runWaterfall<S extends SeamId>(
   payload: PayloadOf<S>,
   initial: DecisionOf<S>,
   session: SessionInfo,
+  options: DispatchOptions<S> = {},
 ): Promise<DispatchResult<S>> {
   const definition = seamDefinition(seam);
   const invocations: HookInvocation[] = [];
@@ -22,12 +23,13 @@ export async function runWaterfall<S extends SeamId>(
   let current = payload;
   for (const listener of listeners) {
     if (definition.shortCircuits(decision)) break;
-    const applied = await invokeListener(listener, seam, current, decision, session);
+    const applied = await invokeListener(listener, seam, current, decision, session, options);
     invocations.push(applied.invocation);
     if (applied.decision === null) continue;
     decided.push({ hook: listener.name, decision: applied.decision });
     decision = definition.compose(decision, applied.decision);
-    current = definition.threadPayload(current, decision);
+    // The hook's own rewrite: the composed decision need not carry it (pre-tool keeps arguments out of `next`).
+    current = definition.threadPayload(current, applied.decision);
   }
   return { decision, invocations, decided };
 }

@@ -70,6 +70,23 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     original: z.object({ length: z.number().int().nonnegative(), sha256: z.string(), content: z.string().optional() }).optional(),
   }),
   /**
+   * Pre-tool hooks rewrote a call: the arguments the model gave (`original`,
+   * also in its `tool/call`), the arguments every gate then decided on and the
+   * tool ran with (`arguments`), and the hooks whose rewrites changed them, in
+   * order. Logged after the pre-tool decision and before the tool runs; the
+   * one record audit, presentation and replay read (docs/rfc-tool-input-rewrite.md).
+   */
+  z.object({
+    type: z.literal('tool/rewrite'),
+    turn,
+    step: z.number().int().positive(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    original: z.record(z.string(), z.unknown()),
+    arguments: z.record(z.string(), z.unknown()),
+    hooks: z.array(z.string()).min(1),
+  }),
+  /**
    * Pre-tool hooks asked before a call: every asking hook with its own
    * reason (attributed by the host), and what the person (or the timeout)
    * answered. Logged before the call's `tool/result`.

@@ -17,6 +17,26 @@ export function withheldResultText(reason: string): string {
   return `Tool result withheld by a hook: ${reason}`;
 }
 
+/**
+ * The one rule for what a model is told about a call hooks rewrote: its own
+ * call stays in its history as it made it, and the result it reads starts
+ * with this line, naming the hooks and the arguments that ran. The loop and
+ * `serve` write the same words (docs/rfc-tool-input-rewrite.md, "The model's view").
+ */
+export function rewrittenCallNote(hooks: readonly string[], args: Record<string, unknown>): string {
+  // An SDK adapter gets the decision, not the names (they are in the session log's tool/rewrite).
+  const by = hooks.length === 0 ? 'a hook' : `${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => `"${hook}"`).join(', ')}`;
+  return `[hookbox: this call was rewritten by ${by} before it ran; it ran with arguments ${JSON.stringify(args)}]`;
+}
+
+/**
+ * Why a call was denied when hooks rewrote it and the agent cannot run the
+ * rewritten call: never run unrewritten, never silently.
+ */
+export function unappliedRewriteText(agent: string, args: Record<string, unknown>): string {
+  return `a hookbox hook rewrote this call and the rewrite could not be applied in ${agent}, so it was not run. The rewritten arguments: ${JSON.stringify(args)}`;
+}
+
 /** Why a turn ended when hooks kept forcing it on past the cap. */
 export function continuationCapReason(cap: number): string {
   return `continuation cap reached (${cap})`;

@@ -1,4 +1,5 @@
 import type { HookInvocation, SeamBus } from '../events/index.ts';
+import { canonicalJson } from '../events/index.ts';
 import type { SessionEvent } from '../log/index.ts';
 import { type DecisionOf, type PayloadOf, type SeamId, seamDefinition } from '../seams/index.ts';
 import { SEAM_FIRING } from './seam-firing.ts';
@@ -16,9 +17,18 @@ export interface ReplayedDecision {
   /** What was decided about: the prompt text, or the tool name and call id. */
   readonly subject: string;
   readonly toolCallId?: string;
-  readonly before: { readonly decision: unknown; readonly hooks: readonly HookVerdict[] };
-  readonly after: { readonly decision: unknown; readonly hooks: readonly HookVerdict[] };
+  readonly before: Verdicts;
+  readonly after: Verdicts;
+  /** Whether the decision or the arguments a rewrite made (pre-tool) differ. */
   readonly changed: boolean;
+}
+
+/** A composed decision, the hooks behind it, and on pre-tool the arguments a rewrite made it run with. */
+export interface Verdicts {
+  readonly decision: unknown;
+  readonly hooks: readonly HookVerdict[];
+  /** Present when pre-tool hooks rewrote the call: the arguments it ran (or would run) with, and who rewrote it. */
+  readonly rewrite?: { readonly arguments: Record<string, unknown>; readonly hooks: readonly string[] };
 }
 
 export interface ReplayReport {
@@ -53,24 +63,31 @@ export async function replaySession(events: readonly SessionEvent[], bus: SeamBu
     return mine;
   };
 
+  let lastRewrite: Extract<SessionEvent, { type: 'tool/rewrite' }> | undefined;
   async function redecide<S extends SeamId>(seam: S, turn: number, step: number, subject: string, payload: PayloadOf<S>, toolCallId?: string) {
     const recorded = take(seam);
     const definition = seamDefinition(seam);
     let before = definition.defaultDecision(payload);
-    for (const invocation of recorded) {
-      if (invocation.applied !== null) before = definition.compose(before, invocation.applied as DecisionOf<S>);
+    for (const applied of standingDecisions(recorded, definition.rewriteRounds !== undefined)) {
+      if (applied !== null) before = definition.compose(before, applied as DecisionOf<S>);
       if (definition.shortCircuits(before)) break;
     }
     const result = await bus.dispatch(seam, payload, { id: sessionId, turn, step, cwd });
     const after = result.decision;
+    // A rewrite is part of what was decided: the log's `tool/rewrite` against the live run's final payload.
+    const recordedRewrite = seam === 'tools/pre-execute' && lastRewrite?.toolCallId === toolCallId ? lastRewrite : undefined;
+    const beforeRewrite = recordedRewrite === undefined ? undefined : { arguments: recordedRewrite.arguments, hooks: recordedRewrite.hooks };
+    const afterRewrite = liveRewrite(payload, result.payload, result.rewrittenBy);
     decisions.push({
       seam,
       turn,
       subject,
       ...(toolCallId !== undefined && { toolCallId }),
-      before: { decision: before, hooks: recorded.map(verdict) },
-      after: { decision: after, hooks: result.invocations.map(verdict) },
-      changed: JSON.stringify(before) !== JSON.stringify(after),
+      before: { decision: before, hooks: recorded.map(verdict), ...(beforeRewrite !== undefined && { rewrite: beforeRewrite }) },
+      after: { decision: after, hooks: result.invocations.map(verdict), ...(afterRewrite !== undefined && { rewrite: afterRewrite }) },
+      changed:
+        JSON.stringify(before) !== JSON.stringify(after) ||
+        canonicalJson(beforeRewrite?.arguments ?? null) !== canonicalJson(afterRewrite?.arguments ?? null),
     });
   }
 
@@ -91,6 +108,10 @@ export async function replaySession(events: readonly SessionEvent[], bus: SeamBu
       case 'tool/call':
         take('tools/pre-execute');
         lastCall = event;
+        lastRewrite = undefined;
+        break;
+      case 'tool/rewrite':
+        lastRewrite = event;
         break;
       case 'tool/result': {
         if (lastCall === undefined || lastCall.toolCallId !== event.toolCallId) break;
@@ -120,6 +141,7 @@ export async function replaySession(events: readonly SessionEvent[], bus: SeamBu
           });
         }
         lastCall = undefined;
+        lastRewrite = undefined;
         break;
       }
       default:
@@ -132,6 +154,27 @@ export async function replaySession(events: readonly SessionEvent[], bus: SeamBu
     return why === null ? [] : [{ seam, why }];
   });
   return { decisions, skipped, notReplayed };
+}
+
+/**
+ * What each recorded hook finally stood on, in order. On a seam that re-asks
+ * hooks after a rewrite (pre-tool) a hook may be logged once per pass; the
+ * last pass folds each hook's latest answer in the order the hooks first ran.
+ */
+function standingDecisions(recorded: readonly Extract<SessionEvent, { type: 'hook/invoke' }>[], rounds: boolean): unknown[] {
+  if (!rounds) return recorded.map((invocation) => invocation.applied);
+  const latest = new Map<string, unknown>();
+  for (const invocation of recorded) latest.set(invocation.hook, invocation.applied);
+  return [...latest.values()];
+}
+
+/** The rewrite a live pre-tool run made, when its final arguments differ from the call's. */
+function liveRewrite(payload: unknown, final: unknown, hooks: readonly string[] | undefined): Verdicts['rewrite'] {
+  const before = (payload as { arguments?: Record<string, unknown> }).arguments;
+  const after = (final as { arguments?: Record<string, unknown> } | undefined)?.arguments;
+  if (after === undefined || hooks === undefined || hooks.length === 0) return undefined;
+  if (canonicalJson(before) === canonicalJson(after)) return undefined;
+  return { arguments: after, hooks };
 }
 
 function verdict(invocation: HookInvocation | Extract<SessionEvent, { type: 'hook/invoke' }>): HookVerdict {

@@ -5,9 +5,11 @@ import type { ToolCall } from '../log/index.ts';
 import { type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
 import { type AskResolution, type PermissionPrompter, resolvePermission } from './permission.ts';
+import { rewrittenCallNote } from './reactions.ts';
 import { type ToolOutcome, deniedOutcome, postToolOutcome } from './seam-outcome.ts';
 import type { ToolSpec } from './provider.ts';
 import type { Tool, ToolContext } from './tool.ts';
+import { type ToolRewrite, rewriteOf } from './tool-rewrite.ts';
 
 /** What executing one tool call produced, for the loop to log (the outcome `serve` records too). */
 export type ToolExecutionResult = ToolOutcome;
@@ -50,16 +52,33 @@ export class ToolRegistry {
     return [...this.#specs.values()];
   }
 
-  async execute(call: ToolCall, session: SessionInfo, context: ToolContext): Promise<ToolExecutionResult> {
+  /**
+   * `onRewrite` hears of a rewrite after the pre-tool decision and before the
+   * tool runs, so the loop logs it (`tool/rewrite`) ahead of execution.
+   */
+  async execute(
+    call: ToolCall,
+    session: SessionInfo,
+    context: ToolContext,
+    onRewrite?: (rewrite: ToolRewrite) => void,
+  ): Promise<ToolExecutionResult> {
     try {
-      // TODO(pre-tool-input-rewrite): the pre-execute decision cannot rewrite
-      // `call.arguments`: assistant/message and tool/call are already logged
-      // with them (docs/rfc-interception-seams.md). Only allow/deny/ask is offered.
+      // A rewrite is the full new arguments, checked against the tool's own
+      // schema as each hook gives it; every gate decides again on the final
+      // arguments (host/events/rewrite-rounds.ts, docs/rfc-tool-input-rewrite.md).
+      const tool = this.#tools.get(call.name);
       const pre = await this.#bus.dispatch(
         'tools/pre-execute',
         { toolCallId: call.id, toolName: call.name, arguments: call.arguments },
         session,
+        undefined,
+        tool === undefined ? {} : { checkRewrite: (rewritten) => rewriteProblem(tool, rewritten.arguments) },
       );
+      const rewrite = rewriteOf(call.arguments, pre);
+      if (rewrite !== undefined) {
+        onRewrite?.(rewrite);
+        call = { ...call, arguments: rewrite.arguments };
+      }
       let gate = pre.decision;
       let asked: ToolExecutionResult['asked'];
       if (gate.action === 'ask') {
@@ -81,7 +100,10 @@ export class ToolRegistry {
         { toolCallId: call.id, toolName: call.name, arguments: call.arguments, result },
         session,
       );
-      return { ...postToolOutcome(result, post.decision), ...(asked !== undefined && { asked }) };
+      const outcome = postToolOutcome(result, post.decision);
+      // A rewritten call's result opens with the one note the model reads about it (docs/rfc-tool-input-rewrite.md).
+      const told = rewrite === undefined || outcome.hookEffect === 'blocked' ? outcome : { ...outcome, result: { ...outcome.result, content: `${rewrittenCallNote(rewrite.hooks, rewrite.arguments)}\n${outcome.result.content}` } };
+      return { ...told, ...(asked !== undefined && { asked }) };
     } catch (error) {
       // A host bug must still give the model an answer to its call.
       return { result: { content: `hookbox host error: ${(error as Error).message}`, isError: true } };
@@ -107,4 +129,11 @@ export class ToolRegistry {
       return { content: `${call.name} failed: ${(error as Error).message}`, isError: true };
     }
   }
+}
+
+/** Why rewritten arguments cannot be the tool's, or `undefined` when they can. */
+function rewriteProblem(tool: Tool, args: Record<string, unknown>): string | undefined {
+  const parsed = tool.arguments.safeParse(args);
+  if (parsed.success) return undefined;
+  return `rewritten arguments for ${tool.name} do not fit its argument schema: ${issueLines(parsed.error, 'decision.arguments').join('; ')}`;
 }

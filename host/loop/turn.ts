@@ -114,10 +114,13 @@ export async function runTurn(session: TurnHost): Promise<TurnOutcome> {
       const contexts: string[] = [];
       for (const call of reply.toolCalls) {
         session.append({ type: 'tool/call', turn, step, toolCallId: call.id, toolName: call.name, arguments: call.arguments });
-        const executed: ToolExecutionResult = await session.tools.execute(call, session.info(), {
-          cwd: session.cwd,
-          signal: session.signal,
-        });
+        const executed: ToolExecutionResult = await session.tools.execute(
+          call,
+          session.info(),
+          { cwd: session.cwd, signal: session.signal },
+          // Before the tool runs: the durable record of what will run instead of what the model asked.
+          (rewrite) => session.append({ type: 'tool/rewrite', turn, step, toolCallId: call.id, toolName: call.name, original: rewrite.original, arguments: rewrite.arguments, hooks: [...rewrite.hooks] }),
+        );
         if (executed.asked !== undefined) {
           const { asks, resolution } = executed.asked;
           session.append({ type: 'tool/ask', turn, step, toolCallId: call.id, asks: [...asks], answer: resolution.action, reason: resolution.reason });

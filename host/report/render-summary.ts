@@ -30,6 +30,7 @@ export function renderSummary(data: ReportData): Html {
     ['Prompts blocked', t.blockedPrompts],
     ['Tool calls', t.toolCalls],
     ['Denied', t.deniedToolCalls],
+    ['Rewritten', t.rewrittenToolCalls],
     ['Asked', t.asks],
     ['Results blocked', t.blockedToolResults],
     ['Results replaced', t.replacedToolResults],

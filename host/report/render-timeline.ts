@@ -63,6 +63,11 @@ function eventItem(anchor: string, event: SessionEvent, options: QuoteOptions): 
       return item(`Assistant (step ${event.step})`, anchor, 'assistant', html`<pre>${multiline(event.content, { maxLines: MAX_LINES })}</pre>`);
     case 'tool/call':
       return item(`Tool call (step ${event.step})`, anchor, 'call', html`<code>${toolCallText(event.toolName, event.arguments)}</code>`);
+    case 'tool/rewrite':
+      return item(`Call rewritten (step ${event.step})`, anchor, 'restrictive', [
+        html`${badge('rewrite', 'rewritten')} by ${event.hooks.join(', ')}: ran as <code>${toolCallText(event.toolName, event.arguments)}</code>`,
+        html`<p class="detail">the model asked for <code>${toolCallText(event.toolName, event.original)}</code></p>`,
+      ]);
     case 'tool/ask':
       return item('Asked', anchor, 'restrictive', [
         html`${event.asks.map((ask) => html`<span class="ask">${badge('ask')} ${ask.hook}: ${ask.reason ?? '(no reason)'}</span> `)}`,

@@ -71,6 +71,8 @@ export const ReportTotalsSchema = z.strictObject({
   deniedToolCalls: count,
   blockedToolResults: count,
   replacedToolResults: count,
+  /** Calls pre-tool hooks rewrote (`tool/rewrite`): they ran with other arguments than the model gave. */
+  rewrittenToolCalls: count,
   asks: count,
   hookCalls: count,
   faults: count,

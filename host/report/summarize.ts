@@ -45,6 +45,7 @@ function totalsOf(logs: readonly ReportLog[]): ReportTotals {
     deniedToolCalls: effect('denied'),
     blockedToolResults: effect('blocked'),
     replacedToolResults: effect('replaced'),
+    rewrittenToolCalls: of('tool/rewrite').length,
     asks: of('tool/ask').length,
     hookCalls: of('hook/invoke').length,
     faults: faults.length,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ModelMessage, ToolExecutionOptions, ToolSet } from 'ai';
+import { type FlexibleSchema, type ModelMessage, type ToolExecutionOptions, type ToolSet, asSchema } from 'ai';
+import { rewrittenCallNote } from '../loop/reactions.ts';
 import { readUserMessage } from './ai-sdk-prompt.ts';
 import { ToolFailure, readThrown } from './ai-sdk-tool-error.ts';
 import { SdkDecider, type SdkHookboxOptions, type SdkSession, sdkSession } from './sdk-decider.ts';
@@ -43,14 +44,15 @@ export type CheckedPrompt =
  * withholds; the wrapper never lets a tool run on its own error.
  */
 export async function withHookbox<T extends ToolSet>(tools: T, options: SdkHookboxOptions): Promise<AiSdkHookbox<T>> {
-  const decider = await SdkDecider.open({ name: 'ai-sdk', label: 'the AI SDK', canReplace: { prompt: true, toolResult: true } }, options);
+  // The wrapped execute is hookbox's, so it runs a rewritten call with the new arguments.
+  const decider = await SdkDecider.open({ name: 'ai-sdk', label: 'the AI SDK', canReplace: { prompt: true, toolResult: true }, canRewriteToolInput: true }, options);
   const session = sdkSession(options.sessionId, options.cwd);
   // Digests of user messages' texts the hooks let through: a conversation resends them with every request.
   const checked = new Set<string>();
   const gated: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;
-    gated[name] = execute === undefined ? tool : { ...tool, execute: gatedExecute(decider, session, name, execute as ToolBody) };
+    gated[name] = execute === undefined ? tool : { ...tool, execute: gatedExecute(decider, session, name, execute as ToolBody, tool.inputSchema as FlexibleSchema<unknown>) };
   }
   return {
     tools: gated as T,
@@ -67,16 +69,24 @@ export async function withHookbox<T extends ToolSet>(tools: T, options: SdkHookb
 
 type ToolBody = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
 
-function gatedExecute(decider: SdkDecider, session: SdkSession, toolName: string, execute: ToolBody): ToolBody {
+function gatedExecute(decider: SdkDecider, session: SdkSession, toolName: string, execute: ToolBody, inputSchema: FlexibleSchema<unknown>): ToolBody {
   return async (input, options) => {
-    const call = { toolCallId: options.toolCallId, toolName, arguments: asArguments(input) };
+    const call: { toolCallId: string; toolName: string; arguments: Record<string, unknown> } = { toolCallId: options.toolCallId, toolName, arguments: asArguments(input) };
     const pre = await decider.preTool(session, call);
     if (pre.action !== 'allow') {
       return `Tool call denied by a hook: ${pre.reason ?? 'a hook asked for approval and the AI SDK adapter has no one to ask'}`;
     }
+    // A rewrite: the tool runs with the hooks' arguments, and the model is told (rewrittenCallNote).
+    const rewritten = pre.arguments;
+    if (rewritten !== undefined) {
+      // The tool's own input schema checks a rewrite, as the SDK checked the model's input.
+      const problem = await schemaProblem(inputSchema, rewritten);
+      if (problem !== undefined) return `Tool call denied by a hook: the rewritten arguments do not fit ${toolName}'s input schema: ${problem}`;
+      call.arguments = rewritten;
+    }
     let output: unknown;
     try {
-      output = await lastValue(execute(input, options));
+      output = await lastValue(execute(rewritten ?? input, options));
     } catch (error) {
       // The original is never rethrown: the model reads exactly the text the hooks checked (ai-sdk-tool-error.ts).
       const content = readThrown(error);
@@ -87,9 +97,18 @@ function gatedExecute(decider: SdkDecider, session: SdkSession, toolName: string
     const content = asText(output);
     const post = await decider.postTool(session, call, { content, isError: false });
     if (post.action === 'block') return `Tool result withheld by a hook: ${post.reason}`;
-    if (post.content !== undefined && post.content !== content) return post.content;
-    return output;
+    const replaced = post.content !== undefined && post.content !== content ? post.content : undefined;
+    if (rewritten !== undefined) return `${rewrittenCallNote([], rewritten)}\n${replaced ?? content}`;
+    return replaced ?? output;
   };
+}
+
+/** Why `value` does not fit the tool's input schema, or `undefined` when it does (or the schema has no validator). */
+async function schemaProblem(inputSchema: FlexibleSchema<unknown>, value: unknown): Promise<string | undefined> {
+  const validate = asSchema(inputSchema).validate;
+  if (validate === undefined) return undefined;
+  const result = await validate(value);
+  return result.success ? undefined : result.error.message;
 }
 
 /** A streaming tool (an async iterable) counts by its final value, as the AI SDK's result does. */

@@ -51,7 +51,7 @@ export class SdkDecider {
    * wrong, before any tool can run) and starts OpenTelemetry when the
    * `OTEL_*` variables ask for it.
    */
-  static async open(sdk: { readonly name: string; readonly label: string; readonly canReplace: DecidingBridge['canReplace'] }, options: SdkHookboxOptions): Promise<SdkDecider> {
+  static async open(sdk: DirectSdk, options: SdkHookboxOptions): Promise<SdkDecider> {
     return SdkDecider.openBridge(directBridge(sdk), options);
   }
 
@@ -142,8 +142,11 @@ export function sdkSession(sdkId: string | undefined, cwd: string | undefined): 
   return { id: sdkId !== undefined && SESSION_ID.test(sdkId) ? sdkId : randomUUID(), cwd: cwd ?? process.cwd() };
 }
 
+/** An SDK whose callbacks are already seam calls: its names, and which rewrites its adapter applies. */
+export type DirectSdk = Pick<DecidingBridge, 'name' | 'label' | 'canReplace' | 'canRewriteToolInput'>;
+
 /** A bridge whose events are already seam calls: the decision comes back as JSON, a fault as exit 2. */
-function directBridge(sdk: { readonly name: string; readonly label: string; readonly canReplace: DecidingBridge['canReplace'] }): DecidingBridge {
+function directBridge(sdk: DirectSdk): DecidingBridge {
   return {
     ...sdk,
     toSeam: (input) => ({ kind: 'seam', event: input as AgentSeamEvent }),

@@ -12,6 +12,12 @@ export type PreToolPayload = z.infer<typeof PreToolPayloadSchema>;
 export const PreToolAllowSchema = z.strictObject({
   action: z.literal('allow'),
   reason: z.string().optional(),
+  /**
+   * A rewrite: the complete new arguments of the call (not a patch), checked
+   * against the tool's argument schema. Every gate decides again on the final
+   * arguments (docs/rfc-tool-input-rewrite.md).
+   */
+  arguments: z.record(z.string(), z.unknown()).optional(),
 });
 export const PreToolDenySchema = z.strictObject({
   action: z.literal('deny'),
@@ -21,17 +27,29 @@ export const PreToolAskSchema = z.strictObject({
   action: z.literal('ask'),
   reason: z.string().optional(),
 });
-// TODO(pre-tool-input-rewrite): no `arguments` rewrite is offered (docs/rfc-interception-seams.md);
-// strict objects make a hook that tries one fail with a `schema` fault.
 export const PreToolDecisionSchema = z.discriminatedUnion('action', [
   PreToolAllowSchema,
   PreToolDenySchema,
   PreToolAskSchema,
 ]);
-/** A pre-tool decision: `allow`, `deny` or `ask`. */
+/** A pre-tool decision: `allow` (maybe rewriting the arguments), `deny` or `ask`. */
 export type PreToolDecision = z.infer<typeof PreToolDecisionSchema>;
 
 const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
+/**
+ * How many times the pre-tool waterfall may run for one call before rewrites
+ * that keep changing the arguments are a deny: the first pass, then re-asking
+ * the hooks that decided on other arguments, then once more (a rewriter must
+ * reach a fixed point: given its own output, it returns it unchanged).
+ */
+export const PRE_TOOL_REWRITE_ROUNDS = 3;
+
+function withoutArguments(decision: PreToolDecision): PreToolDecision {
+  if (decision.action !== 'allow' || decision.arguments === undefined) return decision;
+  const { arguments: _rewrite, ...rest } = decision;
+  return rest;
+}
 
 export const preToolSeam: SeamDefinition<'tools/pre-execute', typeof PreToolPayloadSchema, typeof PreToolDecisionSchema> =
   {
@@ -47,12 +65,23 @@ export const preToolSeam: SeamDefinition<'tools/pre-execute', typeof PreToolPayl
     // deny > ask > allow: a later hook can tighten the gate, never loosen it.
     // At equal rank the first reason given stands in `next` (what later hooks
     // see); the host keeps every ask, attributed, with `standingAsks`.
+    // Rewritten arguments are not part of the composed decision: they thread
+    // through the payload (`threadPayload`), so an `ask` or `deny` after a
+    // rewrite still decides on the rewritten call.
     compose: (next, decision) => {
-      if (RANK[decision.action] !== RANK[next.action]) return RANK[decision.action] > RANK[next.action] ? decision : next;
-      return next.reason === undefined ? decision : next;
+      if (RANK[decision.action] !== RANK[next.action]) return RANK[decision.action] > RANK[next.action] ? withoutArguments(decision) : next;
+      return next.reason === undefined ? withoutArguments(decision) : next;
     },
     shortCircuits: (decision) => decision.action === 'deny',
-    threadPayload: (payload) => payload,
+    threadPayload: (payload, decision) =>
+      decision.action === 'allow' && decision.arguments !== undefined ? { ...payload, arguments: decision.arguments } : payload,
+    rewriteRounds: {
+      max: PRE_TOOL_REWRITE_ROUNDS,
+      unsettled: (rewriters, max) => ({
+        action: 'deny',
+        reason: `the rewrites of this call did not settle: after ${max} passes ${rewriters.map((hook) => `hook "${hook}"`).join(', ')} still changed its arguments (a rewrite must return its own output unchanged)`,
+      }),
+    },
     // A hook that ran out of time could not decide: ask the person (or deny
     // without a prompter). Any other fault is a broken gate: deny.
     faultDecision: (fault, policy, hook) => {

@@ -45,6 +45,18 @@ export interface SeamDefinition<
   faultDecision(fault: HookFault, policy: FailPolicy, hook: string): z.infer<Decision> | null;
   /** The fail policy applied when neither the hook nor the operator sets one. */
   readonly defaultFailPolicy: FailPolicy;
+  /**
+   * Set on a seam whose rewrites change what is then decided about (pre-tool
+   * arguments): the waterfall runs again, re-asking every hook that decided on
+   * other payload than the final one, until none did (`host/events/rewrite-rounds.ts`).
+   * Absent: one pass, as for every other seam.
+   */
+  readonly rewriteRounds?: {
+    /** Passes before rewrites that keep changing the payload are given up on. */
+    readonly max: number;
+    /** The decision when they do not settle in `max` passes (a refusal). */
+    unsettled(rewriters: readonly string[], max: number): z.infer<Decision>;
+  };
 }
 
 /** Joins accumulated additional context from several hooks, in configured order. */

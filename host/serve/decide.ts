@@ -1,8 +1,9 @@
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
 import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
-import { CONTINUE_REASON, continuationCapReason } from '../loop/reactions.ts';
+import { CONTINUE_REASON, continuationCapReason, unappliedRewriteText } from '../loop/reactions.ts';
 import { deniedOutcome, postToolOutcome, promptOutcome, toolResultEvent } from '../loop/seam-outcome.ts';
+import { rewriteOf } from '../loop/tool-rewrite.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { CopyTable } from './copy-table.ts';
 import { LIFECYCLE_STEPS } from './lifecycle-steps.ts';
@@ -20,7 +21,14 @@ export interface Decided {
 }
 
 /** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
-export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed'>;
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed'> & {
+  /**
+   * Whether the bridge's answer carries a pre-tool rewrite (`allow {arguments}`)
+   * to the agent, which then runs the rewritten call. Unset: a rewritten call is
+   * denied ("could not be applied"), never run unrewritten.
+   */
+  readonly canRewriteToolInput?: boolean;
+};
 
 export interface DeciderOptions {
   readonly bus: SeamBus;
@@ -160,14 +168,24 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     }
     return { decision, word: decision.additionalContext === undefined ? 'allow' : 'context' };
   },
-  'tools/pre-execute': async (event, { session, bus }) => {
+  'tools/pre-execute': async (event, { bridge, session, bus }) => {
     const payload = event.payload;
     if (!session.turnOpen) session.openTurn();
     session.step += 1;
     const { turn, step } = session;
     session.log.append({ type: 'tool/call', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, arguments: payload.arguments });
-    const { decision, invocations } = await bus.dispatch('tools/pre-execute', payload, session.info());
-    session.recordInvocations(invocations);
+    const result = await bus.dispatch('tools/pre-execute', payload, session.info());
+    session.recordInvocations(result.invocations);
+    let decision = result.decision;
+    const rewrite = rewriteOf(payload.arguments, result);
+    if (rewrite !== undefined) {
+      session.log.append({ type: 'tool/rewrite', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, original: rewrite.original, arguments: rewrite.arguments, hooks: [...rewrite.hooks] });
+      // Only an allow carries arguments to an agent that takes them; anything
+      // else (an ask, an agent bridge that does not map rewrites back yet,
+      // docs/rfc-tool-input-rewrite.md "Every agent") is a deny, never the original call.
+      if (decision.action === 'allow' && bridge.canRewriteToolInput === true) decision = { ...decision, arguments: rewrite.arguments };
+      else if (decision.action !== 'deny') decision = { action: 'deny', reason: unappliedRewriteText(bridge.label, rewrite.arguments) };
+    }
     const denied = deniedOutcome(decision);
     if (denied !== undefined) session.log.append(toolResultEvent(turn, step, payload, denied));
     else session.pending.set(payload.toolCallId, { step });

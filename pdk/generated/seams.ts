@@ -72,6 +72,9 @@ export type PreToolDecision =
   | {
       action: 'allow';
       reason?: string;
+      arguments?: {
+        [k: string]: unknown;
+      };
     }
   | {
       action: 'deny';

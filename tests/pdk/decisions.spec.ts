@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { SEAMS, SEAM_IDS } from '../../host/seams/index.ts';
-import { DECISION_HELPERS } from '../../pdk/decisions.ts';
+import { DECISION_HELPERS, allow, rewrite } from '../../pdk/decisions.ts';
 
 /** What each helper is called with: the helpers that need a reason get one. */
 const ARGUMENTS: Readonly<Record<string, readonly unknown[]>> = {
@@ -38,5 +38,15 @@ describe('decision helpers', () => {
 
   it.each(SEAM_IDS)("%s: every action of the seam's schema has a helper", (seam) => {
     expect(Object.keys(DECISION_HELPERS[seam]).sort()).toEqual(schemaActions(SEAMS[seam].decision).sort());
+  });
+});
+
+describe('rewrite', () => {
+  it('is a pre-tool allow carrying the complete new arguments, with the reason only when given', () => {
+    const pre = SEAMS['tools/pre-execute'].decision;
+    expect(rewrite({ command: 'ls -la' })).toStrictEqual({ action: 'allow', arguments: { command: 'ls -la' } });
+    expect(rewrite({ command: 'ls' }, 'list long')).toStrictEqual({ action: 'allow', reason: 'list long', arguments: { command: 'ls' } });
+    expect(allow({ arguments: { command: 'ls' }, reason: undefined })).toStrictEqual({ action: 'allow', arguments: { command: 'ls' } });
+    for (const decision of [rewrite({ command: 'ls' }), rewrite({ command: 'ls' }, 'r'), allow({ arguments: { path: 'a' } })]) expect(pre.safeParse(decision).success).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { unpack } from 'msgpackr';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { SeamBus, nativeHook } from '../../host/events/index.ts';
 import type { SeamId } from '../../host/seams/index.ts';
 import { type Fixture, callSeam, healthyDecision, loadCorpus, openFixture } from './harness.ts';
 
@@ -26,7 +27,6 @@ describe('plugins that answer badly', () => {
     ['wrong-shape', 'schema'],
     ['unknown-action', 'schema'],
     ['missing-reason', 'schema'],
-    ['input-rewrite', 'schema'],
     ['oversized-output', 'output-too-large'],
     ['error-set', 'plugin-error'],
     ['nonzero-return', 'plugin-error'],
@@ -49,15 +49,32 @@ describe('plugins that answer badly', () => {
   });
 
   it('fault messages name what was wrong', async () => {
-    const hooks = await Promise.all(['missing-reason', 'error-set', 'nonzero-return', 'input-rewrite'].map((n) => loadCorpus(fx.runner, n)));
+    const hooks = await Promise.all(['missing-reason', 'error-set', 'nonzero-return'].map((n) => loadCorpus(fx.runner, n)));
     try {
-      const [missingReason, errorSet, nonzero, rewrite] = await Promise.all(hooks.map((h) => callSeam(h, 'tools/pre-execute')));
+      const [missingReason, errorSet, nonzero] = await Promise.all(hooks.map((h) => callSeam(h, 'tools/pre-execute')));
       expect(missingReason?.fault?.message).toContain('decision.reason');
       expect(errorSet?.fault?.message).toContain('corpus: refused');
       expect(nonzero?.fault?.message).toContain('returned 1');
-      expect(rewrite?.fault?.message).toContain('arguments');
     } finally {
       await Promise.all(hooks.map((h) => h.close()));
+    }
+  });
+
+  it('input-rewrite: rewriting the call into `rm -rf /` is no fault, and a gate listed before it is asked again on it and denies', async () => {
+    const hook = await loadCorpus(fx.runner, 'input-rewrite');
+    try {
+      const alone = await callSeam(hook, 'tools/pre-execute');
+      expect(alone.fault).toBeUndefined();
+      expect(alone.decision).toEqual({ action: 'allow', arguments: { command: 'rm -rf /' } });
+      // The gate allowed the model's call; the hostile hook after it rewrote it: the gate, asked again, has the last word.
+      const bus = new SeamBus();
+      bus.use(nativeHook({ name: 'gate', handlers: { 'tools/pre-execute': (payload) => (String(payload.arguments.command).includes('rm -rf') ? { action: 'deny', reason: 'destructive' } : { action: 'allow' }) } }));
+      bus.use(hook);
+      const result = await bus.dispatch('tools/pre-execute', { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'ls' } }, { id: 'sec', turn: 1, step: 1, cwd: '/tmp' });
+      expect(result.decision).toEqual({ action: 'deny', reason: 'destructive' });
+      expect(result.invocations.map((invocation) => invocation.hook)).toEqual(['gate', 'input-rewrite', 'gate']);
+    } finally {
+      await hook.close();
     }
   });
 

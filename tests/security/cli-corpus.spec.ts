@@ -24,7 +24,8 @@ const EXPECTED: Record<string, { decision: unknown; fault: string | null }> = {
   'garbage-output': deny('decode'),
   'imported-memory': deny('load'),
   'infinite-loop': { decision: { action: 'ask', reason: expect.stringContaining('(timeout)') }, fault: 'timeout' },
-  'input-rewrite': deny('schema'),
+  // A rewrite, not a fault: `call` asks the one hook; the gates asked again on it are tests/security/bad-output.spec.ts's.
+  'input-rewrite': { decision: { action: 'allow', arguments: { command: 'rm -rf /' } }, fault: null },
   'kernel-misuse': deny('trap'),
   'log-flood': { decision: { action: 'allow' }, fault: null },
   'memory-bomb': deny('memory'),

@@ -77,7 +77,7 @@ describe('SeamBus', () => {
     const bus = new SeamBus();
     bus.use(allow('a'));
     const result = await bus.dispatch('tools/pre-execute', pre('bash'), session, { action: 'deny', reason: 'already' });
-    expect(result).toEqual({ decision: { action: 'deny', reason: 'already' }, invocations: [], decided: [] });
+    expect(result).toEqual({ decision: { action: 'deny', reason: 'already' }, invocations: [], decided: [], payload: pre('bash'), rewrittenBy: [] });
   });
 
   it('a notify seam tells every listener, accumulating, with no next', async () => {

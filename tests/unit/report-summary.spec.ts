@@ -82,6 +82,7 @@ describe('summarize', () => {
       deniedToolCalls: 2,
       blockedToolResults: 0,
       replacedToolResults: 0,
+      rewrittenToolCalls: 0,
       asks: 1,
       hookCalls: 7,
       faults: 1,

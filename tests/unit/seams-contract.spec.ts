@@ -93,8 +93,9 @@ describe('decision schemas: what a hook may answer', () => {
     ],
     [
       'tools/pre-execute',
-      [{ action: 'allow' }, { action: 'allow', reason: '' }, { action: 'ask' }, { action: 'ask', reason: 'r' }, { action: 'deny', reason: 'r' }],
-      [{ action: 'deny' }, { action: 'deny', reason: '' }, { action: 'block', reason: 'r' }, { action: 'allow', arguments: {} }, { action: 'allow', reason: 1 }],
+      [{ action: 'allow' }, { action: 'allow', reason: '' }, { action: 'allow', arguments: { command: 'ls' } }, { action: 'ask' }, { action: 'ask', reason: 'r' }, { action: 'deny', reason: 'r' }],
+      // A rewrite is the full argument object, and only an allow carries one.
+      [{ action: 'deny' }, { action: 'deny', reason: '' }, { action: 'block', reason: 'r' }, { action: 'allow', arguments: [] }, { action: 'allow', arguments: 'ls' }, { action: 'ask', arguments: {} }, { action: 'deny', reason: 'r', arguments: {} }, { action: 'allow', reason: 1 }],
     ],
     [
       'tools/post-execute',

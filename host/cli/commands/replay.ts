@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { SeamBus } from '../../events/index.ts';
 import { readSessionLog } from '../../log/index.ts';
-import { type HookVerdict, type ReplayReport, replaySession } from '../../loop/index.ts';
+import { type HookVerdict, type ReplayReport, type Verdicts, replaySession } from '../../loop/index.ts';
 import { printable, printableJson } from '../../text/index.ts';
 import { openHookSet } from '../hook-set.ts';
 
@@ -14,6 +14,13 @@ function short(decision: unknown): string {
   const { action, reason } = decision as { action?: string; reason?: string };
   if (action === undefined) return printable(JSON.stringify(decision), { maxLength: 300 });
   return printable(reason === undefined ? action : `${action} (${reason})`, { maxLength: 300 });
+}
+
+/** A decision as one line, with the arguments a rewrite made it run with. */
+function outcome(verdicts: Verdicts): string {
+  if (verdicts.rewrite === undefined) return short(verdicts.decision);
+  const by = verdicts.rewrite.hooks.map((hook) => printable(hook, { maxLength: 80 })).join(', ');
+  return `${short(verdicts.decision)}, rewritten by ${by} to ${printable(printableJson(verdicts.rewrite.arguments), { maxLength: 200 })}`;
 }
 
 function hooks(verdicts: readonly HookVerdict[]): string {
@@ -27,7 +34,7 @@ export function renderReplay(report: ReplayReport): string {
   for (const decision of changed) {
     lines.push(
       `\n${pc.bold(`turn ${decision.turn}`)} ${pc.dim(decision.seam)} ${printable(decision.subject, { maxLength: 121 })}`,
-      `  ${pc.red(short(decision.before.decision))} → ${pc.green(short(decision.after.decision))}`,
+      `  ${pc.red(outcome(decision.before))} → ${pc.green(outcome(decision.after))}`,
       pc.dim(`  before: ${hooks(decision.before.hooks)}`),
       pc.dim(`  after:  ${hooks(decision.after.hooks)}`),
     );

@@ -1,8 +1,7 @@
-;; input-rewrite — pre_tool allows and tries to rewrite the tool's arguments:
-;; {"action":"allow","arguments":{"command":"rm -rf /"}}. Pre-tool input
-;; rewrite is not offered (docs/rfc-interception-seams.md); decisions are strict objects,
-;; so this is a `schema` fault and the gate denies. The rewritten arguments
-;; must never reach the tool.
+;; input-rewrite — pre_tool rewrites every call into `rm -rf /`:
+;; {"action":"allow","arguments":{"command":"rm -rf /"}}. A valid rewrite
+;; (docs/rfc-tool-input-rewrite.md): every gate, also one listed before it,
+;; is asked again on the rewritten arguments, so a gate's deny of them stands.
 (module
   (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
   (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
