@@ -28,9 +28,21 @@ import {
 
 const accepts = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) => schema.safeParse(value).success;
 
-describe('the five seams', () => {
+describe('the seams', () => {
   it('have the documented ids, order, kinds, export names, scope and default fail policy', () => {
-    expect(SEAM_IDS).toEqual(['agent/session-start', 'agent/prompt-submit', 'tools/pre-execute', 'tools/post-execute', 'agent/turn-continuation']);
+    expect(SEAM_IDS).toEqual([
+      'agent/session-start',
+      'agent/prompt-submit',
+      'tools/pre-execute',
+      'tools/permission-request',
+      'tools/post-execute',
+      'agent/subagent-start',
+      'agent/subagent-stop',
+      'agent/turn-continuation',
+      'agent/notification',
+      'agent/pre-compact',
+      'agent/session-end',
+    ]);
     const table = SEAM_IDS.map((id) => {
       const s = SEAMS[id];
       return [s.id, s.kind, s.exportName, s.toolScoped, s.defaultFailPolicy];
@@ -39,8 +51,15 @@ describe('the five seams', () => {
       ['agent/session-start', 'notify', 'session_start', false, 'open'],
       ['agent/prompt-submit', 'waterfall', 'prompt_submit', false, 'closed'],
       ['tools/pre-execute', 'waterfall', 'pre_tool', true, 'closed'],
+      // The gate of issue #51 fails closed; the lifecycle seams that could wedge a session fail open (docs/rfc-lifecycle-seams.md).
+      ['tools/permission-request', 'waterfall', 'permission_request', true, 'closed'],
       ['tools/post-execute', 'waterfall', 'post_tool', true, 'closed'],
+      ['agent/subagent-start', 'notify', 'subagent_start', false, 'open'],
+      ['agent/subagent-stop', 'waterfall', 'subagent_stop', false, 'open'],
       ['agent/turn-continuation', 'waterfall', 'turn_continuation', false, 'open'],
+      ['agent/notification', 'notify', 'notification', false, 'open'],
+      ['agent/pre-compact', 'waterfall', 'pre_compact', false, 'open'],
+      ['agent/session-end', 'notify', 'session_end', false, 'open'],
     ]);
   });
 
