@@ -5,7 +5,11 @@
  * agent's events back into hookbox's calls and results.
  */
 import { describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
+import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
 import {
+  BUILTIN_TOOLS,
+  TOOL_PROTOCOLS,
   fromProtocolToolInput,
   fromProtocolToolName,
   fromProtocolToolResponse,
@@ -185,5 +189,35 @@ describe('the agent tool_response → our result', () => {
     ['Write', { type: 'create' }, { content: '{"type":"create"}', isError: false }],
   ])('Claude Code %s %j', (tool, response, expected) => {
     expect(fromProtocolToolResponse('claude-code', tool, response)).toStrictEqual(expected);
+  });
+});
+
+/**
+ * `TOOL_NAMES` (the hook formats' names) and the agents' own tool tables are
+ * two lists of the same tools: `TOOL_NAMES` cannot be derived from them
+ * (`claude-code/tools.ts` and `codex/tools.ts` import `tool-names.ts`), so
+ * this holds them equal where they overlap — a tool added to an agent's
+ * table that runs as one of hookbox's built-in tools fails here until the
+ * hook format names it, or it is listed below with why it is not.
+ */
+describe('TOOL_NAMES agrees with the agents\' tool tables', () => {
+  // A tool the agent runs as a built-in tool that a hook format's matcher does not name, and why.
+  const UNNAMED: Readonly<Record<'claude-code' | 'codex', Readonly<Record<string, string>>>> = {
+    'claude-code': { Monitor: 'a background script: reaches hooks as bash, but a `Bash` matcher of an imported hook is not told it is a Monitor' },
+    codex: { write_stdin: 'text typed into a running shell: reaches hooks as bash; no Codex hook is sent a write_stdin event' },
+  };
+  const tables = { 'claude-code': CLAUDE_CODE_TOOLS, codex: CODEX_TOOLS } as const;
+  it.each(TOOL_PROTOCOLS)('%s: every name the hook format gives a built-in tool that the agent runs maps to that tool', (protocol) => {
+    for (const ours of BUILTIN_TOOLS) {
+      for (const name of protocolToolNames(protocol, ours)) {
+        const row = tables[protocol].find((candidate) => candidate.tool === name);
+        if (row !== undefined) expect(row.as, `${protocol} ${name}`).toBe(ours);
+      }
+    }
+  });
+  it.each(TOOL_PROTOCOLS)('%s: every tool the agent runs as a built-in tool is named by the hook format, or listed with why not', (protocol) => {
+    const builtin = new Set<string>(BUILTIN_TOOLS);
+    const unnamed = tables[protocol].filter((row) => builtin.has(row.as) && !protocolToolNames(protocol, row.as).includes(row.tool)).map((row) => row.tool);
+    expect(unnamed).toStrictEqual(Object.keys(UNNAMED[protocol]));
   });
 });
