@@ -4,7 +4,7 @@ import { issueLines } from '../json/index.ts';
 import type { ToolCall } from '../log/index.ts';
 import { type SessionInfo, type ToolResult, describeAsks, standingAsks } from '../seams/index.ts';
 import { LOOP_DEFAULTS } from './defaults.ts';
-import { type AskResolution, type PermissionPrompter, resolvePermission } from './permission.ts';
+import { type PermissionPrompter, resolvePermission } from './permission.ts';
 import { rewrittenCallNote } from './reactions.ts';
 import { type ToolOutcome, deniedOutcome, postToolOutcome } from './seam-outcome.ts';
 import type { ToolSpec } from './provider.ts';
