@@ -206,7 +206,7 @@ export function commandAgentCases<S, P extends CommandProject>(driver: CommandAg
 
   if (cases.doctor !== undefined) {
     const { shows = [], breaks = [] } = cases.doctor;
-    const red = breaks.length === 0 ? '' : `; red with the fix when ${breaks.map((b) => b.what).join(' or ')}`;
+    const red = breaks.length === 0 ? '' : `; red when ${breaks.map((b) => b.what).join(' or ')}`;
     it(`hookbox doctor ${agent} is green on the set-up project${red}`, { timeout }, async () => {
       const p = await driver.project([]);
       const doctor = () => hookbox(['doctor', agent, '--project', p.project], p.env);
