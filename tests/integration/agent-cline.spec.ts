@@ -22,6 +22,7 @@ import type { StepSource } from '../helpers/mock-model/script.ts';
 import { agentUnavailable, hookbox } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { wedgedServer } from '../helpers/wedged-server.ts';
+import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
 
 const VERSION = '3.0.65';
 const install = installedAgent(`cline@${VERSION}`, 'cline');
@@ -35,15 +36,14 @@ const commands = (...list: string[]): StepSource => ({ toolCalls: [{ name: 'run_
 describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undefined ? '' : ` — skipped, because ${unavailable}`}`, () => {
   const suite = useRealAgentSuite('hookbox-cline-suite-');
 
-  async function project(script: readonly StepSource[], options: { config?: string; socket?: string } = {}) {
+  async function project(script: readonly StepSource[] | ((projectDir: string) => readonly StepSource[]), options: CommandProjectOptions = {}) {
     const ws = agentWorkspace('hookbox-cline-');
-    const mock = await startChatMock(script);
-    suite.mocks.push(mock);
+    const mock = await suite.open(startChatMock(typeof script === 'function' ? script(ws.project) : script));
     const setup = await hookbox(['setup', 'cline', '--project', ws.project, '--config', options.config ?? suite.config, '--socket', options.socket ?? suite.server.socket], { HOME: ws.home });
     expect(setup.status, setup.stderr).toBe(0);
     const auth = await authCline(CLINE, ws.home, ws.project, mock.url);
     expect(auth.status, auth.stderr).toBe(0);
-    return { ...ws, mock };
+    return { ...ws, mock, env: { HOME: ws.home } };
   }
   const run = (p: Awaited<ReturnType<typeof project>>, prompt: string) => runCline(CLINE, p.home, p.project, prompt);
   /** Everything Cline printed and logged for the user (its --json stream, its log). */
@@ -51,6 +51,30 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
     const log = join(p.home, '.cline', 'data', 'logs', 'cline.log');
     return `${result.stdout}${result.stderr}${existsSync(log) ? readFileSync(log, 'utf8') : ''}`;
   };
+
+  commandAgentCases(
+    {
+      agent: 'cline',
+      cases: {
+        trap: true,
+        doctor: {
+          breaks: [{ what: 'the PreToolUse hook file is gone', breaks: (p) => rmSync(join(p.project, '.clinerules', 'hooks', 'PreToolUse')), shows: [/lacks hookbox's entries for PreToolUse/] }],
+        },
+      },
+      project,
+      run,
+      shell: (command) => commands(command),
+      say: (text) => ({ text }),
+      turns: (p) => p.mock.turns.length,
+      toolResults: (p, turn) => toolResults(p.mock.turns[turn]!),
+      modelSaw: (p) => p.mock.requests.map((request) => request.text).join('\n'),
+      denied: (reason) => new RegExp(reason),
+      // Cline's deny is `cancel: true`, which ends the task: the reason is the user's to read.
+      deniedToUser: shown,
+    },
+    suite,
+    RUN_TIMEOUT,
+  );
 
   it('a harmless command runs; a result holding a token is withheld by ending the task (Cline takes no replaced output); the prompt reaches the model unchecked; every advertised tool is in the table', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project([commands('ls'), commands('cat secrets.txt'), { text: 'should not be reached' }]);
@@ -79,14 +103,6 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
     expect(shown(p, result)).toMatch(/guard-bash: remote-script/);
   });
 
-  it('a hook that traps fails closed: the command never runs (Cline itself would run it when a hook prints no decision)', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([commands('touch ran.txt'), { text: 'ok' }], { config: suite.trapConfig, socket: suite.trapServer.socket });
-    const result = await run(p, 'touch a file');
-    expect(result.status, result.stderr).toBe(0);
-    expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
-    expect(shown(p, result)).toMatch(/trap/);
-  });
-
   it('a server that hangs on tool calls: the client answers closed at its own deadline, long before Cline\'s 120 s hook timeout (which would run the call)', { timeout: RUN_TIMEOUT }, async () => {
     const hung = await wedgedServer(join(suite.root, 'hung-tools.sock'), (body) => body.includes('"tool_call"'));
     try {
@@ -99,16 +115,5 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
     } finally {
       await hung.close();
     }
-  });
-
-  it('hookbox doctor cline is green on the set-up project, and red once the PreToolUse hook file is gone', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([]);
-    const doctor = await hookbox(['doctor', 'cline', '--project', p.project], { HOME: p.home });
-    expect(doctor.stdout).toContain('cline: ok');
-    expect(doctor.status, doctor.stdout).toBe(0);
-    rmSync(join(p.project, '.clinerules', 'hooks', 'PreToolUse'));
-    const after = await hookbox(['doctor', 'cline', '--project', p.project], { HOME: p.home });
-    expect(after.status, after.stdout).not.toBe(0);
-    expect(after.stdout).toMatch(/lacks hookbox's entries for PreToolUse/);
   });
 });

@@ -8,15 +8,14 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../host/package.ts';
-import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
+import { GITHUB_TOKEN, agentWorkspace, installHookboxInProject } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
-import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { CODEX_BIN, agentUnavailable, hookbox, runCodex, writeCodexHome } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
+import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
 
 const unavailable = agentUnavailable(CODEX_BIN, '0.169.0');
 const RUN_TIMEOUT = 300_000;
@@ -25,7 +24,7 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
   const suite = useRealAgentSuite('hookbox-codex-suite-');
 
   /** A project set up by `hookbox setup codex`, trusted (the one step setup leaves to the user), with its own mock model. */
-  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string; portable?: boolean } = {}) {
+  async function project(script: readonly StepSource[] | ((projectDir: string) => readonly StepSource[]), options: CommandProjectOptions = {}) {
     const ws = agentWorkspace('hookbox-codex-');
     const mock = await startResponsesMock(typeof script === 'function' ? script(ws.project) : script);
     suite.mocks.push(mock);
@@ -41,6 +40,55 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     appendFileSync(join(ws.home, 'config.toml'), `\n[projects.${JSON.stringify(ws.project)}]\ntrust_level = "trusted"\n`);
     return { ...ws, mock, env };
   }
+
+  commandAgentCases(
+    {
+      agent: 'codex',
+      cases: {
+        promptGuard: { status: 0, silent: true },
+        redactor: { kind: 'replaced' },
+        // The exit code echoed: Codex's exec_command output carries none of its own for test-gate to read.
+        testGate: { command: (command) => `${command}; echo "exit code: $?"`, steering: /hook_prompt.*test-gate/ },
+        trap: true,
+        portable: { settingsFile: '.codex/hooks.json' },
+        doctor: {
+          breaks: [
+            {
+              what: 'an entry is no longer trusted',
+              breaks: (p) => {
+                const toml = join(p.home, 'config.toml');
+                const trusted = readFileSync(toml, 'utf8');
+                writeFileSync(toml, trusted.replace(/\[hooks\.state\."[^"]*pre_tool_use[^"]*"\]\ntrusted_hash = "[^"]*"\n/, ''));
+                return () => writeFileSync(toml, trusted);
+              },
+              shows: [/FAIL Codex hook .*pre_tool_use:0:0 is not trusted/, /fix: hookbox setup codex --project/],
+            },
+            {
+              what: 'an entry is removed',
+              breaks: (p) => {
+                const hooksFile = join(p.project, '.codex', 'hooks.json');
+                const hooks = JSON.parse(readFileSync(hooksFile, 'utf8')) as { hooks: Record<string, unknown> };
+                delete hooks.hooks.PreToolUse;
+                writeFileSync(hooksFile, JSON.stringify(hooks));
+              },
+              shows: [/FAIL .*lacks hookbox's entries for PreToolUse/, /fix: hookbox setup codex --project/],
+            },
+          ],
+        },
+      },
+      project,
+      run: (p, prompt) => runCodex(p.home, p.project, prompt),
+      shell: (cmd) => ({ toolCalls: [{ name: 'exec_command', arguments: { cmd } }] }),
+      say: (text) => ({ text }),
+      turns: (p) => p.mock.turns.length,
+      toolResults: (p, turn) => functionCallOutputs(p.mock.turns[turn]!),
+      userMessage: (p, turn) => JSON.stringify(responsesInput(p.mock.turns[turn]!).filter((item) => item.role === 'user').at(-1)?.content),
+      modelSaw: (p) => p.mock.requests.map((request) => request.text).join('\n'),
+      denied: (reason) => new RegExp(`^Command blocked by PreToolUse hook: .*${reason}`),
+    },
+    suite,
+    RUN_TIMEOUT,
+  );
 
   it('self-protection denies an apply_patch deleting .codex/hooks.json (the hooks stay); guard-bash denies rm -rf of the workspace (it survives); a patch adding .env reaches a hook as a write to .env and is denied', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project((dir) => [
@@ -100,59 +148,6 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     expect(outputs[3]).toMatch(/^Command blocked by PreToolUse hook: secrets: write-secret: write_file would write a secret \(1 github-token\) into "config\.js"/);
   });
 
-  it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([{ text: 'should not be reached' }]);
-    const run = await runCodex(p.home, p.project, `deploy with ${AWS_KEY} please`);
-    expect(run.status, run.stderr).toBe(0);
-    expect(p.mock.requests).toHaveLength(0);
-    expect(run.stdout).not.toContain('should not be reached');
-  });
-
-  it('secret-redactor: the model receives the redacted output in place of the real one (Codex replaces it with a blocking PostToolUse reason)', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([{ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'cat secrets.txt' } }] }, { text: 'read it' }]);
-    writeFileSync(join(p.project, 'secrets.txt'), `GITHUB_TOKEN=${GITHUB_TOKEN}\n`);
-    const run = await runCodex(p.home, p.project, 'show me the secrets file');
-    expect(run.status, run.stderr).toBe(0);
-    expect(p.mock.turns).toHaveLength(2);
-    const [output] = functionCallOutputs(p.mock.turns[1]!);
-    expect(output).toContain('[REDACTED:github-token]');
-    for (const request of p.mock.requests) expect(request.text).not.toContain(GITHUB_TOKEN);
-    // The session log and the report say what the model received: one replaced result, the token nowhere on disk.
-    const logs = projectSessionLogs(p.project);
-    expect(logs.replaced).toBe(1);
-    expect(logs.text).toContain('[REDACTED:github-token]');
-    expect(logs.text).not.toContain(GITHUB_TOKEN);
-  });
-
-  it('test-gate keeps the turn going while the test fails, and lets it stop once it passes', { timeout: RUN_TIMEOUT }, async () => {
-    const test = 'sh test.sh; echo "exit code: $?"';
-    const p = await project([
-      { toolCalls: [{ name: 'exec_command', arguments: { cmd: test } }] },
-      { text: 'I think it is done' },
-      { toolCalls: [{ name: 'exec_command', arguments: { cmd: `touch fixed; ${test}` } }] },
-      { text: 'fixed and green' },
-    ]);
-    writeTestScript(p.project);
-    const run = await runCodex(p.home, p.project, 'make the tests pass');
-    expect(run.status, run.stderr).toBe(0);
-    expect(p.mock.turns).toHaveLength(4);
-    const steering = responsesInput(p.mock.turns[2]!).filter((item) => item.role === 'user').map((item) => JSON.stringify(item.content));
-    expect(steering.at(-1)).toMatch(/hook_prompt.*test-gate/);
-    expect(existsSync(join(p.project, 'fixed'))).toBe(true);
-  });
-
-  it('a hook that traps fails closed: the command is denied and never runs', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([{ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch ran.txt' } }] }, { text: 'ok' }], {
-      config: suite.trapConfig,
-      socket: suite.trapServer.socket,
-    });
-    const run = await runCodex(p.home, p.project, 'touch a file');
-    expect(run.status, run.stderr).toBe(0);
-    expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
-    const [output] = functionCallOutputs(p.mock.turns[1]!);
-    expect(output).toMatch(/^Command blocked by PreToolUse hook: .*trap/);
-  });
-
   it('lifecycle seams: a wasm hook blocking PreCompact stops the auto-compaction (Codex makes no summary request; the run ends, exit 1)', { timeout: RUN_TIMEOUT }, async () => {
     const { config, server } = await serveLifecycleHook(join(suite.root, 'lifecycle'), {
       'agent/pre-compact': { action: 'block', reason: 'COMPACTION-REFUSED-MARKER' },
@@ -172,41 +167,5 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     } finally {
       await server.stop();
     }
-  });
-
-  it('portable settings (hookbox in the project\'s node_modules): the hook command names no machine path, and codex runs it — guard-bash denies a wipe, decided in-process', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project((dir) => [{ toolCalls: [{ name: 'exec_command', arguments: { cmd: `rm -rf ${dir}` } }] }, { text: 'done' }], { portable: true });
-    const settings = readFileSync(join(p.project, '.codex/hooks.json'), 'utf8');
-    for (const machinePath of [process.execPath, PACKAGE_ROOT, p.project, p.home]) expect(settings, machinePath).not.toContain(machinePath);
-    writeFileSync(join(p.project, 'victim.txt'), 'keep me');
-    const run = await runCodex(p.home, p.project, 'clean up');
-    expect(run.status, run.stderr).toBe(0);
-    expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
-    expect(functionCallOutputs(p.mock.turns.at(-1)!)[0]).toMatch(/^Command blocked by PreToolUse hook: guard-bash: recursive-delete/);
-  });
-
-  it('hookbox doctor codex is green on the set-up project, red with the fix when an entry is removed or no longer trusted', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([]);
-    const green = await hookbox(['doctor', 'codex', '--project', p.project], p.env);
-    expect(green.stdout).toContain('codex: ok');
-    expect(green.status, green.stdout).toBe(0);
-
-    const toml = join(p.home, 'config.toml');
-    const trusted = readFileSync(toml, 'utf8');
-    writeFileSync(toml, trusted.replace(/\[hooks\.state\."[^"]*pre_tool_use[^"]*"\]\ntrusted_hash = "[^"]*"\n/, ''));
-    const untrusted = await hookbox(['doctor', 'codex', '--project', p.project], p.env);
-    expect(untrusted.status).toBe(1);
-    expect(untrusted.stdout).toMatch(/FAIL Codex hook .*pre_tool_use:0:0 is not trusted/);
-    expect(untrusted.stdout).toContain('fix: hookbox setup codex --project');
-    writeFileSync(toml, trusted);
-
-    const hooksFile = join(p.project, '.codex', 'hooks.json');
-    const hooks = JSON.parse(readFileSync(hooksFile, 'utf8')) as { hooks: Record<string, unknown> };
-    delete hooks.hooks.PreToolUse;
-    writeFileSync(hooksFile, JSON.stringify(hooks));
-    const missing = await hookbox(['doctor', 'codex', '--project', p.project], p.env);
-    expect(missing.status).toBe(1);
-    expect(missing.stdout).toMatch(/FAIL .*lacks hookbox's entries for PreToolUse/);
-    expect(missing.stdout).toContain('fix: hookbox setup codex --project');
   });
 });

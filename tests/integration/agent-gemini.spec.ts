@@ -7,15 +7,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../host/package.ts';
-import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
+import { agentWorkspace, installHookboxInProject } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
-import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { GEMINI_BIN, agentUnavailable, hookbox, runGemini, writeGeminiHome } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
+import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
 
 const unavailable = agentUnavailable(GEMINI_BIN, '0.61.0');
 const RUN_TIMEOUT = 300_000;
@@ -24,7 +23,7 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
   const suite = useRealAgentSuite('hookbox-gemini-suite-');
 
   /** A project set up by `hookbox setup gemini`, its folder trusted (the one step setup leaves to the user), with its own mock model. */
-  async function project(script: readonly StepSource[] | ((projectDir: string) => StepSource[]), options: { config?: string; socket?: string; portable?: boolean } = {}) {
+  async function project(script: readonly StepSource[] | ((projectDir: string) => readonly StepSource[]), options: CommandProjectOptions = {}) {
     const ws = agentWorkspace('hookbox-gemini-');
     const mock = await startGeminiMock(typeof script === 'function' ? script(ws.project) : script);
     suite.mocks.push(mock);
@@ -42,6 +41,53 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
   }
 
   const run = (p: Awaited<ReturnType<typeof project>>, prompt: string) => runGemini(p.home, p.project, p.mock.url, prompt);
+
+  commandAgentCases(
+    {
+      agent: 'gemini',
+      cases: {
+        promptGuard: { silent: true },
+        redactor: { kind: 'replaced' },
+        testGate: {},
+        trap: true,
+        portable: { settingsFile: '.gemini/settings.json' },
+        doctor: {
+          breaks: [
+            {
+              what: 'the folder is untrusted',
+              breaks: (p) => {
+                const trustFile = join(p.home, '.gemini', 'trustedFolders.json');
+                writeFileSync(trustFile, '{}');
+                return () => writeFileSync(trustFile, JSON.stringify({ [p.project]: 'TRUST_FOLDER' }));
+              },
+              shows: [/FAIL folder .* is not trusted/, /TRUST_FOLDER/],
+            },
+            {
+              what: 'an entry is removed',
+              breaks: (p) => {
+                const settingsFile = join(p.project, '.gemini', 'settings.json');
+                const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as { hooks: Record<string, unknown> };
+                delete settings.hooks.BeforeTool;
+                writeFileSync(settingsFile, JSON.stringify(settings));
+              },
+              shows: [/FAIL .*lacks hookbox's entries for BeforeTool/, /fix: hookbox setup gemini --project/],
+            },
+          ],
+        },
+      },
+      project,
+      run,
+      shell: (command) => ({ toolCalls: [{ name: 'run_shell_command', arguments: { command } }] }),
+      say: (text) => ({ text }),
+      turns: (p) => p.mock.turns.length,
+      toolResults: (p, turn) => functionResponses(p.mock.turns[turn]!).map((response) => JSON.stringify(response)),
+      userMessage: (p, turn) => JSON.stringify(geminiContents(p.mock.turns[turn]!).filter((content) => content.role === 'user').at(-1)?.parts),
+      modelSaw: (p) => p.mock.requests.map((request) => request.text).join('\n'),
+      denied: (reason) => new RegExp(`Tool execution blocked: .*${reason}`),
+    },
+    suite,
+    RUN_TIMEOUT,
+  );
 
   it('self-protection denies write_file to .gemini/settings.json (the hooks stay); guard-bash denies rm -rf of the workspace (it survives); write_file to prod.env reaches a hook as a write_file and is denied', { timeout: RUN_TIMEOUT }, async () => {
     const p = await project((dir) => [
@@ -62,57 +108,6 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
     expect(responses[2]).toMatch(/"error":"Tool execution blocked: no-env: writes to \.env files are not allowed/);
   });
 
-  it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([{ text: 'should not be reached' }]);
-    const result = await run(p, `deploy with ${AWS_KEY} please`);
-    expect(p.mock.requests).toHaveLength(0);
-    expect(result.stdout).not.toContain('should not be reached');
-  });
-
-  it('secret-redactor: the model receives the redacted output in place of the real one (as the error of an AfterTool deny)', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([{ toolCalls: [{ name: 'run_shell_command', arguments: { command: 'cat secrets.txt' } }] }, { text: 'read it' }]);
-    writeFileSync(join(p.project, 'secrets.txt'), `GITHUB_TOKEN=${GITHUB_TOKEN}\n`);
-    const result = await run(p, 'show me the secrets file');
-    expect(result.status, result.stderr).toBe(0);
-    expect(p.mock.turns).toHaveLength(2);
-    const [response] = functionResponses(p.mock.turns[1]!);
-    expect(JSON.stringify(response)).toContain('[REDACTED:github-token]');
-    for (const request of p.mock.requests) expect(request.text).not.toContain(GITHUB_TOKEN);
-    // The session log and the report say what the model received: one replaced result, the token nowhere on disk.
-    const logs = projectSessionLogs(p.project);
-    expect(logs.replaced).toBe(1);
-    expect(logs.text).toContain('[REDACTED:github-token]');
-    expect(logs.text).not.toContain(GITHUB_TOKEN);
-  });
-
-  it('test-gate keeps the turn going while the test fails (AfterAgent retry), and lets it stop once it passes', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([
-      { toolCalls: [{ name: 'run_shell_command', arguments: { command: 'sh test.sh' } }] },
-      { text: 'I think it is done' },
-      { toolCalls: [{ name: 'run_shell_command', arguments: { command: 'touch fixed; sh test.sh' } }] },
-      { text: 'fixed and green' },
-    ]);
-    writeTestScript(p.project);
-    const result = await run(p, 'make the tests pass');
-    expect(result.status, result.stderr).toBe(0);
-    expect(p.mock.turns).toHaveLength(4);
-    const lastUser = geminiContents(p.mock.turns[2]!).filter((content) => content.role === 'user').at(-1);
-    expect(JSON.stringify(lastUser?.parts)).toMatch(/test-gate/);
-    expect(existsSync(join(p.project, 'fixed'))).toBe(true);
-  });
-
-  it('a hook that traps fails closed: the command is denied and never runs', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([{ toolCalls: [{ name: 'run_shell_command', arguments: { command: 'touch ran.txt' } }] }, { text: 'ok' }], {
-      config: suite.trapConfig,
-      socket: suite.trapServer.socket,
-    });
-    const result = await run(p, 'touch a file');
-    expect(result.status, result.stderr).toBe(0);
-    expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
-    const [response] = functionResponses(p.mock.turns[1]!);
-    expect(JSON.stringify(response)).toMatch(/Tool execution blocked: .*trap/);
-  });
-
   it('lifecycle seams: /compress fires PreCompress (advisory: Gemini compresses whatever a hook says) and the session end fires SessionEnd (reason exit), both reaching a wasm hook', { timeout: RUN_TIMEOUT }, async () => {
     const { config, server } = await serveLifecycleHook(join(suite.root, 'lifecycle'), { 'agent/pre-compact': { action: 'allow' }, 'agent/session-end': {} });
     try {
@@ -126,40 +121,5 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
     } finally {
       await server.stop();
     }
-  });
-
-  it('portable settings (hookbox in the project\'s node_modules): the hook command names no machine path, and gemini runs it — guard-bash denies a wipe, decided in-process', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project((dir) => [{ toolCalls: [{ name: 'run_shell_command', arguments: { command: `rm -rf ${dir}` } }] }, { text: 'done' }], { portable: true });
-    const settings = readFileSync(join(p.project, '.gemini/settings.json'), 'utf8');
-    for (const machinePath of [process.execPath, PACKAGE_ROOT, p.project, p.home]) expect(settings, machinePath).not.toContain(machinePath);
-    writeFileSync(join(p.project, 'victim.txt'), 'keep me');
-    const result = await run(p, 'clean up');
-    expect(result.status, result.stderr).toBe(0);
-    expect(readFileSync(join(p.project, 'victim.txt'), 'utf8')).toBe('keep me');
-    expect(JSON.stringify(functionResponses(p.mock.turns.at(-1)!)[0])).toMatch(/Tool execution blocked: guard-bash: recursive-delete/);
-  });
-
-  it('hookbox doctor gemini is green on the set-up project, red with the fix when an entry is removed or the folder untrusted', { timeout: RUN_TIMEOUT }, async () => {
-    const p = await project([]);
-    const green = await hookbox(['doctor', 'gemini', '--project', p.project], p.env);
-    expect(green.stdout).toContain('gemini: ok');
-    expect(green.status, green.stdout).toBe(0);
-
-    const trustFile = join(p.home, '.gemini', 'trustedFolders.json');
-    writeFileSync(trustFile, '{}');
-    const untrusted = await hookbox(['doctor', 'gemini', '--project', p.project], p.env);
-    expect(untrusted.status).toBe(1);
-    expect(untrusted.stdout).toMatch(/FAIL folder .* is not trusted/);
-    expect(untrusted.stdout).toContain('TRUST_FOLDER');
-    writeFileSync(trustFile, JSON.stringify({ [p.project]: 'TRUST_FOLDER' }));
-
-    const settingsFile = join(p.project, '.gemini', 'settings.json');
-    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as { hooks: Record<string, unknown> };
-    delete settings.hooks.BeforeTool;
-    writeFileSync(settingsFile, JSON.stringify(settings));
-    const missing = await hookbox(['doctor', 'gemini', '--project', p.project], p.env);
-    expect(missing.status).toBe(1);
-    expect(missing.stdout).toMatch(/FAIL .*lacks hookbox's entries for BeforeTool/);
-    expect(missing.stdout).toContain('fix: hookbox setup gemini --project');
   });
 });
