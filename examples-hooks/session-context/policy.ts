@@ -1,6 +1,11 @@
 /**
- * session-context's pure policy: which note a starting session gets.
+ * session-context's pure policy: which note a starting session gets. Each
+ * note is the `context-injection` catalog policy's session-start rule
+ * (`injectedAtStart`, one implementation) with this example's sources and
+ * texts, unlabelled.
  */
+import { injectedAtStart } from '../policies/context-injection/rules.ts';
+
 
 /** The session-start sources, as the seam defines them. */
 export type StartSource = 'startup' | 'resume' | 'clear' | 'compact';
@@ -18,6 +23,10 @@ export const DEFAULT_RESUME_NOTE =
   'This session was resumed from its log. Earlier turns are above; the workspace may have changed since, ' +
   'so re-check files and command output before relying on them.';
 
+/** Where the team rules go in: `clear` and `compact` drop what the model saw at startup, so they go in again. */
+const TEAM_RULES_SOURCES: readonly StartSource[] = ['startup', 'clear', 'compact'];
+const RESUME_SOURCES: readonly StartSource[] = ['resume'];
+
 const nonEmpty = (s: string | undefined): string | undefined => (s === undefined || s.trim() === '' ? undefined : s.trim());
 
 /**
@@ -31,7 +40,8 @@ const nonEmpty = (s: string | undefined): string | undefined => (s === undefined
  * ```
  */
 export function sessionContext(source: StartSource, config: SessionContextConfig): string | undefined {
-  if (source === 'resume') return nonEmpty(config.resumeNote) ?? DEFAULT_RESUME_NOTE;
-  // `clear` and `compact` drop what the model saw at startup: inject the rules again.
-  return nonEmpty(config.teamRules);
+  return (
+    injectedAtStart(source, nonEmpty(config.resumeNote) ?? DEFAULT_RESUME_NOTE, RESUME_SOURCES) ??
+    injectedAtStart(source, nonEmpty(config.teamRules), TEAM_RULES_SOURCES)
+  );
 }

@@ -1,8 +1,12 @@
 /**
  * test-gate's pure policy. Post-tool: recognise a test run in a bash call and
  * whether it failed. Turn-continuation: keep the turn going while the last
- * test run of this turn failed, up to a cap.
+ * test run of this turn failed, up to a cap — the `test-gate` catalog
+ * policy's rule (`sendsBack`, one implementation) with the agent's own run as
+ * its input instead of the operator's signal.
  */
+import { sendsBack } from '../policies/test-gate/rules.ts';
+
 
 /** Config `testCommand` when unset: the common test runners. */
 export const DEFAULT_TEST_COMMAND = '(npm|pnpm|yarn) (run )?test|vitest|pytest|go test|cargo test|make test';
@@ -94,7 +98,7 @@ export function continuationReason(
   now: { readonly sessionId: string; readonly turn: number; readonly continuations: number; readonly max: number },
 ): string | undefined {
   if (record === undefined || record.sessionId !== now.sessionId || record.turn !== now.turn) return undefined;
-  if (!record.failed || now.continuations >= now.max) return undefined;
+  if (!sendsBack(record.failed, now.continuations, now.max)) return undefined;
   const code = record.exitCode === undefined ? 'it reported an error' : `exit code ${record.exitCode}`;
   return (
     `test-gate: the last test run in this turn failed (${code}). Fix the failures and run the tests again ` +

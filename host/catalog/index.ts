@@ -80,9 +80,13 @@ export function catalogSource(name: string, root: string = PACKAGE_ROOT): string
   return path.join(root, 'examples-hooks', 'policies', name, 'hook.ts');
 }
 
-/** The sources the catalog's module is built from (beside the PDK): every policy's folder and guard-bash's parser. */
+/**
+ * The sources the catalog's module is built from (beside the PDK): every
+ * policy's folder, guard-bash's parser, and the examples' shared detectors
+ * (`examples-hooks/shared/secrets.ts`, which the secrets policy reads).
+ */
 function sourceFolders(root: string): string[] {
-  return [path.join(root, 'examples-hooks', 'policies'), path.join(root, 'examples-hooks', 'guard-bash')];
+  return [path.join(root, 'examples-hooks', 'policies'), path.join(root, 'examples-hooks', 'guard-bash'), path.join(root, 'examples-hooks', 'shared')];
 }
 
 /** The first TypeScript file under `dir` changed after `built`, or `undefined`. */

@@ -26,6 +26,7 @@ beforeEach(() => {
   file('examples-hooks/policies/p/hook.ts', 50);
   file('examples-hooks/policies/shared/globs.ts', 50);
   file('examples-hooks/guard-bash/shell.ts', 50);
+  file('examples-hooks/shared/secrets.ts', 50);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -34,7 +35,7 @@ describe('staleCatalogSource', () => {
     expect(staleCatalogSource(root, true)).toBeUndefined();
   });
 
-  it.each(['examples-hooks/policies/p/rules.ts', 'examples-hooks/policies/q/rules.ts', 'examples-hooks/policies/hook.ts', 'examples-hooks/policies/shared/globs.ts', 'examples-hooks/guard-bash/shell.ts'])('names %s when it changed after the build', (changed) => {
+  it.each(['examples-hooks/policies/p/rules.ts', 'examples-hooks/policies/q/rules.ts', 'examples-hooks/policies/hook.ts', 'examples-hooks/policies/shared/globs.ts', 'examples-hooks/guard-bash/shell.ts', 'examples-hooks/shared/secrets.ts'])('names %s when it changed after the build', (changed) => {
     file(changed, 200);
     expect(staleCatalogSource(root, true)).toBe(path.join(root, changed));
   });

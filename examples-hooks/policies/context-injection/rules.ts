@@ -24,9 +24,19 @@ export function parseConfig(value: unknown): InjectionConfig | { error: string }
   return { sources, ...(typeof config.sessionStart === 'string' && { sessionStart: config.sessionStart }), ...(typeof config.prompt === 'string' && { prompt: config.prompt }) };
 }
 
+/**
+ * The session-start rule: `text` when the session started for one of
+ * `sources`, else `undefined`. The session-context example hook is built on
+ * it (its team rules and resume note are two such injections).
+ */
+export function injectedAtStart(source: string, text: string | undefined, sources: readonly string[]): string | undefined {
+  return text === undefined || !sources.includes(source) ? undefined : text;
+}
+
 /** The context for a session that started for `source`, or `undefined`. */
 export function sessionContext(source: string, config: InjectionConfig): string | undefined {
-  return config.sessionStart === undefined || !config.sources.includes(source) ? undefined : `context-injection: session-start: ${config.sessionStart}`;
+  const text = injectedAtStart(source, config.sessionStart, config.sources);
+  return text === undefined ? undefined : `context-injection: session-start: ${text}`;
 }
 
 /** The context for a prompt, or `undefined`. */

@@ -16,7 +16,7 @@ export default defineHook({
   preTool(payload, ctx) {
     const settings = config(ctx.config.get('policy'));
     if ('error' in settings) return deny(`destructive-commands: config-error: ${settings.error}`);
-    const verdict = judgeCall(payload.toolName, payload.arguments, settings);
+    const verdict = judgeCall(payload.toolName, payload.arguments, settings, ctx.session.cwd);
     if (verdict.action === 'allow') return;
     return verdict.action === 'deny' ? deny(verdict.reason) : ask(verdict.reason);
   },

@@ -8,10 +8,15 @@
  * (`sudo`, `env`, `bash -c`, `$(…)`, heredocs). Reasons start
  * `destructive-commands: <rule>:`.
  */
+import { commandFindings } from '../shared/command-guard/check.ts';
 import { stringList, oneOf } from '../shared/config.ts';
 import { SHELL_TOOLS, shellCommand, walkShell, type Invocation } from '../shared/shell-walk.ts';
 
-export const RULES = ['infrastructure', 'cloud', 'kubernetes', 'database', 'unreadable', 'config-error'] as const;
+/** The fixed command rules this policy judges with (`shared/command-guard/`, the guard-bash example's too). */
+const MACHINE_RULES = ['recursive-delete', 'chmod-777', 'block-device-write', 'fork-bomb', 'obfuscated-script'] as const;
+type MachineRule = (typeof MACHINE_RULES)[number];
+
+export const RULES = ['infrastructure', 'cloud', 'kubernetes', 'database', ...MACHINE_RULES, 'unreadable', 'config-error'] as const;
 export type Rule = (typeof RULES)[number];
 
 /** The config as the host validated it (defaults filled in): `host/catalog/destructive-commands.ts`. */
@@ -109,8 +114,26 @@ const CHECKS: readonly [Rule, (inv: Invocation) => string | undefined][] = [
   ['database', database],
 ];
 
-/** Judges one pre-tool call: the first destructive program the command runs decides. */
-export function judgeCall(toolName: string, args: Record<string, unknown>, config: DestructiveConfig): Verdict {
+/**
+ * The first finding of the fixed command rules this policy has and the config
+ * leaves in, or `undefined`. `cwd` is the session's: the workspace root a
+ * recursive delete of `.` or `*` would wipe.
+ */
+function machineFinding(command: string, cwd: string, config: DestructiveConfig): { rule: MachineRule; what: string } | undefined {
+  for (const finding of commandFindings(command, { cwd })) {
+    const rule = finding.rule as MachineRule;
+    if (finding.action === 'deny' && MACHINE_RULES.includes(rule) && !config.allow.includes(rule)) return { rule, what: finding.why };
+  }
+  return undefined;
+}
+
+/**
+ * Judges one pre-tool call: the first destructive program the command runs
+ * decides (cloud, infrastructure, Kubernetes, database), then the fixed
+ * command rules (`rm -rf /`, `chmod -R 777`, `dd of=/dev/sda`, fork bombs,
+ * `base64 -d | sh`).
+ */
+export function judgeCall(toolName: string, args: Record<string, unknown>, config: DestructiveConfig, cwd: string): Verdict {
   if (!SHELL_TOOLS.has(toolName)) return { action: 'allow' };
   const command = shellCommand(args);
   if (command === undefined) return { action: 'allow' };
@@ -126,6 +149,7 @@ export function judgeCall(toolName: string, args: Record<string, unknown>, confi
       }
     }
   });
+  found ??= machineFinding(command, cwd, config);
   if (found !== undefined) {
     return { action: config.action, rule: found.rule, reason: `destructive-commands: ${found.rule}: ${toolName}: ${found.what}; run it yourself if it is meant` };
   }

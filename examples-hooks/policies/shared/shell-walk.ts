@@ -5,7 +5,7 @@
  * backticks and heredocs fed to a shell. No PDK globals.
  */
 import { normalizeCommand, type Invocation } from '../../guard-bash/normalize.ts';
-import { readsScriptFromStdin, scriptArgument } from '../../guard-bash/rules.ts';
+import { readsScriptFromStdin, scriptArgument } from './command-guard/rules.ts';
 import { parseShell, type SimpleCommand } from '../../guard-bash/shell.ts';
 
 export type { Invocation } from '../../guard-bash/normalize.ts';

@@ -31,9 +31,20 @@ export function parseConfig(raw: string | undefined): TestGateConfig | { error: 
   return { signal, maxContinuations, maxChars };
 }
 
-/** Whether the gate asks at all: the turn was sent back fewer than `maxContinuations` times. */
+/**
+ * The gate's rule, whatever reports the tests: a failed run sends the turn
+ * back while it was sent back fewer than `maxContinuations` times. This
+ * policy's input is the operator's signal, run when the agent would stop; the
+ * test-gate example hook is built on the same rule with the agent's own last
+ * `bash` test run of the turn as its input.
+ */
+export function sendsBack(failed: boolean, continuations: number, maxContinuations: number): boolean {
+  return failed && continuations < maxContinuations;
+}
+
+/** Whether the gate asks at all — whether a failing signal would send the turn back — before the signal runs. */
 export function gateOpen(continuations: number, config: TestGateConfig): boolean {
-  return continuations < config.maxContinuations;
+  return sendsBack(true, continuations, config.maxContinuations);
 }
 
 /** The reason to keep the turn going, or `undefined` when the tests pass. */

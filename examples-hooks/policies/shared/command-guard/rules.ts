@@ -1,12 +1,17 @@
 /**
- * The built-in rules of guard-bash, each judging one normalized program
- * invocation (or one pipeline). Reasons are fixed texts per rule plus a
- * symbolic target kind: they never quote the command, which may carry
- * secrets in arguments or environment assignments.
+ * The fixed command rules (recursive delete of `/`, `~` or the workspace,
+ * `curl … | sh`, force push to main, `chmod -R 777`, writes to block devices,
+ * `git push`), each judging one normalized program invocation (or one
+ * pipeline). One implementation: the guard-bash example hook and the
+ * `destructive-commands` catalog policy both judge with it (`check.ts`).
+ * A finding's `why` is a fixed text per rule plus a symbolic target kind: it
+ * never quotes the command, which may carry secrets in arguments or
+ * environment assignments. Each consumer puts its own `<name>: <rule>:` in
+ * front.
  */
-import { basename, normalizeCommand, type Invocation } from './normalize.ts';
-import { isBlockDevice, protectedTarget } from './paths.ts';
-import { parseShell } from './shell.ts';
+import { basename, normalizeCommand, type Invocation } from '../../../guard-bash/normalize.ts';
+import { isBlockDevice, protectedTarget } from '../../../guard-bash/paths.ts';
+import { parseShell } from '../../../guard-bash/shell.ts';
 
 /** Every rule id a verdict can name. */
 export type RuleId =
@@ -33,11 +38,12 @@ export interface PathContext {
 export interface Finding {
   readonly action: 'deny' | 'ask';
   readonly rule: RuleId;
-  readonly reason: string;
+  /** What the rule saw, without the `<name>: <rule>:` a reason starts with. */
+  readonly why: string;
 }
 
-const deny = (rule: RuleId, why: string): Finding => ({ action: 'deny', rule, reason: `guard-bash: ${rule}: ${why}` });
-const ask = (rule: RuleId, why: string): Finding => ({ action: 'ask', rule, reason: `guard-bash: ${rule}: ${why}` });
+const deny = (rule: RuleId, why: string): Finding => ({ action: 'deny', rule, why });
+const ask = (rule: RuleId, why: string): Finding => ({ action: 'ask', rule, why });
 
 /** Programs that run a script given as text or read from stdin. */
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
