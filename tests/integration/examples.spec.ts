@@ -166,9 +166,11 @@ describe('audit-trail (wasm)', () => {
       ['tools/pre-execute', 'no-opinion'],
       ['tools/post-execute', 'no-opinion'],
       ['agent/turn-continuation', 'no-opinion'],
+      // The session closing fires session-end (issue #51), which audit-trail logs too.
+      ['agent/session-end', 'no-opinion'],
     ]);
     const logs = all.filter((e) => e.type === 'hook/log' && e.hook === 'audit-trail');
-    expect(logs).toHaveLength(5);
+    expect(logs).toHaveLength(6);
     expect(readFileSync(workspace.logPath, 'utf8')).toContain('"audit');
   });
 });
