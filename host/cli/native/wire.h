@@ -113,6 +113,7 @@ static const struct wire_closed WIRE_CLOSED[] = {
   {"cline", "TaskStart", NULL},
   {"cline", "UserPromptSubmit", NULL},
   {"cline", "TaskComplete", NULL},
+  {"cline", "SessionShutdown", NULL},
   {0, 0, 0},
 };
 
