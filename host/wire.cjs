@@ -169,7 +169,7 @@ const CLOSED = {
     subagentStop: LET_THROUGH,
     permissionRequest: 'copilotPermissionDeny',
   },
-  pi: { tool_call: 'pluginDeny', tool_result: 'pluginWithheld', input: 'pluginBlock', agent_end: LET_THROUGH, session_start: LET_THROUGH, session_shutdown: LET_THROUGH },
+  pi: { tool_call: 'pluginDeny', tool_result: 'pluginWithheld', input: 'pluginBlock', agent_end: LET_THROUGH, session_start: LET_THROUGH, session_shutdown: LET_THROUGH, session_before_compact: LET_THROUGH },
   opencode: OPENCODE_FORMAT,
   kilo: OPENCODE_FORMAT,
   cline: { PreToolUse: 'clineCancel', PostToolUse: 'clineWithheld', TaskStart: LET_THROUGH, UserPromptSubmit: LET_THROUGH, TaskComplete: LET_THROUGH, SessionShutdown: LET_THROUGH },
