@@ -48,7 +48,7 @@ export const PI_SEAM_EVENTS = {
     {
       event: 'session_before_compact',
       answers:
-        'block → `{cancel: true}` (measured: pi\'s auto-compaction in `pi -p` ends `aborted: true`, the summary\'s model call is never made; the reason goes to stderr); allow → no answer (its `additionalContext` is dropped: pi takes a whole replacement summary from an extension, not instructions); `trigger` is `manual` only when the person gave instructions (pi\'s event does not say who asked)',
+        'block → `{cancel: true}` (measured: pi\'s auto-compaction in `pi -p` ends `aborted: true`, the summary\'s model call is never made; the reason goes to stderr and pi\'s notice); allow → no answer (its `additionalContext` is dropped: pi takes a whole replacement summary from an extension, not instructions); `trigger` is `manual` only when the person gave instructions (pi\'s event does not say who asked)',
     },
   ],
   'agent/session-end': [{ event: 'session_shutdown', answers: 'none: heard only (measured: `pi -p` sends `reason: "quit"`)' }],
