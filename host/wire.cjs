@@ -169,10 +169,10 @@ const CLOSED = {
     subagentStop: LET_THROUGH,
     permissionRequest: 'copilotPermissionDeny',
   },
-  pi: { tool_call: 'pluginDeny', tool_result: 'pluginWithheld', input: 'pluginBlock', agent_end: LET_THROUGH, session_start: LET_THROUGH, session_shutdown: LET_THROUGH },
+  pi: { tool_call: 'pluginDeny', tool_result: 'pluginWithheld', input: 'pluginBlock', agent_end: LET_THROUGH, session_start: LET_THROUGH, session_shutdown: LET_THROUGH, session_before_compact: LET_THROUGH },
   opencode: OPENCODE_FORMAT,
   kilo: OPENCODE_FORMAT,
-  cline: { PreToolUse: 'clineCancel', PostToolUse: 'clineWithheld', TaskStart: LET_THROUGH, UserPromptSubmit: LET_THROUGH, TaskComplete: LET_THROUGH },
+  cline: { PreToolUse: 'clineCancel', PostToolUse: 'clineWithheld', TaskStart: LET_THROUGH, UserPromptSubmit: LET_THROUGH, TaskComplete: LET_THROUGH, SessionShutdown: LET_THROUGH },
 };
 
 /** The plugin client's closed forms per kind of event ('let-through' and any other kind: no answer). */

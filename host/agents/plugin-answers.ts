@@ -13,6 +13,7 @@ import { safeContext, safeText } from './event-input.ts';
  * - prompt: `{block: reason}`, `{text}` (a rewritten prompt), `{context}` (a message before the prompt)
  * - session start: `{context}`
  * - continuation: `{continue: reason}`
+ * - compaction (pi's `session_before_compact`): `{block: reason}`
  */
 export type PluginAnswer =
   | { readonly deny: string }
@@ -52,6 +53,7 @@ export function pluginSeamAnswers(agent: string): SeamAnswers {
       return post.additionalContext === undefined ? NO_OPINION : answer({ context: safeContext(post.additionalContext) });
     },
     'agent/turn-continuation': (next) => (next.action === 'stop' ? NO_OPINION : answer({ continue: safeText(next.reason ?? CONTINUE_REASON) })),
+    'agent/pre-compact': (compact) => (compact.action === 'block' ? answer({ block: safeText(compact.reason) }) : NO_OPINION),
   };
 }
 

@@ -144,6 +144,8 @@ const ANSWER_KEYS = {
   postTool: ['content', 'isError', 'context'],
   prompt: ['block', 'text', 'context'],
   'let-through': ['context', 'continue'],
+  // A compaction: only a block is read; with no closed form (not in PLUGIN_CLOSED) a fault lets it go ahead.
+  compact: ['block'],
 };
 
 /** A reply (server or process) to an event of `kind` → the answer; anything but a decision for it throws (and is answered closed). */

@@ -154,9 +154,9 @@ export function writePiAgentDir(home: string, mockUrl: string): string {
   return agentDir;
 }
 
-/** `pi -p` headless in `cwd` against the mock provider, offline, no session file, no version check. */
-export function runPi(home: string, cwd: string, prompt: string, extraEnv: Record<string, string> = {}): Promise<AgentRun> {
-  return runAsync(PI_BIN, ['-p', '--mode', 'json', '--no-session', '--provider', 'mock', '--model', CHAT_MODEL_ID, prompt], {
+/** `pi -p` headless in `cwd` against the mock provider, offline, no session file, no version check; several prompts are sent one after another. */
+export function runPi(home: string, cwd: string, prompt: string | readonly string[], extraEnv: Record<string, string> = {}): Promise<AgentRun> {
+  return runAsync(PI_BIN, ['-p', '--mode', 'json', '--no-session', '--provider', 'mock', '--model', CHAT_MODEL_ID, ...(typeof prompt === 'string' ? [prompt] : prompt)], {
     cwd,
     env: baseEnv({ HOME: home, PI_CODING_AGENT_DIR: join(home, '.pi', 'agent'), PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', ...extraEnv }),
   });

@@ -7,7 +7,7 @@
  * shown is read from the mock's requests. Cline's one control on a tool
  * event is `cancel: true`, which ends the whole task: each deny is a run of its own.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLINE_TOOLS } from '../../host/agents/cline/tools.ts';
@@ -19,7 +19,10 @@ import { authCline, runCline } from '../helpers/cline.ts';
 import { advertisedToolNames } from '../helpers/mock-model/advertised-tools.ts';
 import { startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
-import { agentUnavailable, hookbox } from '../helpers/real-agents.ts';
+import { LIFECYCLE_HOOK, lifecycleCalls } from '../helpers/lifecycle-hook.ts';
+import { agentUnavailable, hookbox, startHookboxServer } from '../helpers/real-agents.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { writeFixedAnswersWasm } from '../helpers/wat-fixed-answers.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { wedgedServer } from '../helpers/wedged-server.ts';
 import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
@@ -30,6 +33,17 @@ const unavailable = install.kind === 'installed' ? agentUnavailable(install.bin,
 const CLINE = install.kind === 'installed' ? install.bin : '';
 const RUN_TIMEOUT = 400_000;
 const TITLE = 'hookbox inside the real Cline CLI';
+
+/** A real wasm hook on session-end (no opinion: a notification) and pre-tool (a planted deny, which cancels the task), served. */
+async function serveTaskEndHook(dir: string) {
+  mkdirSync(dir, { recursive: true });
+  const wasm = await writeFixedAnswersWasm(dir, LIFECYCLE_HOOK, { session_end: {}, pre_tool: { action: 'deny', reason: 'lifecycle: planted deny' } });
+  const config = join(dir, 'lifecycle.config.json');
+  writeFileSync(config, `${JSON.stringify({ hooks: [{ name: LIFECYCLE_HOOK, wasm, seams: ['agent/session-end', 'tools/pre-execute'], timeoutMs: 5000 }] }, null, 2)}\n`);
+  const serveDir = join(dir, 'serve');
+  mkdirSync(serveDir, { mode: 0o700 });
+  return { config, server: await startHookboxServer(config, serveDir) };
+}
 
 const commands = (...list: string[]): StepSource => ({ toolCalls: [{ name: 'run_commands', arguments: { commands: list } }] });
 
@@ -114,6 +128,33 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
       expect(shown(p, result)).toMatch(/hookbox: no decision within \d+ ms/);
     } finally {
       await hung.close();
+    }
+  });
+
+  it('lifecycle: the task\'s end reaches a wasm hook as agent/session-end — TaskComplete when it completes, SessionShutdown when a hook cancelled it (both detached: heard, not answered)', { timeout: RUN_TIMEOUT }, async () => {
+    const { config, server } = await serveTaskEndHook(join(suite.root, 'lifecycle'));
+    // Cline starts these hooks detached and may exit first: the session log is awaited, not read at once.
+    const ended = (project: string) => lifecycleCalls(project).some((call) => call.seam === 'agent/session-end');
+    try {
+      const done = await project([{ text: 'hi' }], { config, socket: server.socket });
+      const completed = await run(done, 'say hi');
+      expect(completed.status, completed.stderr).toBe(0);
+      await waitFor(() => ended(done.project), 'agent/session-end after a completed task', { timeoutMs: 120_000 });
+      expect(lifecycleCalls(done.project)).toEqual([{ seam: 'agent/session-end', decision: {} }]);
+      expect(server.log()).toMatch(/TaskComplete/);
+
+      const cancelled = await project([commands('touch ran.txt'), { text: 'should not be reached' }], { config, socket: server.socket });
+      const stopped = await run(cancelled, 'touch a file');
+      expect(stopped.status, stopped.stderr).toBe(0);
+      expect(existsSync(join(cancelled.project, 'ran.txt'))).toBe(false);
+      await waitFor(() => ended(cancelled.project), 'agent/session-end after a cancelled task', { timeoutMs: 120_000 });
+      expect(lifecycleCalls(cancelled.project)).toEqual([
+        { seam: 'tools/pre-execute', decision: { action: 'deny', reason: 'lifecycle: planted deny' } },
+        { seam: 'agent/session-end', decision: {} },
+      ]);
+      expect(server.log()).toMatch(/SessionShutdown/);
+    } finally {
+      await server.stop();
     }
   });
 });

@@ -96,6 +96,35 @@ describe.skipIf(skipped)(`hookbox inside the real pi${because}`, () => {
     }
   });
 
+  it('lifecycle: pi compacts past the threshold a project setting sets, and session_before_compact reaches a wasm hook as agent/pre-compact; its block cancels the compaction (no summary asked of the model), an allow lets it run', { timeout: RUN_TIMEOUT }, async () => {
+    const compacting = async (name: string, decision: unknown) => {
+      const { config, server } = await serveLifecycleHook(join(suite.root, name), { 'agent/pre-compact': decision });
+      try {
+        const p = await project([{ text: 'hello' }, { text: 'SUMMARY' }, { text: 'SUMMARY' }, { text: 'SUMMARY' }], { config, socket: server.socket });
+        // pi compacts once the context passes contextWindow - reserveTokens: a reserve above any window makes every
+        // response pass it; keeping 1 recent token leaves something to summarise.
+        writeFileSync(join(p.project, '.pi', 'settings.json'), `${JSON.stringify({ compaction: { enabled: true, reserveTokens: 100_000_000, keepRecentTokens: 1 } })}\n`);
+        // Two prompts: pi -p compacts after a turn without waiting (its exit races that compaction), but checks again
+        // before the next prompt and waits for that one — so a compaction is decided before the second prompt is sent.
+        const result = await runPi(p.home, p.project, ['say hi', 'and again']);
+        expect(result.status, result.stderr).toBe(0);
+        const calls = lifecycleCalls(p.project);
+        expect(calls.length).toBeGreaterThan(0);
+        for (const call of calls) expect(call).toEqual({ seam: 'agent/pre-compact', decision });
+        return { result, requests: p.mock.requests.length };
+      } finally {
+        await server.stop();
+      }
+    };
+    // Blocked: every compaction is cancelled, so the model is asked the two prompts and no summary.
+    const blocked = await compacting('compact-block', { action: 'block', reason: 'lifecycle: keep the context' });
+    expect(blocked.requests).toBe(2);
+    expect(blocked.result.stderr).toMatch(/hookbox blocked this compaction: lifecycle: keep the context/);
+    // Allowed: the summary the second prompt waits for is asked of the model too.
+    const allowed = await compacting('compact-allow', { action: 'allow' });
+    expect(allowed.requests).toBeGreaterThanOrEqual(3);
+  });
+
   it('a server that never answers: the extension answers closed at its own deadline — the prompt is blocked, the model never called', { timeout: RUN_TIMEOUT }, async () => {
     const hung = await wedgedServer(join(suite.root, 'hung.sock'), () => true);
     try {

@@ -53,7 +53,24 @@ describe('Cline CLI bridge (its own format)', () => {
       seam: 'agent/prompt-submit',
       payload: { content: 'list files' },
     });
-    expect(seams('TaskComplete', { ...base, hookName: 'agent_end', turn: { outputText: 'done', status: 'completed' }, taskComplete: { taskMetadata: {} } })[0]).toMatchObject({ seam: 'agent/turn-continuation' });
+    expect(seams('TaskComplete', { ...base, hookName: 'agent_end', parent_agent_id: null, turn: { outputText: 'done', status: 'completed' }, taskComplete: { taskMetadata: {} } })[0]).toMatchObject({
+      seam: 'agent/session-end',
+      sessionId: base.taskId,
+      payload: { reason: 'exit' },
+    });
+  });
+
+  it('reads the task\'s end as the session\'s: TaskComplete an exit, SessionShutdown (measured with no reason, after a cancel) other, or error when its reason says so; a subagent\'s end passes', () => {
+    expect(seams('SessionShutdown', { ...base, hookName: 'session_shutdown', parent_agent_id: null })[0]).toMatchObject({ seam: 'agent/session-end', payload: { reason: 'other' } });
+    expect(seams('SessionShutdown', { ...base, hookName: 'session_shutdown', reason: 'Agent run failed: 500' })[0]!.payload).toEqual({ reason: 'error' });
+    expect(seams('SessionShutdown', { ...base, hookName: 'session_shutdown', reason: 'user cancelled' })[0]!.payload).toEqual({ reason: 'other' });
+    const sub = { ...base, parent_agent_id: 'agent_1', agent_id: 'agent_2' };
+    expect(cline.toSeam({ ...sub, hookName: 'agent_end', taskComplete: {} }, 'TaskComplete')).toMatchObject({ kind: 'pass', sessionId: base.taskId });
+    expect(cline.toSeam({ ...sub, hookName: 'session_shutdown' }, 'SessionShutdown')).toMatchObject({ kind: 'pass' });
+    // The SessionShutdown file run with another event's body is refused, not read as the session's end.
+    expect(cline.toSeam({ ...base, hookName: 'agent_end', taskComplete: {} }, 'SessionShutdown')).toMatchObject({ kind: 'invalid', message: expect.stringContaining('hookName') });
+    const [end] = seams('TaskComplete', { ...base, taskComplete: {} }) as AgentSeamEvent<'agent/session-end'>[];
+    expect(cline.answer(end!, {})).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('one hookbox call per command of run_commands and per file of read_files; editor is a write of new_text; others keep their names, unknown ones flagged', () => {
@@ -108,7 +125,7 @@ describe('Cline CLI bridge (its own format)', () => {
   it('fails closed as JSON on exit 0 (Cline lets a hook with no JSON through): a call cancelled, a result withheld; the detached events let through', () => {
     expect(cline.failClosed('PreToolUse', 'x')).toEqual({ exitCode: 0, stdout: '{"cancel":true,"errorMessage":"hookbox: x"}\n', stderr: '' });
     expect(out(cline.failClosed('PostToolUse', 'x'))).toEqual({ cancel: true, errorMessage: 'Tool result withheld by a hook: hookbox: x' });
-    for (const event of ['TaskStart', 'UserPromptSubmit', 'TaskComplete']) expect(cline.failClosed(event, 'x').stdout).toBe('');
+    for (const event of ['TaskStart', 'UserPromptSubmit', 'TaskComplete', 'SessionShutdown']) expect(cline.failClosed(event, 'x').stdout).toBe('');
   });
 });
 
@@ -126,10 +143,10 @@ describe('hookbox setup cline', () => {
     writeFileSync(join(hooksDir(dir), 'PreCompact'), '#!/bin/sh\necho mine\n');
     const first: string[] = [];
     setupCommand('cline', { project: dir }, (text) => first.push(text));
-    expect(readdirSync(hooksDir(dir)).sort()).toEqual(['PostToolUse', 'PreCompact', 'PreToolUse', 'TaskComplete', 'TaskStart', 'UserPromptSubmit']);
+    expect(readdirSync(hooksDir(dir)).sort()).toEqual(['PostToolUse', 'PreCompact', 'PreToolUse', 'SessionShutdown', 'TaskComplete', 'TaskStart', 'UserPromptSubmit']);
     const text = readFileSync(join(hooksDir(dir), 'PreToolUse'), 'utf8');
     expect(text).toMatch(/^#!\/bin\/sh\n# hookbox: written by `hookbox setup cline`/);
-    expect(text.trimEnd()).toMatch(/hookbox-hook\.sh'? '?cline'? .* PreToolUse$/);
+    expect(text.trimEnd()).toMatch(/hookbox-hook(\.sh)?'? '?cline'? .* PreToolUse$/);
     expect(statSync(join(hooksDir(dir), 'PreToolUse')).mode & 0o111).toBe(0o111);
     expect(first.join('')).toContain('added hooks.PreToolUse[0]');
     expect(agentHasEntries(cline, { kind: 'project', dir })).toBe(true);

@@ -141,6 +141,19 @@ describe('pi events → seam calls, whole', () => {
     );
   });
 
+  it('a compaction (session_before_compact): manual only with a person\'s instructions, else auto; a block is {block}, an allow (its context pi cannot take) nothing; a fault lets it go ahead', () => {
+    expect(seamOf(piBridge, { hook_event_name: 'session_before_compact' })).toStrictEqual(seam('session_before_compact', 'agent/pre-compact', { trigger: 'auto' }));
+    expect(seamOf(piBridge, { hook_event_name: 'session_before_compact', custom_instructions: 'keep the API notes' })).toStrictEqual(
+      seam('session_before_compact', 'agent/pre-compact', { trigger: 'manual', instructions: 'keep the API notes' }),
+    );
+    expect(seamOf(piBridge, { hook_event_name: 'session_before_compact', custom_instructions: ' ' })).toStrictEqual(seam('session_before_compact', 'agent/pre-compact', { trigger: 'auto' }));
+    expect(piBridge.toSeam({ session_id: 's-1', cwd: CWD, hook_event_name: 'session_before_compact', custom_instructions: 7 })).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/^input\.custom_instructions: /) });
+    const compact = seamOf(piBridge, { hook_event_name: 'session_before_compact' }) as AgentSeamEvent<'agent/pre-compact'>;
+    expect(piBridge.answer(compact, { action: 'block', reason: 'mid-migration \u001b[31m' })).toStrictEqual(json({ block: 'mid-migration \\x1b[31m' }));
+    expect(piBridge.answer(compact, { action: 'allow', additionalContext: 'keep the schema' })).toStrictEqual(NO_OPINION);
+    expect(piBridge.failClosed('session_before_compact', 'down')).toStrictEqual(NO_OPINION);
+  });
+
   it('an event it does not read passes with no opinion; a malformed one is invalid, naming the field', () => {
     expect(piBridge.toSeam({ session_id: 's-1', cwd: CWD, hook_event_name: 'turn_end' })).toStrictEqual({ kind: 'pass', event: 'turn_end', sessionId: 's-1', answer: NO_OPINION });
     expect(piBridge.toSeam({ session_id: 's-1', cwd: CWD, hook_event_name: 'tool_result', tool_name: 'bash', tool_call_id: 'c', input: {}, content: [] })).toStrictEqual({

@@ -1,5 +1,6 @@
-import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
-import { NO_OPINION, UNMAPPED_SEAM_ANSWERS, answerBySeam, continuationPayload, failClosedBy, jsonAnswer, oneSeam, seamEvent, toSeamBy, toolEvents } from '../bridge-parts.ts';
+import type { AgentAnswer, AgentBridge, ParsedAgentEvent } from '../agent-bridge.ts';
+import type { PayloadOf } from '../../seams/index.ts';
+import { NO_OPINION, type ReadAgentEvent, UNMAPPED_SEAM_ANSWERS, answerBySeam, failClosedBy, jsonAnswer, oneSeam, seamEvent, toSeamBy, toolEvents } from '../bridge-parts.ts';
 import { safeContext, safeText } from '../event-input.ts';
 import { withheldResultText } from '../../loop/reactions.ts';
 import { CLINE_EVENTS, CLINE_EVENT_SCHEMAS, CLINE_SEAM_EVENTS, clineFrame } from './protocol.ts';
@@ -24,10 +25,23 @@ const toSeam = toSeamBy(
       const calls = fromClineTool(call.name, call.input, cwd);
       return toolEvents(calls, call.id, (ours, id) => seamEvent(event, sessionId, cwd, 'tools/post-execute', { toolCallId: id, ...ours, result }));
     },
-    TaskComplete: (read) => oneSeam(read, 'agent/turn-continuation', continuationPayload(undefined)),
+    TaskComplete: (read) => taskEnd(read, 'exit'),
+    SessionShutdown: (read) => taskEnd(read, /fail|error/i.test((read.data as { reason?: string }).reason ?? '') ? 'error' : 'other'),
   },
   clineFrame,
 );
+
+/**
+ * The task (hookbox's session) is over: completed (TaskComplete) or shut
+ * down (SessionShutdown; headless, after a hook cancelled it). A subagent's
+ * own end (`parent_agent_id` set, read from Cline's code, not run here) is
+ * not the session's: it passes with no opinion.
+ */
+function taskEnd(read: ReadAgentEvent, reason: PayloadOf<'agent/session-end'>['reason']): ParsedAgentEvent {
+  const parent = (read.data as { parent_agent_id?: string | null }).parent_agent_id;
+  if (typeof parent === 'string' && parent !== '') return { kind: 'pass', event: read.event, sessionId: read.sessionId, answer: NO_OPINION };
+  return oneSeam(read, 'agent/session-end', { reason });
+}
 
 /** The one control Cline takes on a tool event: stop the task, the reason in `errorMessage` (shown to the user; the model is not called again). */
 function cancel(reason: string): AgentAnswer {
@@ -53,13 +67,14 @@ const answer = answerBySeam({
     return context(post.additionalContext);
   },
   'agent/turn-continuation': () => NO_OPINION,
+  'agent/session-end': () => NO_OPINION,
 });
 
 /**
  * Fail closed in Cline's terms, always JSON on exit 0: Cline reads a hook's
  * stdout whatever its exit code, and ignores (lets through) a hook whose
  * stdout is no JSON or that times out — so an exit 2 with a reason on stderr
- * would be an allow. The detached events are let through (Cline reads nothing there).
+ * would be an allow. The detached events are let through (Cline reads nothing there; a session's end has nothing to close).
  */
 const failClosed = failClosedBy(CLINE_SEAM_EVENTS, {
   PreToolUse: cancel,
@@ -67,6 +82,7 @@ const failClosed = failClosedBy(CLINE_SEAM_EVENTS, {
   TaskStart: 'let-through',
   UserPromptSubmit: 'let-through',
   TaskComplete: 'let-through',
+  SessionShutdown: 'let-through',
 });
 
 /** Cline CLI (`cline`, 3.0.x) in its own hook format: an executable file per event in `.clinerules/hooks/`. */

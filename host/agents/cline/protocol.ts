@@ -35,14 +35,23 @@ export const CLINE_SEAM_EVENTS = {
         'block or replaced content → `cancel: true` + `errorMessage` (Cline takes no replaced output: the task ends before the result is added, the model never receives it); context → `contextModification` (Cline adds it after the tool\'s result: read from its code, not run here)',
     },
   ],
-  'agent/turn-continuation': [{ event: 'TaskComplete', answers: `${DETACHED}: a continuation cannot be forced` }],
-  // No event yet for the seams of issue #51: the seams-agents branch maps what this agent has.
+  // Cline's one end-of-run event, TaskComplete, is the task's (the session's) end and is detached: a continuation
+  // could never be forced through it, so it is read as the session's end below, not as a turn's.
+  'agent/turn-continuation': [],
+  // Cline 3.0.65 has no permission-prompt, subagent or notification hook event (its subagents fire the task events
+  // with `parent_agent_id` set); its `PreCompact` file is bound to no event in its hook runner and never runs.
   'tools/permission-request': [],
   'agent/subagent-start': [],
   'agent/subagent-stop': [],
   'agent/notification': [],
   'agent/pre-compact': [],
-  'agent/session-end': [],
+  'agent/session-end': [
+    { event: 'TaskComplete', answers: `${DETACHED} (measured: the end of a completed \`cline --json\` task, read as \`reason: "exit"\`; a subagent's is passed)` },
+    {
+      event: 'SessionShutdown',
+      answers: `${DETACHED} (measured: the end of a task a hook cancelled, with no \`reason\`: \`other\`; a reason naming a failure or error: \`error\`). TaskCancel is not read: it fired nothing headless, and Cline sends it only just before SessionShutdown`,
+    },
+  ],
 } as const satisfies SeamEventTable;
 
 /** CLINE_SEAM_EVENTS as rows (event, seam, answers), in seam order. */
@@ -82,7 +91,8 @@ export const CLINE_EVENT_SCHEMAS = {
     tool_result: ToolCall.extend({ output: z.unknown().optional(), error: z.string().optional() }),
     postToolUse: z.looseObject({ toolName: z.string(), result: z.string(), success: z.boolean() }),
   }),
-  TaskComplete: z.looseObject({ taskComplete: z.unknown() }),
+  TaskComplete: z.looseObject({ taskComplete: z.unknown(), parent_agent_id: z.string().nullish() }),
+  SessionShutdown: z.looseObject({ hookName: z.literal('session_shutdown'), reason: z.string().optional(), parent_agent_id: z.string().nullish() }),
 } as const satisfies EventSchemas<EventOf<typeof CLINE_SEAM_EVENTS>>;
 /** A Cline event hookbox reads. */
 export type ClineEvent = keyof typeof CLINE_EVENT_SCHEMAS;

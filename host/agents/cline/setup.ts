@@ -143,5 +143,5 @@ export const clineSetup: AgentSetup = {
   apply,
   remove,
   tradeOff: () =>
-    `Cline CLI 3.0.65 runs these files with no setting to turn on; it waits ${CLINE_HOOK_TIMEOUT_MS / 1000} s for each and runs the call when a hook times out or prints no JSON, so the client answers (closed) within its own deadline first. A deny stops the whole task (the model never reads the reason); TaskStart, UserPromptSubmit and TaskComplete run detached, their answers unread`,
+    `Cline CLI 3.0.65 runs these files with no setting to turn on; it waits ${CLINE_HOOK_TIMEOUT_MS / 1000} s for each and runs the call when a hook times out or prints no JSON, so the client answers (closed) within its own deadline first. A deny stops the whole task (the model never reads the reason); TaskStart, UserPromptSubmit, TaskComplete and SessionShutdown run detached, their answers unread`,
 };

@@ -23,6 +23,11 @@ const toSeam = toSeamBy(PI_SEAM_EVENTS, PI_EVENT_SCHEMAS, {
   },
   agent_end: (read) => oneSeam(read, 'agent/turn-continuation', continuationPayload(read.data.last_assistant_text), { alreadyContinued: read.data.continued === true }),
   session_shutdown: sessionEndEvent,
+  session_before_compact: (read) => {
+    // pi passes instructions only from a person's `/compact <text>`; its auto-compaction passes none, and its event names no trigger.
+    const instructions = read.data.custom_instructions as string | undefined;
+    return oneSeam(read, 'agent/pre-compact', instructions !== undefined && instructions.trim() !== '' ? { trigger: 'manual', instructions } : { trigger: 'auto' });
+  },
 });
 
 /**
@@ -38,6 +43,8 @@ const failClosed = failClosedBy(PI_SEAM_EVENTS, {
   agent_end: 'let-through',
   session_start: 'let-through',
   session_shutdown: 'let-through',
+  // A compaction that cannot be decided goes ahead: a blocked one would leave the context full (the seam fails toward the agent going on).
+  session_before_compact: 'let-through',
 });
 
 /** pi (`@mariozechner/pi-coding-agent`, 0.73.x): hookbox's extension in `.pi/extensions/`, asking `hookbox serve`. */

@@ -9,6 +9,7 @@
 //   session_start / input context → one message before the prompt reaches the model
 //   agent_end   → pi.sendUserMessage(reason)        (a continuation)
 //   session_shutdown → heard only                   (the session ends: `pi -p` sends reason "quit")
+//   session_before_compact → {cancel: true}         (a blocked compaction)
 import { randomUUID } from 'node:crypto';
 import { pluginClient, printable, sessionIdOf } from '../plugin-client.mjs';
 
@@ -100,6 +101,20 @@ export function hookboxPiExtension(options, from) {
     // The session ends (quit, reload, a new or resumed session): hooks hear it; nothing to answer.
     pi.on('session_shutdown', async (event, ctx) => {
       await client.decide({ ...common('session_shutdown', ctx), ...(typeof event?.reason === 'string' && { reason: event.reason }) }, 'let-through');
+    });
+
+    // A compaction (pi's own, its context near full, or a person's /compact): a block cancels it.
+    pi.on('session_before_compact', async (event, ctx) => {
+      const instructions = typeof event?.customInstructions === 'string' ? { custom_instructions: event.customInstructions } : {};
+      const answer = await client.decide({ ...common('session_before_compact', ctx), ...instructions }, 'compact');
+      if (answer.block === undefined) return undefined;
+      // pi may have made this ctx stale while the hooks decided (its UI getter then throws): the cancel must still be returned.
+      try {
+        tell(ctx, `hookbox blocked this compaction: ${answer.block}`);
+      } catch {
+        // the notice is on stderr already
+      }
+      return { cancel: true };
     });
 
     pi.on('agent_end', async (event, ctx) => {

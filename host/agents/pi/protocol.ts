@@ -38,12 +38,19 @@ export const PI_SEAM_EVENTS = {
       answers: 'continue {reason} → the reason sent as the next user message (`pi.sendUserMessage`), within hookbox\'s continuation cap; stop → no answer',
     },
   ],
-  // The lifecycle events (#51) pi's extension API has: the session's end (measured); `session_before_compact` never fired headless here.
+  // The lifecycle events (#51) pi's extension API has: the session's end and the compaction (both measured); no
+  // permission prompt, subagent or notification event.
   'tools/permission-request': [],
   'agent/subagent-start': [],
   'agent/subagent-stop': [],
   'agent/notification': [],
-  'agent/pre-compact': [],
+  'agent/pre-compact': [
+    {
+      event: 'session_before_compact',
+      answers:
+        'block → `{cancel: true}` (measured: pi\'s auto-compaction in `pi -p` ends `aborted: true`, the summary\'s model call is never made; the reason goes to stderr and pi\'s notice); allow → no answer (its `additionalContext` is dropped: pi takes a whole replacement summary from an extension, not instructions); `trigger` is `manual` only when the person gave instructions (pi\'s event does not say who asked)',
+    },
+  ],
   'agent/session-end': [{ event: 'session_shutdown', answers: 'none: heard only (measured: `pi -p` sends `reason: "quit"`)' }],
 } as const satisfies SeamEventTable;
 
@@ -67,6 +74,7 @@ export const PI_EVENT_SCHEMAS = {
   }),
   agent_end: z.looseObject({ last_assistant_text: z.string().optional(), continued: z.boolean().optional() }),
   session_shutdown: z.looseObject({ reason: z.string().optional() }),
+  session_before_compact: z.looseObject({ custom_instructions: z.string().optional() }),
 } as const satisfies EventSchemas<EventOf<typeof PI_SEAM_EVENTS>>;
 /** A pi event hookbox reads. */
 export type PiEvent = keyof typeof PI_EVENT_SCHEMAS;

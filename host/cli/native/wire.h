@@ -98,6 +98,7 @@ static const struct wire_closed WIRE_CLOSED[] = {
   {"pi", "agent_end", NULL},
   {"pi", "session_start", NULL},
   {"pi", "session_shutdown", NULL},
+  {"pi", "session_before_compact", NULL},
   {"opencode", "tool.execute.before", "{\"deny\":\"{reason}\"}"},
   {"opencode", "tool.execute.after", "{\"content\":\"(output withheld by a hookbox hook): {reason}\",\"isError\":true}"},
   {"opencode", "chat.message", "{\"block\":\"{reason}\"}"},
@@ -113,6 +114,7 @@ static const struct wire_closed WIRE_CLOSED[] = {
   {"cline", "TaskStart", NULL},
   {"cline", "UserPromptSubmit", NULL},
   {"cline", "TaskComplete", NULL},
+  {"cline", "SessionShutdown", NULL},
   {0, 0, 0},
 };
 
