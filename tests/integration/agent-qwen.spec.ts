@@ -5,15 +5,17 @@
  * by `hookbox serve`. What the model was shown is read from the mock's next
  * request.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { buildHook } from '../../pdk/compiler/index.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { chatMessages, contentText, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { installedAgent } from '../helpers/agent-install.ts';
-import { agentUnavailable, hookbox, runQwen } from '../helpers/real-agents.ts';
+import { agentUnavailable, hookbox, runQwen, startHookboxServer } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
 
 // Not a devDependency: its clipboard dependency's optional per-platform packages are served here for linux-x64 only, so npm ci would refuse the lockfile.
@@ -94,6 +96,24 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
     expect(result.status, result.stderr).toBe(0);
     expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
     expect(toolResults(p.mock.turns[1]!)[0]).toMatch(/trap/);
+  });
+
+  it('a wasm rewriter turning `echo A > out.txt` into `echo B > out.txt`: Qwen ignores updatedInput (measured), so the call is denied with the reason and never runs', { timeout: RUN_TIMEOUT }, async () => {
+    const dir = join(suite.root, 'rewrite');
+    mkdirSync(dir, { mode: 0o700 });
+    await buildHook({ entry: fileURLToPath(new URL('../pdk/fixtures/rewrite/rewriter.ts', import.meta.url)), outFile: join(dir, 'rewriter', 'hook.wasm') });
+    const config = join(dir, 'hookbox.config.json');
+    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'a-to-b', manifest: join(dir, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 }] }));
+    const server = await startHookboxServer(config, join(dir, 'serve'));
+    try {
+      const p = await project([shell('echo A > out.txt'), { text: 'ok' }], { config, socket: server.socket });
+      const result = await run(p, 'write the file');
+      expect(result.status, result.stderr).toBe(0);
+      expect(existsSync(join(p.project, 'out.txt')), 'the call ran unrewritten').toBe(false);
+      expect(toolResults(p.mock.turns[1]!)[0]).toMatch(/could not be applied in Qwen Code \(run_shell_command: Qwen Code 0\.24\.4 ignores a hook's updatedInput/);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('hookbox doctor qwen is green on the set-up project', { timeout: RUN_TIMEOUT }, async () => {

@@ -60,8 +60,8 @@ describe('Claude Code: a rewrite maps back exactly, or is a deny', () => {
     expect(answer.hookSpecificOutput.additionalContext).toContain('it ran with arguments {"command":"echo B > out.txt"}');
   });
 
-  it('Qwen Code (not measured to apply updatedInput) denies every rewrite', () => {
-    expect(back(qwenBridge, 'run_shell_command', { command: 'echo A' }, () => ({ command: 'echo B' }))).toMatchObject({ kind: 'deny', why: expect.stringContaining('not measured') });
+  it('Qwen Code (measured to ignore updatedInput) denies every rewrite', () => {
+    expect(back(qwenBridge, 'run_shell_command', { command: 'echo A' }, () => ({ command: 'echo B' }))).toMatchObject({ kind: 'deny', why: expect.stringContaining('ignores a hook\'s updatedInput') });
   });
 });
 

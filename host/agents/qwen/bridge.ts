@@ -18,8 +18,9 @@ export const qwenBridge: AgentBridge<'qwen'> = claudeFormatBridge({
   fromTool: fromQwenTool,
   fromToolResponse: fromQwenToolResponse,
   replaceable: new Set(),
-  // Until a real run shows the binary applies the Claude format's `updatedInput`, a rewrite is a deny (never run unrewritten).
-  rewrites: denyWay('it is not measured to apply a hook\'s updatedInput'),
+  // Measured with 0.24.4: `permissionDecision: "allow"` + `updatedInput` for run_shell_command ran the original
+  // command (out.txt held A), so a rewrite is a deny (never run unrewritten).
+  rewrites: denyWay('Qwen Code 0.24.4 ignores a hook\'s updatedInput (measured: the original command ran)'),
   // Measured: Qwen sends UserPromptSubmit with an empty prompt before each model call after a tool result.
   isFollowUpPrompt: (prompt) => prompt === '',
   projectDirVariable: 'QWEN_PROJECT_DIR',
