@@ -1,5 +1,6 @@
 import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
 import type { SystemSetup } from './system-scope.ts';
+import type { AgentToolCall, RewriteBack } from './tool-rewrite.ts';
 
 /** Where each command handler of a settings file sits: event, group index, handler index, matcher, and the handler (hook-groups.ts reads them). */
 export interface HandlerPosition {
@@ -53,6 +54,12 @@ export interface AgentBridge<N extends string = string> {
    * or result through, and must not force a turn on.
    */
   failClosed(event: string | undefined, reason: string): AgentAnswer;
+  /**
+   * A pre-tool rewrite (hookbox's final arguments) → the agent's own tool
+   * input, or why it cannot be applied there (tool-rewrite.ts). Absent: the
+   * agent takes no rewrite, and every rewritten call is denied.
+   */
+  rewriteBack?(event: AgentSeamEvent<'tools/pre-execute'>, args: Readonly<Record<string, unknown>>): RewriteBack;
   /** How `hookbox setup <agent>` writes and removes hookbox's entries in the agent's settings. */
   readonly setup: AgentSetup;
   /**
@@ -121,6 +128,8 @@ export interface AgentSeamEvent<S extends SeamId = SeamId> {
   readonly payload: PayloadOf<S>;
   /** Stop only: the agent says this turn was already forced on by a hook (Claude Code's `stop_hook_active`). */
   readonly alreadyContinued?: boolean;
+  /** A pre-tool event of a bridge with `rewriteBack`: the agent's own call, which a rewrite is mapped back onto. */
+  readonly agentCall?: AgentToolCall;
 }
 
 /** What `toSeam` made of the agent's JSON. */

@@ -10,7 +10,7 @@ const TOP_LEVEL_FIELDS = ['continue', 'stopReason', 'suppressOutput', 'systemMes
 const SPECIFIC_FIELDS: Readonly<Record<ToolEventName, readonly string[]>> = {
   SessionStart: ['hookEventName', 'additionalContext'],
   UserPromptSubmit: ['hookEventName', 'additionalContext'],
-  PreToolUse: ['hookEventName', 'permissionDecision', 'permissionDecisionReason'],
+  PreToolUse: ['hookEventName', 'permissionDecision', 'permissionDecisionReason', 'updatedInput'],
   PostToolUse: ['hookEventName', 'additionalContext'],
   Stop: [],
   PermissionRequest: ['hookEventName', 'decision'],
@@ -24,7 +24,7 @@ const SPECIFIC_FIELDS: Readonly<Record<ToolEventName, readonly string[]>> = {
 /** Documented fields hookbox refuses, with why: answering them silently would change what the hook meant. */
 const REFUSED_FIELDS: Readonly<Record<string, string>> = {
   updatedInput:
-    'input rewrite is not offered: a pre-tool decision is allow, deny or ask only (the interception-seams RFC defers input rewrite); deny or ask instead',
+    'input rewrite is taken only on PreToolUse, as hookSpecificOutput.updatedInput with permissionDecision "allow" (docs/rfc-tool-input-rewrite.md); deny or ask instead',
   updatedMCPToolOutput: 'tool output replacement from a protocol hook is not offered; block the result instead',
   updatedToolOutput: 'tool output replacement from a protocol hook is not offered; block the result instead',
 };
@@ -60,6 +60,8 @@ const OutputSchema = z.object({
       permissionDecision: z.string().optional(),
       permissionDecisionReason: z.string().optional(),
       additionalContext: z.string().optional(),
+      /** PreToolUse's rewrite: the agent tool's complete new input. */
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
       /** PermissionRequest's answer for the person. */
       decision: z
         .strictObject({
@@ -117,6 +119,8 @@ export function checkOutputFields(protocol: ToolProtocol, seam: SeamId, raw: Rec
 function checkSpecific(seam: SeamId, specific: Record<string, unknown>): string | undefined {
   const event = EVENT_FOR_SEAM[seam];
   for (const [key, why] of Object.entries(REFUSED_FIELDS)) {
+    // PreToolUse's updatedInput is a rewrite (protocol-output.ts maps it back onto hookbox's tool).
+    if (key === 'updatedInput' && event === 'PreToolUse') continue;
     if (Object.hasOwn(specific, key)) return `output.hookSpecificOutput.${key}: ${why}`;
   }
   if (event === 'Stop' || event === 'SubagentStop') {

@@ -2,6 +2,7 @@ import type { ListenerOutcome } from '../events/index.ts';
 import { type DecisionOf, type HookFaultKind, type SeamId, hookFault } from '../seams/index.ts';
 import { PROTOCOL_LABEL, type ProtocolResult, type ToolProtocol } from './protocol.ts';
 import { type ProtocolOutput, checkOutputFields } from './protocol-fields.ts';
+import { type ProtocolCall, rewrittenArguments } from './protocol-rewrite.ts';
 
 type Outcome<S extends SeamId> = ListenerOutcome<DecisionOf<S>>;
 
@@ -22,13 +23,15 @@ const MAX_TEXT = 2000;
  * - exit 0: stdout is JSON (`decision`/`reason`, `continue`/`stopReason`,
  *   `hookSpecificOutput`…), or plain text (context for UserPromptSubmit and
  *   SessionStart, ignored elsewhere), or empty (no opinion). Malformed JSON
- *   is a `decode` fault; a field hookbox cannot honour — `updatedInput`, a
- *   flat `permissionDecision`, an unknown field — is a `schema` fault naming
- *   it, never silently dropped (the fields each event takes: protocol-fields.ts).
+ *   is a `decode` fault; a field hookbox cannot honour — `updatedInput`
+ *   anywhere but PreToolUse with allow, a flat `permissionDecision`, an
+ *   unknown field — is a `schema` fault naming it, never silently dropped
+ *   (the fields each event takes: protocol-fields.ts). PreToolUse's
+ *   `updatedInput` is read back onto `call` as `allow {arguments}`.
  *
  * Never throws: everything a hook prints is untrusted.
  */
-export function protocolOutcome<S extends SeamId>(protocol: ToolProtocol, seam: S, result: ProtocolResult): Outcome<S> {
+export function protocolOutcome<S extends SeamId>(protocol: ToolProtocol, seam: S, result: ProtocolResult, call?: ProtocolCall): Outcome<S> {
   if (result.exitCode === 2) return blockingExit(protocol, seam, result.stderr);
   if (result.exitCode !== 0) {
     return fault(
@@ -49,18 +52,18 @@ export function protocolOutcome<S extends SeamId>(protocol: ToolProtocol, seam: 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fault('decode', 'stdout is JSON but not an object; on exit 0 the output must be one JSON object');
   }
-  return jsonOutput(protocol, seam, value as Record<string, unknown>);
+  return jsonOutput(protocol, seam, value as Record<string, unknown>, call);
 }
 
-function jsonOutput<S extends SeamId>(protocol: ToolProtocol, seam: S, raw: Record<string, unknown>): Outcome<S> {
+function jsonOutput<S extends SeamId>(protocol: ToolProtocol, seam: S, raw: Record<string, unknown>, call: ProtocolCall | undefined): Outcome<S> {
   const checked = checkOutputFields(protocol, seam, raw);
   if ('problem' in checked) return fault('schema', checked.problem);
   const { output } = checked;
   if (output.continue === false) return stopProcessing(protocol, seam, nonEmpty(output.stopReason) ?? output.systemMessage);
-  return decide(protocol, seam, output);
+  return decide(protocol, seam, output, call);
 }
 
-function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: ProtocolOutput): Outcome<S> {
+function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: ProtocolOutput, call: ProtocolCall | undefined): Outcome<S> {
   const specific = output.hookSpecificOutput;
   const context = nonEmpty(specific?.additionalContext);
   const block = output.decision === 'block';
@@ -72,7 +75,7 @@ function decide<S extends SeamId>(protocol: ToolProtocol, seam: S, output: Proto
   if (block && blockReason === undefined && seam !== 'tools/pre-execute') {
     return fault('schema', 'output.reason: "decision": "block" needs a non-empty reason (or a systemMessage)');
   }
-  return JSON_DECISION[seam]({ protocol, output, block, blockReason, context }) as Outcome<S>;
+  return JSON_DECISION[seam]({ protocol, output, block, blockReason, context, call }) as Outcome<S>;
 }
 
 /** What an exit-0 JSON output decides, once its common fields are checked. */
@@ -82,11 +85,13 @@ interface JsonAnswer {
   readonly block: boolean;
   readonly blockReason: string | undefined;
   readonly context: string | undefined;
+  /** The tool call asked about (a pre-tool rewrite is read back onto it); absent where the caller has none. */
+  readonly call: ProtocolCall | undefined;
 }
 
 /** Each seam's reading of a JSON output (keyed by every seam: a new one must be mapped). */
 const JSON_DECISION: { readonly [S in SeamId]: (answer: JsonAnswer) => Outcome<S> } = {
-  'tools/pre-execute': ({ protocol, output }) => preTool(protocol, output),
+  'tools/pre-execute': ({ protocol, output, call }) => preTool(protocol, output, call),
   'agent/prompt-submit': ({ block, blockReason, context }) => {
     if (block) return decision({ action: 'block', reason: blockReason });
     return context === undefined ? { type: 'no-opinion' } : decision({ action: 'allow', additionalContext: context });
@@ -117,12 +122,13 @@ function permissionRequest(protocol: ToolProtocol, output: ProtocolOutput): Outc
   return decision({ action: 'deny', reason: message ?? `denied by a ${PROTOCOL_LABEL[protocol]} hook (behavior "deny" without a message)` });
 }
 
-function preTool(protocol: ToolProtocol, output: ProtocolOutput): Outcome<'tools/pre-execute'> {
+function preTool(protocol: ToolProtocol, output: ProtocolOutput, call: ProtocolCall | undefined): Outcome<'tools/pre-execute'> {
   const specific = output.hookSpecificOutput;
   const permission = specific?.permissionDecision;
   const label = PROTOCOL_LABEL[protocol];
   // Hooks often explain a deny only in the message for the user: it is the reason then.
   const shown = nonEmpty(output.systemMessage);
+  if (specific?.updatedInput !== undefined) return rewrite(protocol, call, specific.updatedInput, permission, nonEmpty(specific.permissionDecisionReason) ?? shown);
   if (permission !== undefined) {
     const reason = nonEmpty(specific?.permissionDecisionReason) ?? shown;
     if (permission === 'allow') return decision({ action: 'allow', ...(reason !== undefined && { reason }) });
@@ -138,6 +144,22 @@ function preTool(protocol: ToolProtocol, output: ProtocolOutput): Outcome<'tools
   if (output.decision === 'approve') return decision({ action: 'allow', ...(reason !== undefined && { reason }) });
   if (output.decision === 'block') return decision({ action: 'deny', reason: reason ?? `denied by a ${label} hook ("decision": "block" without a reason)` });
   return { type: 'no-opinion' };
+}
+
+/**
+ * `updatedInput` with `permissionDecision: "allow"` → `allow {arguments}`
+ * (hookbox's rewrite, re-gated on the final arguments); with anything else
+ * hookbox has no decision for it (an ask about a rewritten call is not
+ * offered), so it is a `schema` fault naming why.
+ */
+function rewrite(protocol: ToolProtocol, call: ProtocolCall | undefined, updatedInput: Record<string, unknown>, permission: string | undefined, reason: string | undefined): Outcome<'tools/pre-execute'> {
+  if (permission !== 'allow') {
+    return fault('schema', `output.hookSpecificOutput.updatedInput: a rewrite needs permissionDecision "allow" (got ${permission === undefined ? 'none' : JSON.stringify(permission)}); hookbox re-asks every gate on the rewritten call`);
+  }
+  if (call === undefined) return fault('schema', `output.hookSpecificOutput.updatedInput: a ${PROTOCOL_LABEL[protocol]} hook run as wasm cannot rewrite (its call is not known to the codec); run it as a shell hook`);
+  const mapped = rewrittenArguments(protocol, call, updatedInput);
+  if ('problem' in mapped) return fault('schema', mapped.problem);
+  return decision({ action: 'allow', arguments: mapped.arguments, ...(reason !== undefined && { reason }) });
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import { PROTOCOL_LABEL, TOOL_DEFAULT_TIMEOUT_MS, type ToolProtocol } from './protocol.ts';
 import { protocolInput } from './protocol-input.ts';
 import { protocolNotices, protocolOutcome } from './protocol-output.ts';
+import type { ProtocolCall } from './protocol-rewrite.ts';
 import { type CommandRun, runCommand } from './run-command.ts';
 import { parseEnvFile } from './env-file.ts';
 import { type ShellHookSession, detachedSession } from './hook-session.ts';
@@ -161,7 +162,7 @@ export function shellHook(options: ShellHookOptions): ShellHook {
         for (const message of protocolNotices(run)) session.notice(options.name, 'info', message, sessionId);
         if (run.exitCode === 127 || run.exitCode === 126) return cannotRun<S>(run, env, call.session.cwd, sessionId);
       }
-      return outcomeOf(options.protocol, call.seam, run, { timeoutMs, maxOutputBytes });
+      return outcomeOf(options.protocol, call, run, { timeoutMs, maxOutputBytes });
     },
     checkPrograms: (cwd) => checkCommandPrograms(options.command, { cwd, env: { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: cwd } }),
     attach: (next) => {
@@ -183,6 +184,13 @@ function missingProgramMessage(command: string, run: { stderr: string }, env: No
   return `the hook's command cannot run${named === '' ? '' : ` (${named})`}${said === '' ? '' : `: ${said}`}`;
 }
 
+/** A pre-tool call in the terms its rewrite is read back onto; none for other seams. */
+function toolCallOf(call: SeamCall<SeamId>): ProtocolCall | undefined {
+  if (call.seam !== 'tools/pre-execute') return undefined;
+  const payload = call.payload as PayloadOf<'tools/pre-execute'>;
+  return { toolName: payload.toolName, arguments: payload.arguments, cwd: call.session.cwd };
+}
+
 /** Whether a listener is a shell hook (an imported Claude Code / Codex command). */
 export function isShellHook(listener: SeamListener): listener is ShellHook {
   return listener.sandbox === 'shell' && typeof (listener as Partial<ShellHook>).attach === 'function';
@@ -190,13 +198,13 @@ export function isShellHook(listener: SeamListener): listener is ShellHook {
 
 function outcomeOf<S extends SeamId>(
   protocol: ToolProtocol,
-  seam: S,
+  call: SeamCall<S>,
   run: CommandRun,
   limits: { timeoutMs: number; maxOutputBytes: number },
 ): ListenerOutcome<DecisionOf<S>> {
   switch (run.type) {
     case 'exited':
-      return protocolOutcome(protocol, seam, run);
+      return protocolOutcome(protocol, call.seam, run, toolCallOf(call as SeamCall<SeamId>));
     case 'timeout':
       return { type: 'fault', fault: hookFault('timeout', `no answer within ${limits.timeoutMs} ms; the command's process group was killed`) };
     case 'too-large':

@@ -124,7 +124,7 @@ export const OUTPUT_CASES: readonly OutputCase[] = [
   { name: 'permissionDecision ask', seam: 'tools/pre-execute', result: pre('ask', 'touches production'), want: 'ask' },
   { name: 'permissionDecision defer: schema fault, deny', seam: 'tools/pre-execute', result: pre('defer'), want: 'deny/schema' },
   {
-    name: 'updatedInput: schema fault naming the field, deny',
+    name: 'updatedInput without the call (a wasm codec): schema fault naming the field, deny',
     seam: 'tools/pre-execute',
     result: json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls' } } }),
     want: 'deny/schema',

@@ -46,9 +46,9 @@ describe('bridge golden tables (tests/golden/bridges/*.json)', () => {
   it('the faults the issue names say what was refused', () => {
     const rows = readGolden('claude-code').outputs;
     const fault = (name: string) => rows.find((row) => row.event === 'tools/pre-execute' && row.name === name)?.fault;
-    expect(fault('updatedInput: schema fault naming the field, deny')).toEqual({
+    expect(fault('updatedInput without the call (a wasm codec): schema fault naming the field, deny')).toEqual({
       kind: 'schema',
-      message: expect.stringMatching(/^output\.hookSpecificOutput\.updatedInput: input rewrite is not offered/),
+      message: expect.stringMatching(/^output\.hookSpecificOutput\.updatedInput: a Claude Code hook run as wasm cannot rewrite/),
     });
     expect(fault('flat permissionDecision: schema fault, deny')?.message).toMatch(/^output\.permissionDecision: only meaningful inside hookSpecificOutput/);
     expect(fault('malformed JSON: decode fault, deny')?.kind).toBe('decode');

@@ -43,8 +43,20 @@ export function doctorProbe(tool: string, input: Record<string, unknown>, withId
   };
 }
 
-/** The seam call a doctor probe with a `tool_use_id` becomes: hookbox's bash running `true`. */
-export const DOCTOR_PROBE_SEAM = {
-  kind: 'seam',
-  event: { event: 'PreToolUse', sessionId: 'hookbox-doctor-probe', cwd: '/p', seam: 'tools/pre-execute', payload: { toolCallId: 'hookbox-doctor-probe', toolName: 'bash', arguments: { command: 'true' } } },
-};
+/**
+ * The seam call a doctor probe with a `tool_use_id` becomes: hookbox's bash
+ * running `true`, carrying the agent's own call (`tool`) that a rewrite is mapped back onto.
+ */
+export function doctorProbeSeam(tool: string) {
+  return {
+    kind: 'seam',
+    event: {
+      event: 'PreToolUse',
+      sessionId: 'hookbox-doctor-probe',
+      cwd: '/p',
+      seam: 'tools/pre-execute',
+      payload: { toolCallId: 'hookbox-doctor-probe', toolName: 'bash', arguments: { command: 'true' } },
+      agentCall: { toolName: tool, input: { command: 'true' } },
+    },
+  };
+}

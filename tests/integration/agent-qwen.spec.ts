@@ -5,15 +5,17 @@
  * by `hookbox serve`. What the model was shown is read from the mock's next
  * request.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace } from '../helpers/agent-project.ts';
+import { buildHook } from '../../pdk/compiler/index.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { chatMessages, contentText, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { installedAgent } from '../helpers/agent-install.ts';
-import { agentUnavailable, hookbox, runQwen } from '../helpers/real-agents.ts';
+import { agentUnavailable, hookbox, runQwen, startHookboxServer } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
 
@@ -72,5 +74,23 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
     const deadlineMs = Number(/--deadline-ms'? '?(\d+)/.exec(handler!.command)![1]);
     expect(handler!.timeout).toBeLessThan(1000); // seconds, as Qwen 0.24.4 reads values below 1000
     expect(handler!.timeout * 1000).toBeGreaterThan(deadlineMs);
+  });
+
+  it('a wasm rewriter turning `echo A > out.txt` into `echo B > out.txt`: Qwen ignores updatedInput (measured), so the call is denied with the reason and never runs', { timeout: RUN_TIMEOUT }, async () => {
+    const dir = join(suite.root, 'rewrite');
+    mkdirSync(dir, { mode: 0o700 });
+    await buildHook({ entry: fileURLToPath(new URL('../pdk/fixtures/rewrite/rewriter.ts', import.meta.url)), outFile: join(dir, 'rewriter', 'hook.wasm') });
+    const config = join(dir, 'hookbox.config.json');
+    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'a-to-b', manifest: join(dir, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 }] }));
+    const server = await startHookboxServer(config, join(dir, 'serve'));
+    try {
+      const p = await project([shell('echo A > out.txt'), { text: 'ok' }], { config, socket: server.socket });
+      const result = await runQwen(QWEN, p.home, p.project, p.mock.url, 'write the file');
+      expect(result.status, result.stderr).toBe(0);
+      expect(existsSync(join(p.project, 'out.txt')), 'the call ran unrewritten').toBe(false);
+      expect(toolResults(p.mock.turns[1]!)[0]).toMatch(/could not be applied in Qwen Code \(run_shell_command: Qwen Code 0\.24\.4 ignores a hook's updatedInput/);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -100,6 +100,24 @@ describe('hookbox import-claude, then hookbox run', () => {
     for (const invocation of invocations) expect(invocation).toMatchObject({ sandbox: 'shell', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
+  it('a shell hook\'s updatedInput (allow) is a rewrite: `echo A > out.txt` runs as `echo B > out.txt`, logged as tool/rewrite', () => {
+    mkdirSync(join(workspace.dir, 'hooks'));
+    const answer = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo B > out.txt","description":"kept"}}}';
+    write('hooks/rewrite.sh', `#!/bin/sh\ninput=$(cat)\ncase "$input" in *'echo A > out.txt'*) echo '${answer}';; esac\n`, true);
+    write('.claude-settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './hooks/rewrite.sh', timeout: 10 }] }] } });
+    const imported = hookbox(['import-claude', '.claude-settings.json', '-o', 'hookbox.config.json']);
+    expect(imported.status, imported.stderr).toBe(0);
+    const script = write('script.json', { steps: [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo A > out.txt' } }] }, { text: 'done' }] });
+    const run = hookbox(['run', '--config', 'hookbox.config.json', '--script', script, '--log', workspace.logPath, '--cwd', workspace.dir, 'write it']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(workspace.dir, 'out.txt'), 'utf8')).toBe('B\n');
+    expect(events(workspace).find((event) => event.type === 'tool/rewrite')).toMatchObject({
+      original: { command: 'echo A > out.txt' },
+      arguments: { command: 'echo B > out.txt' },
+      hooks: ['claude-pre-tool-use-1'],
+    });
+  });
+
   it('without -o prints the config on stdout and the report on stderr; an existing -o file needs --force', () => {
     writeClaudeHooks();
     const printed = hookbox(['import-claude', '.claude-settings.json']);

@@ -21,7 +21,7 @@ import type { DecisionOf, SeamId } from '../../host/seams/index.ts';
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
-import { DOCTOR_PROBE_SEAM, doctorProbe } from '../helpers/claude-events.ts';
+import { doctorProbe, doctorProbeSeam } from '../helpers/claude-events.ts';
 
 const CWD = '/work/app';
 const common = { session_id: 'sess-1', transcript_path: '/t.jsonl', cwd: CWD, permission_mode: 'default' };
@@ -105,6 +105,8 @@ describe('Claude Code events → seam calls, whole', () => {
       cwd: CWD,
       seam: 'tools/pre-execute',
       payload: { toolCallId: 'toolu_9', toolName: 'write_file', arguments: { path: 'a', content: 'c' } },
+      // The agent's own call, which a rewrite is mapped back onto (tool-rewrite.ts).
+      agentCall: { toolName: 'Write', input: { file_path: 'a', content: 'c' } },
     });
     expect(seamOf({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't', tool_response: { stdout: 'a', stderr: '', interrupted: true } })).toStrictEqual({
       event: 'PostToolUse',
@@ -157,7 +159,7 @@ describe('Claude Code events → seam calls, whole', () => {
     expect(claudeCodeProbe.timeoutUnitMs).toBe(1000);
     const probe = claudeCodeProbe.event('/p');
     expect(probe).toStrictEqual(doctorProbe('Bash', { command: 'true' }));
-    expect(cc.toSeam(probe)).toStrictEqual(DOCTOR_PROBE_SEAM);
+    expect(cc.toSeam(probe)).toStrictEqual(doctorProbeSeam('Bash'));
   });
 });
 

@@ -18,7 +18,7 @@ import { fromQwenTool, fromQwenToolResponse } from '../../host/agents/qwen/tools
 import { setupCommand } from '../../host/cli/commands/setup.ts';
 import { PACKAGE_ROOT } from '../../host/package.ts';
 import { type TestWorkspace, makeWorkspace } from '../helpers/session.ts';
-import { DOCTOR_PROBE_SEAM, doctorProbe } from '../helpers/claude-events.ts';
+import { doctorProbe, doctorProbeSeam } from '../helpers/claude-events.ts';
 
 const CWD = '/work/app';
 const FLAG = { _hookbox: { unmappedTool: true } };
@@ -105,7 +105,7 @@ describe('the bridges: a replaced output withheld in the agent\'s name; the doct
   it('Qwen\'s probe: a PreToolUse of run_shell_command running `true`', () => {
     const probe = qwen.probe.event('/p');
     expect(probe).toStrictEqual(doctorProbe('run_shell_command', { command: 'true' }));
-    expect(qwen.toSeam(probe)).toStrictEqual(DOCTOR_PROBE_SEAM);
+    expect(qwen.toSeam(probe)).toStrictEqual(doctorProbeSeam('run_shell_command'));
   });
 
   it('Factory\'s probe: a PreToolUse of Execute running `true`, without tool_use_id', () => {

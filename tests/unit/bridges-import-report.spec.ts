@@ -11,7 +11,7 @@ function policy(label: string): string[] {
     `Timeouts: ${label}'s (600 s unless the hook sets one); at the timeout the hook's process group is killed.`,
     `Fail closed (hookbox's policy): a timeout, a crash, malformed output or an exit code other than 0 and 2 is a fault; a fault denies the tool call (a timeout asks, and an ask without a prompter is a deny) or blocks the prompt or the tool result. ${label} would carry on instead: set "failPolicy": "open" on a hook for that.`,
     `Deterministic order: hooks on one seam run one after another in the order listed, and a later hook cannot relax a deny or a block. ${label} runs them in parallel.`,
-    `Not offered: input rewrite (updatedInput) and tool-output replacement; a hook that returns them gets a schema fault naming the field, never a silent drop.`,
+    `Input rewrite: a PreToolUse hook's updatedInput with permissionDecision "allow" is read back onto hookbox's tool as a rewrite (allow {arguments}), and every hook is asked again on the rewritten call. Not offered: updatedInput anywhere else, and tool-output replacement; a hook that returns them gets a schema fault naming the field, never a silent drop.`,
     `A Stop hook that blocks continues the turn at most --max-continuations times (the loop guard); stop_hook_active tells it the turn was already continued.`,
   ];
 }

@@ -40,8 +40,10 @@ describe('protocol output fields', () => {
   });
 
   it('refuses the documented fields hookbox does not offer, flat or inside hookSpecificOutput', () => {
-    expect(problem({ updatedInput: { command: 'ls' } })).toMatch(/^output\.updatedInput: input rewrite is not offered/);
-    expect(problem({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: {} } })).toMatch(/^output\.hookSpecificOutput\.updatedInput: input rewrite/);
+    expect(problem({ updatedInput: { command: 'ls' } })).toMatch(/^output\.updatedInput: input rewrite is taken only on PreToolUse/);
+    // PreToolUse's own updatedInput is a rewrite (protocol-output.ts reads it back); another event's is refused.
+    expect(problem({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: {} } })).toBeUndefined();
+    expect(problem({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedInput: {} } }, 'tools/post-execute')).toMatch(/^output\.hookSpecificOutput\.updatedInput: input rewrite/);
     expect(problem({ hookSpecificOutput: { updatedMCPToolOutput: 'x' } }, 'tools/post-execute')).toMatch(
       /^output\.hookSpecificOutput\.updatedMCPToolOutput: tool output replacement/,
     );

@@ -270,10 +270,10 @@ const TABLE: Record<string, readonly Row[]> = {
     { seam: POST, result: json({ allow: true }), want: schema('output.allow: not a Claude Code hook output field'), codex: schema('output.allow: not a Codex hook output field') },
     {
       seam: PRE,
+      // Without the call it was asked about (a wasm codec), a rewrite cannot be read back.
       result: specific('PreToolUse', { permissionDecision: 'allow', updatedInput: { command: 'ls' } }),
-      want: schema(
-        'output.hookSpecificOutput.updatedInput: input rewrite is not offered: a pre-tool decision is allow, deny or ask only (the interception-seams RFC defers input rewrite); deny or ask instead',
-      ),
+      want: schema('output.hookSpecificOutput.updatedInput: a Claude Code hook run as wasm cannot rewrite (its call is not known to the codec); run it as a shell hook'),
+      codex: schema('output.hookSpecificOutput.updatedInput: a Codex hook run as wasm cannot rewrite (its call is not known to the codec); run it as a shell hook'),
     },
     {
       seam: POST,
@@ -370,5 +370,31 @@ describe('protocolNotices: the systemMessage shown to the user', () => {
     ['exit 1', exit(1, '', JSON.stringify({ systemMessage: 'hi' })), []],
   ] as const)('%s', (_name, result, want) => {
     expect(protocolNotices(result)).toStrictEqual(want);
+  });
+});
+
+describe('a PreToolUse updatedInput read back onto the call (import-claude / import-codex shell hooks)', () => {
+  const bash = { toolName: 'bash', arguments: { command: 'echo A > out.txt' }, cwd: '/work/project' };
+  const write = { toolName: 'write_file', arguments: { path: 'a.txt', content: 'x' }, cwd: '/work/project' };
+  const allowWith = (updatedInput: Record<string, unknown>, permissionDecision = 'allow') => specific('PreToolUse', { permissionDecision, updatedInput });
+
+  it('allow + updatedInput → allow {arguments} in hookbox\'s vocabulary, for both agents', () => {
+    for (const protocol of ['claude-code', 'codex'] as const) {
+      expect(protocolOutcome(protocol, PRE, allowWith({ command: 'echo B > out.txt', description: 'd' }), bash)).toStrictEqual({
+        type: 'decision',
+        decision: { action: 'allow', arguments: { command: 'echo B > out.txt' } },
+      });
+    }
+    // Claude Code's timeout is hookbox's timeoutMs; a write's absolute path inside the project reads back relative.
+    expect(protocolOutcome('claude-code', PRE, allowWith({ command: 'ls', timeout: 5000 }), bash)).toMatchObject({ decision: { arguments: { command: 'ls', timeoutMs: 5000 } } });
+    expect(protocolOutcome('claude-code', PRE, allowWith({ file_path: '/work/project/b.txt', content: 'y' }), write)).toMatchObject({ decision: { arguments: { path: 'b.txt', content: 'y' } } });
+  });
+
+  it('an input that is not the same tool\'s, or updatedInput with ask or no decision, is a schema fault naming why', () => {
+    expect(protocolOutcome('claude-code', PRE, allowWith({ cmd: 'ls' }), bash)).toStrictEqual(
+      schema('output.hookSpecificOutput.updatedInput: not a Bash input hookbox reads back as bash (for bash it needs a "command" string)'),
+    );
+    expect(protocolOutcome('claude-code', PRE, allowWith({ command: 'ls' }, 'ask'), bash)).toMatchObject({ type: 'fault', fault: { kind: 'schema', message: expect.stringContaining('needs permissionDecision "allow" (got "ask")') } });
+    expect(protocolOutcome('claude-code', PRE, specific('PreToolUse', { updatedInput: { command: 'ls' } }), bash)).toMatchObject({ type: 'fault', fault: { kind: 'schema' } });
   });
 });

@@ -1,5 +1,6 @@
 import type { AgentBridge } from '../agent-bridge.ts';
 import { claudeFormatBridge } from '../claude-format/bridge.ts';
+import { FACTORY_REWRITES } from './rewrites.ts';
 import { FACTORY_SEAM_EVENTS } from './protocol.ts';
 import { factoryProbe } from './probe.ts';
 import { factorySetup } from './setup.ts';
@@ -18,6 +19,7 @@ export const factoryBridge: AgentBridge<'factory'> = claudeFormatBridge({
   fromTool: fromFactoryTool,
   fromToolResponse: fromFactoryToolResponse,
   replaceable: new Set(),
+  rewrites: FACTORY_REWRITES,
   projectDirVariable: 'FACTORY_PROJECT_DIR',
   setup: factorySetup,
   probe: factoryProbe,

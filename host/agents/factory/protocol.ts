@@ -18,7 +18,7 @@ export const FACTORY_SEAM_EVENTS = {
     },
   ],
   'tools/pre-execute': [
-    { event: 'PreToolUse', answers: 'deny / ask → `permissionDecision` + reason (the model reads "Error: <reason>"); allow → no answer' },
+    { event: 'PreToolUse', answers: 'deny / ask → `permissionDecision` + reason (the model reads "Error: <reason>"); allow → no answer; a rewrite → `permissionDecision: "allow"` + `updatedInput` for `Execute`, else a deny with the reason (factory/rewrites.ts)' },
   ],
   'tools/post-execute': [
     {

@@ -7,7 +7,7 @@ import { type AgentToolRow, passedCall } from '../tool-table.ts';
  * from the request the mock received, with each tool's input schema), and
  * how it reaches hookbox's hooks. Edits are writes of the text they write.
  */
-export const FACTORY_TOOLS: readonly AgentToolRow[] = [
+export const FACTORY_TOOLS = [
   { tool: 'Execute', as: 'bash', how: '`{command, summary}` → `{command}` (`summary` dropped)' },
   { tool: 'Read', as: 'read_file', how: '`{file_path}` → `{path}` (`offset`, `limit` dropped)' },
   { tool: 'Create', as: 'write_file', how: '`{file_path, content}` → `{path, content}`' },
@@ -22,7 +22,10 @@ export const FACTORY_TOOLS: readonly AgentToolRow[] = [
   { tool: 'Skill', as: 'Skill', how: 'passed: loads a skill\'s instructions' },
   { tool: 'ConnectorSearch', as: 'ConnectorSearch', how: 'passed: finds tools of connected apps (their calls reach hooks under their own names)' },
   { tool: 'GenerateImage', as: 'GenerateImage', how: 'passed: generates an image (no file or process of the project)' },
-];
+] as const satisfies readonly AgentToolRow[];
+
+/** A tool of Factory Droid's table, by name (the rewrite table is keyed by them). */
+export type FactoryTool = (typeof FACTORY_TOOLS)[number]['tool'];
 
 const str = (input: Readonly<Record<string, unknown>>, key: string): string | undefined => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
 

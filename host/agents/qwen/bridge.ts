@@ -1,5 +1,6 @@
 import type { AgentBridge } from '../agent-bridge.ts';
 import { claudeFormatBridge } from '../claude-format/bridge.ts';
+import { denyWay } from '../tool-rewrite.ts';
 import { QWEN_SEAM_EVENTS } from './protocol.ts';
 import { qwenProbe } from './probe.ts';
 import { qwenSetup } from './setup.ts';
@@ -17,6 +18,9 @@ export const qwenBridge: AgentBridge<'qwen'> = claudeFormatBridge({
   fromTool: fromQwenTool,
   fromToolResponse: fromQwenToolResponse,
   replaceable: new Set(),
+  // Measured with 0.24.4: `permissionDecision: "allow"` + `updatedInput` for run_shell_command ran the original
+  // command (out.txt held A), so a rewrite is a deny (never run unrewritten).
+  rewrites: denyWay('Qwen Code 0.24.4 ignores a hook\'s updatedInput (measured: the original command ran)'),
   // Measured: Qwen sends UserPromptSubmit with an empty prompt before each model call after a tool result.
   isFollowUpPrompt: (prompt) => prompt === '',
   projectDirVariable: 'QWEN_PROJECT_DIR',

@@ -17,7 +17,7 @@ export const QWEN_SEAM_EVENTS = {
     },
   ],
   'tools/pre-execute': [
-    { event: 'PreToolUse', answers: 'deny / ask → `permissionDecision` + reason (the model reads the reason); allow → no answer' },
+    { event: 'PreToolUse', answers: 'deny / ask → `permissionDecision` + reason (the model reads the reason); allow → no answer; a rewrite → deny with the reason (Qwen ignores `updatedInput`, measured)' },
   ],
   'tools/post-execute': [
     {
