@@ -63,6 +63,26 @@ export interface AgentBridge<N extends string = string> {
   readonly projectDirVariable?: string;
   /** What `hookbox doctor` sends through the agent's configured hook to see it decided. */
   readonly probe: AgentProbe;
+  /**
+   * The way back of a pre-tool rewrite (docs/rfc-tool-input-rewrite.md,
+   * "Every agent"): hookbox's final arguments → the agent's own input for
+   * its tool `toolName` (called with `original`, in the session's `cwd`), or
+   * why no exact mapping exists. Absent: the agent takes no rewrite, and
+   * every rewritten call is denied.
+   */
+  readonly rewriteInput?: RewriteInput;
+}
+
+/** A rewrite mapped back onto the agent's own tool input, or why it cannot be exactly (then the call is denied). */
+export type RewriteBack = { readonly input: Record<string, unknown> } | { readonly reason: string };
+
+/** An agent's way back from hookbox's rewritten arguments to its own tool input (`AgentBridge.rewriteInput`). */
+export type RewriteInput = (toolName: string, original: Readonly<Record<string, unknown>>, final: Readonly<Record<string, unknown>>, cwd: string) => RewriteBack;
+
+/** The agent's own tool call behind a tool event, as it sent it: what a rewrite is mapped back onto. */
+export interface AgentToolInput {
+  readonly name: string;
+  readonly input: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -121,6 +141,8 @@ export interface AgentSeamEvent<S extends SeamId = SeamId> {
   readonly payload: PayloadOf<S>;
   /** Stop only: the agent says this turn was already forced on by a hook (Claude Code's `stop_hook_active`). */
   readonly alreadyContinued?: boolean;
+  /** Pre-tool, where the bridge maps rewrites back: the agent's own tool call (`AgentBridge.rewriteInput`). */
+  readonly agentTool?: AgentToolInput;
 }
 
 /** What `toSeam` made of the agent's JSON. */

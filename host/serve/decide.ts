@@ -1,4 +1,5 @@
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
+import { rewriteBack } from '../agents/rewrite-back.ts';
 import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { CONTINUE_REASON, continuationCapReason, unappliedRewriteText } from '../loop/reactions.ts';
@@ -21,7 +22,7 @@ export interface Decided {
 }
 
 /** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
-export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed'> & {
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed' | 'rewriteInput'> & {
   /**
    * Whether the bridge's answer carries a pre-tool rewrite (`allow {arguments}`)
    * to the agent, which then runs the rewritten call. Unset: a rewritten call is
@@ -183,8 +184,13 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
       // Only an allow carries arguments to an agent that takes them; anything
       // else (an ask, an agent bridge that does not map rewrites back yet,
       // docs/rfc-tool-input-rewrite.md "Every agent") is a deny, never the original call.
-      if (decision.action === 'allow' && bridge.canRewriteToolInput === true) decision = { ...decision, arguments: rewrite.arguments };
-      else if (decision.action !== 'deny') decision = { action: 'deny', reason: unappliedRewriteText(bridge.label, rewrite.arguments) };
+      // A bridge with a way back (rewrite-back.ts) takes the rewrite only where it maps back exactly; the reason says why not.
+      const back = bridge.canRewriteToolInput === true ? undefined : rewriteBack(bridge.rewriteInput, event, rewrite.arguments);
+      if (decision.action === 'allow' && (back === undefined || 'input' in back)) decision = { ...decision, arguments: rewrite.arguments };
+      else if (decision.action !== 'deny') {
+        const why = bridge.rewriteInput !== undefined && back !== undefined && 'reason' in back ? ` (${back.reason})` : '';
+        decision = { action: 'deny', reason: `${unappliedRewriteText(bridge.label, rewrite.arguments)}${why}` };
+      }
     }
     const denied = deniedOutcome(decision);
     if (denied !== undefined) session.log.append(toolResultEvent(turn, step, payload, denied));

@@ -1,6 +1,7 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { copilotResult } from '../claude-format/copilot-shapes.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { EDIT_INEXACT, wayBackBy } from '../rewrite-back.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -61,3 +62,15 @@ export function fromCopilotTool(toolName: string, input: Readonly<Record<string,
 export function fromCopilotResult(result: { readonly resultType: string; readonly textResultForLlm: string }): ToolResult {
   return copilotResult(result.resultType, result.textResultForLlm);
 }
+
+/**
+ * The way back of a rewrite (rewrite-back.ts): preToolUse's `modifiedArgs`
+ * are the tool's arguments, sent whole with every key Copilot sent kept;
+ * `edit`'s old/new strings cannot carry a rewritten content (its path can change).
+ */
+export const copilotRewriteInput = wayBackBy('Copilot CLI', fromCopilotTool, {
+  bash: { keys: { command: 'command' } },
+  view: { keys: { path: 'path' }, paths: ['path'] },
+  create: { keys: { path: 'path', content: 'file_text' }, paths: ['path'] },
+  edit: { keys: { path: 'path' }, paths: ['path'], inexact: EDIT_INEXACT },
+});

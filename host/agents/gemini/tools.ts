@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { EDIT_INEXACT, wayBackBy } from '../rewrite-back.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -99,3 +100,18 @@ export function fromGeminiToolResponse(toolName: string, response: unknown): Too
   const exit = /^Exit Code: (-?\d+)$/m.exec(llm)?.[1] ?? (/^(Signal|Error): /m.test(llm) ? undefined : '0');
   return { content: exit === undefined ? content : `${content}\nexit code: ${exit}`, isError: isError || (exit !== undefined && exit !== '0') };
 }
+
+/**
+ * The way back of a rewrite (rewrite-back.ts): `BeforeTool`'s
+ * `hookSpecificOutput.tool_input` is merged over the call's arguments, so the
+ * full input goes back and a dropped key has no way back; `replace`'s old/new
+ * strings cannot carry a rewritten content (its path can change).
+ */
+const FILE_KEYS = ['file_path', 'absolute_path', 'path'];
+export const geminiRewriteInput = wayBackBy('Gemini CLI', fromGeminiTool, {
+  run_shell_command: { keys: { command: 'command' } },
+  read_file: { keys: { path: FILE_KEYS }, paths: ['path'] },
+  write_file: { keys: { path: FILE_KEYS, content: 'content' }, paths: ['path'] },
+  replace: { keys: { path: FILE_KEYS }, paths: ['path'], inexact: EDIT_INEXACT },
+  list_directory: { keys: { path: ['dir_path', 'path'] }, paths: ['path'] },
+});

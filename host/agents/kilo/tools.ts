@@ -1,4 +1,5 @@
-import { fromOpenCodeTool, OPENCODE_TOOLS } from '../opencode/tools.ts';
+import { OPENCODE_TOOLS, OPENCODE_WAY_BACK, fromOpenCodeTool } from '../opencode/tools.ts';
+import type { WayBackTable } from '../rewrite-back.ts';
 import type { OurToolCall } from '../tool-names.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
@@ -44,3 +45,6 @@ export function fromKiloTool(toolName: string, input: Readonly<Record<string, un
   if (typeof action === 'string' && RUNS_COMMAND.has(action)) return typeof command === 'string' ? { toolName: 'bash', arguments: { command } } : unmapped();
   return typeof action === 'string' && command === undefined ? passedCall(KILO_TOOLS, toolName, input) : unmapped();
 }
+
+/** The way back of a rewrite: OpenCode's, and a background process's command (rewrite-back.ts). */
+export const KILO_WAY_BACK: WayBackTable = { ...OPENCODE_WAY_BACK, background_process: { keys: { command: 'command' } } };

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { EDIT_INEXACT, type WayBackTable } from '../rewrite-back.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -60,3 +61,16 @@ export function fromOpenCodeToolOutput(toolName: string, output: string, exitCod
   if (toolName !== 'bash' || exitCode === undefined) return { content: output, isError: false };
   return { content: `${output}\nexit code: ${exitCode}`, isError: exitCode !== 0 };
 }
+
+/**
+ * The way back of a rewrite (rewrite-back.ts): the plugin replaces
+ * `output.args` of `tool.execute.before` with the input sent back, every key
+ * OpenCode sent kept; `edit`'s old/new strings cannot carry a rewritten
+ * content (its path can change).
+ */
+export const OPENCODE_WAY_BACK: WayBackTable = {
+  bash: { keys: { command: 'command' } },
+  read: { keys: { path: 'filePath' }, paths: ['path'] },
+  write: { keys: { path: 'filePath', content: 'content' }, paths: ['path'] },
+  edit: { keys: { path: 'filePath' }, paths: ['path'], inexact: EDIT_INEXACT },
+};

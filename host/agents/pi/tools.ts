@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { EDIT_INEXACT, wayBackBy } from '../rewrite-back.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -74,3 +75,18 @@ export function fromPiToolResult(toolName: string, content: readonly { type: str
   const exit = /Command exited with code (-?\d+)\s*$/.exec(text)?.[1] ?? (isError ? undefined : '0');
   return { content: exit === undefined ? text : `${text}\nexit code: ${exit}`, isError };
 }
+
+/**
+ * The way back of a rewrite (rewrite-back.ts): pi's `tool_call` event lets
+ * an extension change `event.input` in place (pi 0.73, `ToolCallEvent`: "no
+ * re-validation is performed after mutation"), so the extension replaces it
+ * with the input sent back, every key pi sent kept; `edit`'s old/new text
+ * pairs cannot carry a rewritten content (its path can change).
+ */
+export const piRewriteInput = wayBackBy('pi', fromPiTool, {
+  bash: { keys: { command: 'command' } },
+  read: { keys: { path: 'path' }, paths: ['path'] },
+  write: { keys: { path: 'path', content: 'content' }, paths: ['path'] },
+  edit: { keys: { path: 'path' }, paths: ['path'], inexact: EDIT_INEXACT },
+  ls: { keys: { path: 'path' }, paths: ['path'] },
+});
