@@ -1,5 +1,6 @@
 import type { DecisionOf, PayloadOf, SeamId } from '../seams/index.ts';
 import type { SystemSetup } from './system-scope.ts';
+import type { AgentToolCall, RewriteBack } from './tool-rewrite.ts';
 
 /** Where each command handler of a settings file sits: event, group index, handler index, matcher, and the handler (hook-groups.ts reads them). */
 export interface HandlerPosition {
@@ -53,6 +54,12 @@ export interface AgentBridge<N extends string = string> {
    * or result through, and must not force a turn on.
    */
   failClosed(event: string | undefined, reason: string): AgentAnswer;
+  /**
+   * A pre-tool rewrite (hookbox's final arguments) → the agent's own tool
+   * input, or why it cannot be applied there (tool-rewrite.ts). Absent: the
+   * agent takes no rewrite, and every rewritten call is denied.
+   */
+  rewriteBack?(event: AgentSeamEvent<'tools/pre-execute'>, args: Readonly<Record<string, unknown>>): RewriteBack;
   /** How `hookbox setup <agent>` writes and removes hookbox's entries in the agent's settings. */
   readonly setup: AgentSetup;
   /**
@@ -63,26 +70,6 @@ export interface AgentBridge<N extends string = string> {
   readonly projectDirVariable?: string;
   /** What `hookbox doctor` sends through the agent's configured hook to see it decided. */
   readonly probe: AgentProbe;
-  /**
-   * The way back of a pre-tool rewrite (docs/rfc-tool-input-rewrite.md,
-   * "Every agent"): hookbox's final arguments → the agent's own input for
-   * its tool `toolName` (called with `original`, in the session's `cwd`), or
-   * why no exact mapping exists. Absent: the agent takes no rewrite, and
-   * every rewritten call is denied.
-   */
-  readonly rewriteInput?: RewriteInput;
-}
-
-/** A rewrite mapped back onto the agent's own tool input, or why it cannot be exactly (then the call is denied). */
-export type RewriteBack = { readonly input: Record<string, unknown> } | { readonly reason: string };
-
-/** An agent's way back from hookbox's rewritten arguments to its own tool input (`AgentBridge.rewriteInput`). */
-export type RewriteInput = (toolName: string, original: Readonly<Record<string, unknown>>, final: Readonly<Record<string, unknown>>, cwd: string) => RewriteBack;
-
-/** The agent's own tool call behind a tool event, as it sent it: what a rewrite is mapped back onto. */
-export interface AgentToolInput {
-  readonly name: string;
-  readonly input: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -141,8 +128,8 @@ export interface AgentSeamEvent<S extends SeamId = SeamId> {
   readonly payload: PayloadOf<S>;
   /** Stop only: the agent says this turn was already forced on by a hook (Claude Code's `stop_hook_active`). */
   readonly alreadyContinued?: boolean;
-  /** Pre-tool, where the bridge maps rewrites back: the agent's own tool call (`AgentBridge.rewriteInput`). */
-  readonly agentTool?: AgentToolInput;
+  /** A pre-tool event of a bridge with `rewriteBack`: the agent's own call, which a rewrite is mapped back onto. */
+  readonly agentCall?: AgentToolCall;
 }
 
 /** What `toSeam` made of the agent's JSON. */

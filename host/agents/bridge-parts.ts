@@ -45,7 +45,7 @@ export function seamEvent<S extends SeamId>(
   cwd: string,
   seam: S,
   payload: PayloadOf<S>,
-  extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued' | 'agentTool'>> = {},
+  extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued' | 'agentCall'>> = {},
 ): AgentSeamEvent<S> {
   return { event, sessionId, cwd, seam, payload, ...extra };
 }
@@ -136,7 +136,7 @@ export function oneSeam<S extends SeamId>(
   read: ReadAgentEvent,
   seam: S,
   payload: PayloadOf<S>,
-  extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued' | 'agentTool'>> = {},
+  extra: Partial<Pick<AgentSeamEvent, 'alreadyContinued' | 'agentCall'>> = {},
 ): ParsedAgentEvent {
   return { kind: 'seam', event: seamEvent(read.event, read.sessionId, read.cwd, seam, payload, extra) };
 }

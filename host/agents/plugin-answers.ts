@@ -1,6 +1,6 @@
 import { unappliedRewriteText } from '../loop/reactions.ts';
-import type { AgentAnswer, AgentBridge, RewriteInput } from './agent-bridge.ts';
-import { rewriteBack } from './rewrite-back.ts';
+import type { AgentAnswer, AgentBridge } from './agent-bridge.ts';
+import type { BridgeRewriteBack } from './rewrite-back.ts';
 import { CONTINUE_REASON, NO_OPINION, UNMAPPED_SEAM_ANSWERS, WITHHELD_OUTPUT, type SeamAnswers, askAsDeny, jsonAnswer } from './bridge-parts.ts';
 import { safeContext, safeText } from './event-input.ts';
 
@@ -34,7 +34,7 @@ function answer(value: PluginAnswer): AgentAnswer {
  * ask ("pi", "OpenCode"): an ask is a deny there (a plugin has no one to ask
  * headless, and pi's and OpenCode's confirmations are outside the hook).
  */
-export function pluginSeamAnswers(agent: string, rewriteInput?: RewriteInput): SeamAnswers {
+export function pluginSeamAnswers(agent: string, rewriteBack?: BridgeRewriteBack): SeamAnswers {
   const context = (text: string | undefined) => (text === undefined ? {} : { context: safeContext(text) });
   return {
     ...UNMAPPED_SEAM_ANSWERS,
@@ -46,8 +46,8 @@ export function pluginSeamAnswers(agent: string, rewriteInput?: RewriteInput): S
     },
     'tools/pre-execute': (pre, event) => {
       if (pre.action === 'allow' && pre.arguments !== undefined) {
-        const back = rewriteBack(rewriteInput, event, pre.arguments);
-        return answer('reason' in back ? { deny: safeText(unappliedRewriteText(agent, pre.arguments)) } : { args: back.input });
+        const back = rewriteBack?.(event, pre.arguments) ?? { kind: 'deny', why: `${agent} takes no rewritten input` };
+        return answer(back.kind === 'deny' ? { deny: safeText(unappliedRewriteText(agent, pre.arguments, back.why)) } : { args: back.input });
       }
       if (pre.action === 'allow') return NO_OPINION;
       if (pre.action === 'deny') return answer({ deny: safeText(pre.reason ?? 'denied by a hookbox hook') });

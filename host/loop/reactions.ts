@@ -33,8 +33,9 @@ export function rewrittenCallNote(hooks: readonly string[], args: Record<string,
  * Why a call was denied when hooks rewrote it and the agent cannot run the
  * rewritten call: never run unrewritten, never silently.
  */
-export function unappliedRewriteText(agent: string, args: Record<string, unknown>): string {
-  return `a hookbox hook rewrote this call and the rewrite could not be applied in ${agent}, so it was not run. The rewritten arguments: ${JSON.stringify(args)}`;
+export function unappliedRewriteText(agent: string, args: Record<string, unknown>, why?: string): string {
+  const because = why === undefined ? '' : ` (${why})`;
+  return `a hookbox hook rewrote this call and the rewrite could not be applied in ${agent}${because}, so it was not run. The rewritten arguments: ${JSON.stringify(args)}`;
 }
 
 /** Why a turn ended when hooks kept forcing it on past the cap. */

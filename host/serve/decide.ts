@@ -1,5 +1,4 @@
 import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agents/index.ts';
-import { rewriteBack } from '../agents/rewrite-back.ts';
 import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { CONTINUE_REASON, continuationCapReason, unappliedRewriteText } from '../loop/reactions.ts';
@@ -22,7 +21,7 @@ export interface Decided {
 }
 
 /** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
-export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed' | 'rewriteInput'> & {
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed' | 'rewriteBack'> & {
   /**
    * Whether the bridge's answer carries a pre-tool rewrite (`allow {arguments}`)
    * to the agent, which then runs the rewritten call. Unset: a rewritten call is
@@ -184,13 +183,10 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
       // Only an allow carries arguments to an agent that takes them; anything
       // else (an ask, an agent bridge that does not map rewrites back yet,
       // docs/rfc-tool-input-rewrite.md "Every agent") is a deny, never the original call.
-      // A bridge with a way back (rewrite-back.ts) takes the rewrite only where it maps back exactly; the reason says why not.
-      const back = bridge.canRewriteToolInput === true ? undefined : rewriteBack(bridge.rewriteInput, event, rewrite.arguments);
-      if (decision.action === 'allow' && (back === undefined || 'input' in back)) decision = { ...decision, arguments: rewrite.arguments };
-      else if (decision.action !== 'deny') {
-        const why = bridge.rewriteInput !== undefined && back !== undefined && 'reason' in back ? ` (${back.reason})` : '';
-        decision = { action: 'deny', reason: `${unappliedRewriteText(bridge.label, rewrite.arguments)}${why}` };
-      }
+      // A bridge with a way back answers for each tool: its exact input, or why not (tool-rewrite.ts).
+      const back = decision.action !== 'allow' || bridge.canRewriteToolInput === true ? undefined : bridge.rewriteBack?.(event, rewrite.arguments);
+      if (decision.action === 'allow' && (bridge.canRewriteToolInput === true || back?.kind === 'input')) decision = { ...decision, arguments: rewrite.arguments };
+      else if (decision.action !== 'deny') decision = { action: 'deny', reason: unappliedRewriteText(bridge.label, rewrite.arguments, back?.kind === 'deny' ? back.why : undefined) };
     }
     const denied = deniedOutcome(decision);
     if (denied !== undefined) session.log.append(toolResultEvent(turn, step, payload, denied));

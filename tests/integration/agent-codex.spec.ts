@@ -7,8 +7,10 @@
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../host/package.ts';
+import { buildHook } from '../../pdk/compiler/index.ts';
 import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTestScript } from '../helpers/agent-project.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
@@ -98,6 +100,29 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: protected-paths: delete: bash deletes "\.env"/);
     expect(outputs[2]).toMatch(/^Command blocked by PreToolUse hook: command-rules: deny: rules\[0\] \(terraform destroy\) matches "terraform destroy -auto-approve": CI only/);
     expect(outputs[3]).toMatch(/^Command blocked by PreToolUse hook: secrets: write-secret: write_file would write a secret \(1 github-token\) into "config\.js"/);
+  });
+
+  it('a wasm rewriter turns exec_command `echo A > out.txt` into `echo B > out.txt` (updatedInput; the file holds B, the model reads the note); an apply_patch whose content it rewrites is denied with the reason', { timeout: RUN_TIMEOUT }, async () => {
+    const root = agentWorkspace('hookbox-codex-rewrite-').root;
+    await buildHook({ entry: fileURLToPath(new URL('../pdk/fixtures/rewrite/rewriter.ts', import.meta.url)), outFile: join(root, 'rewriter', 'hook.wasm') });
+    const config = join(root, 'hookbox.config.json');
+    const hook = { name: 'a-to-b', manifest: join(root, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 };
+    writeFileSync(config, JSON.stringify({ hooks: [hook] }));
+    const p = await project(
+      [
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'echo A > out.txt' } }] },
+        { toolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes.md\n+echo A again\n*** End Patch\n' }] },
+        { text: 'done' },
+      ],
+      { config, portable: true },
+    );
+    const run = await runCodex(p.home, p.project, 'write the file');
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(p.project, 'out.txt'), 'utf8'), 'the rewritten command ran').toBe('B\n');
+    expect(existsSync(join(p.project, 'notes.md')), 'the denied patch did not run').toBe(false);
+    const outputs = functionCallOutputs(p.mock.turns.at(-1)!);
+    expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: a hookbox hook rewrote this call and the rewrite could not be applied in Codex \(apply_patch: /);
+    expect(JSON.stringify(p.mock.turns.at(-1))).toContain('[hookbox: this call was rewritten by a hook before it ran');
   });
 
   it('prompt-guard blocks a prompt holding an AWS key: the model is never called', { timeout: RUN_TIMEOUT }, async () => {

@@ -152,7 +152,7 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
       expect(readFileSync(notes, 'utf8')).toBe('old\n');
       const [, edited] = toolResults(p.mock.turns.at(-1)!);
       expect(edited).toContain(`${UNAPPLIED} Copilot CLI`);
-      expect(edited).toContain('an edit names old and new text');
+      expect(edited).toContain('takes old and new strings');
     } finally {
       await server.stop();
     }

@@ -147,7 +147,7 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
       expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('old\n');
       const responses = functionResponses(p.mock.turns.at(-1)!).map((response) => JSON.stringify(response));
       expect(responses[1]).toContain(`Tool execution blocked: ${UNAPPLIED} Gemini CLI`);
-      expect(responses[1]).toContain('an edit names old and new text');
+      expect(responses[1]).toContain('takes old and new strings');
       const logs = projectSessionLogs(p.project);
       expect(logs.text).toContain('"type":"tool/rewrite"');
     } finally {

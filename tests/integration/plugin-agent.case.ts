@@ -165,7 +165,7 @@ export function pluginAgentCases(driver: PluginAgentDriver, suite: RealAgentSuit
       expect(readFileSync(notes, 'utf8')).toBe('old\n');
       const edited = toolResults(p.turns().at(-1)!).at(-1);
       expect(edited).toContain(UNAPPLIED);
-      expect(edited).toContain('an edit names old and new text');
+      expect(edited).toContain('takes old and new strings');
       expect(projectSessionLogs(p.project).text).toContain('"type":"tool/rewrite"');
     } finally {
       await server.stop();

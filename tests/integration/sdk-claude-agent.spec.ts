@@ -5,12 +5,14 @@
  * calls in a scratch project, and what the model receives next read off the
  * wire.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type CanUseTool, type Options, type SDKMessage, type SDKResultMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readSessionLog } from '../../host/log/index.ts';
+import { buildHook } from '../../pdk/compiler/index.ts';
 import { type ClaudeAgentSdkHookbox, type HookInput, hookboxHooks } from '../../host/sdk/claude-agent-sdk.ts';
 import { AWS_KEY, GITHUB_TOKEN, writeTrapConfig } from '../helpers/agent-project.ts';
 import { writeExampleConfig } from '../helpers/examples.ts';
@@ -113,6 +115,25 @@ describe.runIf(runnable)('hookboxHooks (Claude Agent SDK)', () => {
     const call = events.find((event) => event.type === 'tool/call');
     expect(call).toMatchObject({ turn: 1, step: 1, toolName: 'bash', arguments: { command: 'touch ran.txt && echo made-it' } });
     expect(events.find((event) => event.type === 'session/start')).toMatchObject({ cwd: project });
+  }, TIMEOUT);
+
+  it('a wasm rewriter turns `echo A > out.txt` into `echo B > out.txt` (updatedInput): the file holds B; an Edit whose content it rewrites is denied with the reason the model reads', async () => {
+    await buildHook({ entry: fileURLToPath(new URL('../pdk/fixtures/rewrite/rewriter.ts', import.meta.url)), outFile: join(dir, 'rewriter', 'hook.wasm') });
+    const config = join(dir, 'rewrite.json');
+    const hook = { name: 'a-to-b', manifest: join(dir, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 };
+    writeFileSync(config, JSON.stringify({ hooks: [hook] }));
+    const { project, home } = workspace('rewrite');
+    writeFileSync(join(project, 'notes.txt'), 'old line\n');
+    hookbox = await hookboxHooks({ config, logDir: join(dir, 'rewrite', 'logs') });
+    const result = await run(hookbox.hooks, project, home, [
+      bash('echo A > out.txt'),
+      { toolUses: [{ name: 'Read', input: { file_path: join(project, 'notes.txt') } }] },
+      { toolUses: [{ name: 'Edit', input: { file_path: join(project, 'notes.txt'), old_string: 'old line', new_string: 'echo A again' } }] },
+    ]);
+    expect(result?.subtype).toBe('success');
+    expect(readFileSync(join(project, 'out.txt'), 'utf8'), 'the rewritten command ran').toBe('B\n');
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8'), 'the denied Edit did not run').toBe('old line\n');
+    expect(mock().shown()).toContain('could not be applied in the Claude Agent SDK (Edit: Edit takes old and new strings');
   }, TIMEOUT);
 
   it("a hook's ask goes to the app's canUseTool; with none the call is refused", async () => {

@@ -85,7 +85,7 @@ describe('the way back of a rewrite: exact', () => {
     });
     expect(await plugin(kiloBridge, 'tool.execute.before', 'write', { filePath: `${CWD}/a.txt`, content: 'x' })).toStrictEqual({ args: { filePath: `${CWD}/b.txt`, content: 'x' } });
     expect(await plugin(piBridge, 'tool_call', 'bash', { command: 'echo A > out.txt', timeout: 9 })).toStrictEqual({ args: { command: 'echo B > out.txt', timeout: 9 } });
-    expect(await plugin(piBridge, 'tool_call', 'read', { path: 'a.txt', offset: 2 })).toStrictEqual({ args: { path: 'b.txt', offset: 2 } });
+    expect(await plugin(piBridge, 'tool_call', 'read', { path: 'a.txt', offset: 2 })).toStrictEqual({ args: { path: `${CWD}/b.txt`, offset: 2 } }); // a changed path goes back absolute
   });
 });
 
@@ -100,7 +100,7 @@ describe('the way back of a rewrite: not exact, or no field — a deny naming th
     for (const [agent, answered] of edits) {
       const text = JSON.stringify(await answered);
       expect(text, agent).toContain(`${UNAPPLIED} ${agent}`);
-      expect(text, agent).toContain('an edit names old and new text');
+      expect(text, agent).toContain('takes old and new strings');
       expect(text, agent).not.toMatch(/tool_input|modifiedArgs|"args"/);
     }
   });
@@ -124,6 +124,6 @@ describe('the way back of a rewrite: not exact, or no field — a deny naming th
     const text = JSON.stringify(await answer(clineBridge, event, 'PreToolUse'));
     expect(text).toContain(`${UNAPPLIED} Cline CLI`);
     expect(text).toContain('echo B > out.txt');
-    expect(clineBridge.rewriteInput).toBeUndefined();
+    expect(clineBridge.rewriteBack).toBeUndefined();
   });
 });

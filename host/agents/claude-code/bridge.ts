@@ -5,6 +5,7 @@ import { CLAUDE_CODE_SEAM_EVENTS } from './protocol.ts';
 import { claudeCodeProbe } from './probe.ts';
 import { claudeCodeSetup } from './setup.ts';
 import { fromClaudeCodeTool } from './tools.ts';
+import { CLAUDE_CODE_REWRITES } from './rewrites.ts';
 
 /**
  * A replaced result as Claude Code 2.1.328 takes it: `updatedToolOutput`
@@ -35,6 +36,7 @@ export const claudeCodeBridge: AgentBridge<'claude-code'> = claudeFormatBridge({
   fromToolResponse: claudeCodeToolResponse,
   replacedOutput,
   replaceable: new Set(['bash', 'read_file']),
+  rewrites: CLAUDE_CODE_REWRITES,
   projectDirVariable: 'CLAUDE_PROJECT_DIR',
   setup: claudeCodeSetup,
   probe: claudeCodeProbe,

@@ -21,7 +21,8 @@ export const CLAUDE_CODE_SEAM_EVENTS = {
   'tools/pre-execute': [
     {
       event: 'PreToolUse',
-      answers: 'deny / ask → `permissionDecision` + reason; allow → no answer (Claude Code\'s own permission rules still apply)',
+      answers:
+        'deny / ask → `permissionDecision` + reason; allow → no answer (Claude Code\'s own permission rules still apply); a rewrite → `permissionDecision: "allow"` + `updatedInput` (the tool\'s own input) + the note as `additionalContext`, or a deny where it has no exact way back (claude-code/rewrites.ts)',
     },
   ],
   'tools/post-execute': [

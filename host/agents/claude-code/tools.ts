@@ -12,7 +12,7 @@ import { claudeShapedInput } from '../claude-format/copilot-shapes.ts';
  * user's file to build it (no race with the agent's own read, no file-sized
  * payloads, no content the model did not write handed to a hook).
  */
-export const CLAUDE_CODE_TOOLS: readonly AgentToolRow[] = [
+export const CLAUDE_CODE_TOOLS = [
   { tool: 'Bash', as: 'bash', how: '`{command, timeout}` → `{command, timeoutMs}` (`description` dropped)' },
   { tool: 'Read', as: 'read_file', how: '`{file_path}` → `{path}` (`offset`, `limit`, `pages` dropped); Copilot CLI\'s `{path}` alike' },
   { tool: 'Write', as: 'write_file', how: '`{file_path, content}` → `{path, content}`; Copilot CLI\'s `{path, file_text}` alike' },
@@ -54,7 +54,10 @@ export const CLAUDE_CODE_TOOLS: readonly AgentToolRow[] = [
   { tool: 'AskUserQuestion', as: 'AskUserQuestion', how: 'passed: asks the person (not offered headless)' },
   { tool: 'ListMcpResourcesTool', as: 'ListMcpResourcesTool', how: 'passed: lists MCP resources' },
   { tool: 'ReadMcpResourceTool', as: 'ReadMcpResourceTool', how: 'passed: reads an MCP resource' },
-];
+] as const satisfies readonly AgentToolRow[];
+
+/** A tool of Claude Code's table, by name (the rewrite table is keyed by them). */
+export type ClaudeCodeTool = (typeof CLAUDE_CODE_TOOLS)[number]['tool'];
 
 const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit']);
 

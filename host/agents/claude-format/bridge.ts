@@ -25,6 +25,8 @@ import { claudeNamedLifecycleAnswers, claudePermissionAnswer } from '../lifecycl
 import { notificationEvent, permissionRequestEvent, preCompactEvent, sessionEndEvent, subagentStartEvent, subagentStopEvent } from '../lifecycle-events.ts';
 import { CLAUDE_FORMAT_EVENT_SCHEMAS, type ClaudeFormatEvent, CopilotToolResultSchema } from './protocol.ts';
 import { safeContext, safeText } from '../event-input.ts';
+import { type RewriteBack, type RewriteWay, rewriteBack } from '../tool-rewrite.ts';
+import { rewrittenCallNote, unappliedRewriteText } from '../../loop/reactions.ts';
 
 /**
  * What sets one agent of the Claude hook format apart (Claude Code, Qwen
@@ -51,6 +53,13 @@ export interface ClaudeFormatDialect<N extends string> {
    * the replacement is a block). Absent: the agent takes none.
    */
   replacedOutput?(event: AgentSeamEvent<'tools/post-execute'>, content: string): Record<string, unknown> | undefined;
+  /**
+   * How each of the agent's tools takes a pre-tool rewrite back as
+   * `updatedInput` (keyed by its tool table's names, tool-rewrite.ts), or one
+   * way for every tool (a deny, where the agent's honouring of `updatedInput`
+   * is not measured).
+   */
+  readonly rewrites: Readonly<Record<string, RewriteWay>> | RewriteWay;
   /** The hookbox tools `replacedOutput` answers for (what the server may leave a replacement to). */
   readonly replaceable: ReadonlySet<string>;
   /**
@@ -93,7 +102,13 @@ function readersFor(dialect: ClaudeFormatDialect<string>): EventReaders<ClaudeFo
     SessionStart: sessionStartEvent,
     UserPromptSubmit: (read) =>
       dialect.isFollowUpPrompt?.(read.data.prompt as string) === true ? { kind: 'pass', event: read.event, sessionId: read.sessionId, answer: NO_OPINION } : promptEvent(read),
-    PreToolUse: (read) => oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallId(dialect.name, read.data), ...toolCall(read) }),
+    PreToolUse: (read) =>
+      oneSeam(
+        read,
+        'tools/pre-execute',
+        { toolCallId: toolCallId(dialect.name, read.data), ...toolCall(read) },
+        { agentCall: { toolName: read.data.tool_name as string, input: read.data.tool_input as Record<string, unknown> } },
+      ),
     PostToolUse: postToolUse,
     PostToolUseFailure: postToolUse,
     Stop: stopEvent('last_assistant_message'),
@@ -127,12 +142,42 @@ function permission(decision: 'deny' | 'ask', reason: string): AgentAnswer {
   return jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: safeText(reason) } });
 }
 
+/** A rewrite by the dialect's ways, onto the agent's call the event carried. */
+function rewriteFor(dialect: ClaudeFormatDialect<string>, event: AgentSeamEvent<'tools/pre-execute'>, args: Readonly<Record<string, unknown>>): RewriteBack {
+  if (event.agentCall === undefined) return { kind: 'deny', why: 'the event carried no tool call of the agent to rewrite' };
+  const ways = 'kind' in dialect.rewrites ? { [event.agentCall.toolName]: dialect.rewrites as RewriteWay } : (dialect.rewrites as Readonly<Record<string, RewriteWay>>);
+  return rewriteBack(ways, { call: event.agentCall, before: event.payload.arguments, after: args, cwd: event.cwd });
+}
+
+/**
+ * A rewritten call the agent takes: `permissionDecision: "allow"` with the
+ * agent's own input as `updatedInput` (Claude Code applies `updatedInput`
+ * only with allow or ask, and ask cannot be answered in `-p` mode), and the
+ * model's note (the one rule, "The model's view") as `additionalContext`.
+ * The server asked `rewriteBack` first; a rewrite with no way back here is a
+ * deny all the same (the backstop).
+ */
+function rewrittenAnswer(dialect: ClaudeFormatDialect<string>, event: AgentSeamEvent<'tools/pre-execute'>, args: Readonly<Record<string, unknown>>): AgentAnswer {
+  const back = rewriteFor(dialect, event, args);
+  if (back.kind === 'deny') return permission('deny', unappliedRewriteText(dialect.label, { ...args }, back.why));
+  return jsonAnswer({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      permissionDecisionReason: 'rewritten by a hookbox hook',
+      updatedInput: back.input,
+      additionalContext: safeContext(rewrittenCallNote([], { ...args })),
+    },
+  });
+}
+
 function answerFor(dialect: ClaudeFormatDialect<string>): AgentBridge['answer'] {
   return answerBySeam({
   'agent/session-start': (start) => contextAnswer('SessionStart', start.additionalContext),
   'agent/prompt-submit': (prompt) =>
     prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),
-  'tools/pre-execute': (pre) => {
+  'tools/pre-execute': (pre, event) => {
+    if (pre.action === 'allow' && pre.arguments !== undefined) return rewrittenAnswer(dialect, event as AgentSeamEvent<'tools/pre-execute'>, pre.arguments);
     // hookbox's allow is "no objection": answering "allow" would skip Claude Code's own permission prompt.
     if (pre.action === 'allow') return NO_OPINION;
     return permission(pre.action, pre.reason ?? (pre.action === 'ask' ? 'a hookbox hook asks for confirmation' : 'denied by a hookbox hook'));
@@ -191,6 +236,7 @@ export function claudeFormatBridge<N extends string>(dialect: ClaudeFormatDialec
     canReplace: { prompt: false, toolResult: (toolName) => dialect.replaceable.has(toolName) },
     toSeam: toSeamBy(dialect.table, CLAUDE_FORMAT_EVENT_SCHEMAS, readersFor(dialect), claudeFormatFrame),
     answer: answerFor(dialect),
+    rewriteBack: (event, args) => rewriteFor(dialect, event, args),
     failClosed: failClosedFor(dialect),
     ...(dialect.projectDirVariable !== undefined && { projectDirVariable: dialect.projectDirVariable }),
     setup: dialect.setup,

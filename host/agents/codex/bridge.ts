@@ -1,5 +1,5 @@
 import { fromProtocolToolResponse } from '../tool-names.ts';
-import type { AgentAnswer, AgentBridge } from '../agent-bridge.ts';
+import type { AgentAnswer, AgentBridge, AgentSeamEvent } from '../agent-bridge.ts';
 import {
   CONTINUE_REASON,
   NO_OPINION,
@@ -23,6 +23,8 @@ import { CODEX_EVENTS, CODEX_EVENT_SCHEMAS, CODEX_SEAM_EVENTS } from './protocol
 import { codexProbe } from './probe.ts';
 import { codexSetup } from './setup.ts';
 import { fromCodexTool } from './tools.ts';
+import { codexRewriteBack } from './rewrites.ts';
+import { rewrittenCallNote, unappliedRewriteText } from '../../loop/reactions.ts';
 import { safeContext, safeText } from '../event-input.ts';
 
 /** Codex's events: a tool event can be several hookbox calls (a patch touching several files). */
@@ -32,8 +34,9 @@ const toSeam = toSeamBy(CODEX_SEAM_EVENTS, CODEX_EVENT_SCHEMAS, {
   PreToolUse: (read) => {
     const { event, sessionId, cwd, data } = read;
     const calls = fromCodexTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
+    const agentCall = { toolName: data.tool_name as string, input: data.tool_input as Record<string, unknown> };
     return toolEvents(calls, data.tool_use_id as string, (call, id) =>
-      seamEvent(event, sessionId, cwd, 'tools/pre-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments }),
+      seamEvent(event, sessionId, cwd, 'tools/pre-execute', { toolCallId: id, toolName: call.toolName, arguments: call.arguments }, { agentCall }),
     );
   },
   PostToolUse: (read) => {
@@ -58,11 +61,37 @@ function deny(reason: string): AgentAnswer {
   return jsonAnswer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: safeText(reason) } });
 }
 
+/** A rewrite mapped back onto the call the event carried (rewrites.ts). */
+function rewriteBack(event: AgentSeamEvent<'tools/pre-execute'>, args: Readonly<Record<string, unknown>>): ReturnType<typeof codexRewriteBack> {
+  if (event.agentCall === undefined) return { kind: 'deny', why: 'the event carried no tool call of the agent to rewrite' };
+  return codexRewriteBack({ call: event.agentCall, before: event.payload.arguments, after: args, cwd: event.cwd });
+}
+
+/**
+ * A rewritten call Codex runs: `permissionDecision: "allow"` with the tool's
+ * own input as `updatedInput`, and the model's note as `additionalContext`
+ * (the one rule). The server asked `rewriteBack` first; this is the backstop.
+ */
+function rewrittenAnswer(event: AgentSeamEvent<'tools/pre-execute'>, args: Readonly<Record<string, unknown>>): AgentAnswer {
+  const back = rewriteBack(event, args);
+  if (back.kind === 'deny') return deny(unappliedRewriteText('Codex', { ...args }, back.why));
+  return jsonAnswer({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      permissionDecisionReason: 'rewritten by a hookbox hook',
+      updatedInput: back.input,
+      additionalContext: safeContext(rewrittenCallNote([], { ...args })),
+    },
+  });
+}
+
 const answer = answerBySeam({
   'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) =>
     prompt.action === 'block' ? jsonAnswer({ decision: 'block', reason: safeText(prompt.reason) }) : contextAnswer('UserPromptSubmit', prompt.additionalContext),
-  'tools/pre-execute': (pre) => {
+  'tools/pre-execute': (pre, event) => {
+    if (pre.action === 'allow' && pre.arguments !== undefined) return rewrittenAnswer(event as AgentSeamEvent<'tools/pre-execute'>, pre.arguments);
     // allow = "no objection": Codex's own approval policy still applies.
     if (pre.action === 'allow') return NO_OPINION;
     if (pre.action === 'deny') return deny(pre.reason);
@@ -111,6 +140,7 @@ export const codexBridge: AgentBridge<'codex'> = {
   canReplace: { prompt: false, toolResult: true },
   toSeam,
   answer,
+  rewriteBack,
   failClosed,
   setup: codexSetup,
   probe: codexProbe,

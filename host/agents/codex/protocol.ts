@@ -25,7 +25,7 @@ export const CODEX_SEAM_EVENTS = {
     {
       event: 'PreToolUse',
       answers:
-        'deny → `permissionDecision: "deny"` + reason (the model reads "Command blocked by PreToolUse hook: <reason>"); ask → deny (Codex hooks cannot ask); allow → no answer',
+        'deny → `permissionDecision: "deny"` + reason (the model reads "Command blocked by PreToolUse hook: <reason>"); ask → deny (Codex hooks cannot ask); allow → no answer; a rewrite → `permissionDecision: "allow"` + `updatedInput` for a shell call (its own form), a deny for `apply_patch` (codex/rewrites.ts)',
     },
   ],
   'tools/post-execute': [

@@ -12,7 +12,7 @@ const PATCH_TOOL = 'apply_patch';
  * checks the binary against, and the names Codex gives its hooks), and how
  * each reaches hookbox's hooks.
  */
-export const CODEX_TOOLS: readonly AgentToolRow[] = [
+export const CODEX_TOOLS = [
   { tool: 'Bash', as: 'bash', how: '`{command}` → `{command}` (what Codex tells hooks for every shell call); a command that runs `apply_patch` also → its `write_file`s' },
   { tool: 'exec_command', as: 'bash', how: '`{cmd}` → `{command}`; `apply_patch <<EOF … EOF` also → its `write_file`s, from where the script\'s `cd`s lead (a `cd` only the shell can follow flags them `_hookbox.workdirUnknown`)' },
   { tool: 'shell', as: 'bash', how: '`{command: [argv]}` → `{command}` (argv quoted); `["apply_patch", patch]` and `["bash", "-lc", "apply_patch <<EOF…"]` also → its `write_file`s' },
@@ -31,7 +31,10 @@ export const CODEX_TOOLS: readonly AgentToolRow[] = [
   { tool: 'list_mcp_resources', as: 'list_mcp_resources', how: 'passed: lists MCP resources' },
   { tool: 'list_mcp_resource_templates', as: 'list_mcp_resource_templates', how: 'passed: lists MCP resource templates' },
   { tool: 'read_mcp_resource', as: 'read_mcp_resource', how: 'passed: reads an MCP resource' },
-];
+] as const satisfies readonly AgentToolRow[];
+
+/** A tool of Codex's table, by name (the rewrite table is keyed by them). */
+export type CodexTool = (typeof CODEX_TOOLS)[number]['tool'];
 
 /**
  * One Codex tool call → the hookbox tool call(s) hooks decide on, by the
@@ -89,6 +92,6 @@ function shellCall(input: Readonly<Record<string, unknown>>): { command: string;
   return undefined;
 }
 
-function quoteWord(word: string): string {
+export function quoteWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

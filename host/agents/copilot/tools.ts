@@ -1,7 +1,7 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { copilotResult } from '../claude-format/copilot-shapes.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
-import { EDIT_INEXACT, wayBackBy } from '../rewrite-back.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -64,13 +64,14 @@ export function fromCopilotResult(result: { readonly resultType: string; readonl
 }
 
 /**
- * The way back of a rewrite (rewrite-back.ts): preToolUse's `modifiedArgs`
- * are the tool's arguments, sent whole with every key Copilot sent kept;
- * `edit`'s old/new strings cannot carry a rewritten content (its path can change).
+ * How each Copilot CLI tool takes a rewrite back as preToolUse's
+ * `modifiedArgs`, the tool's whole arguments with every key Copilot sent
+ * kept; `edit` only when its path changed (old/new strings); a passed tool never.
  */
-export const copilotRewriteInput = wayBackBy('Copilot CLI', fromCopilotTool, {
-  bash: { keys: { command: 'command' } },
-  view: { keys: { path: 'path' }, paths: ['path'] },
-  create: { keys: { path: 'path', content: 'file_text' }, paths: ['path'] },
-  edit: { keys: { path: 'path' }, paths: ['path'], inexact: EDIT_INEXACT },
-});
+export const COPILOT_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(COPILOT_TOOLS.map((row) => [row.tool, PASSED])),
+  bash: shellWay('command'),
+  view: fileWay('path'),
+  create: fileWay('path', 'file_text'),
+  edit: editWay('path', 'edit'),
+};

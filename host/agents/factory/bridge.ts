@@ -1,5 +1,6 @@
 import type { AgentBridge } from '../agent-bridge.ts';
 import { claudeFormatBridge } from '../claude-format/bridge.ts';
+import { denyWay } from '../tool-rewrite.ts';
 import { FACTORY_SEAM_EVENTS } from './protocol.ts';
 import { factoryProbe } from './probe.ts';
 import { factorySetup } from './setup.ts';
@@ -18,6 +19,8 @@ export const factoryBridge: AgentBridge<'factory'> = claudeFormatBridge({
   fromTool: fromFactoryTool,
   fromToolResponse: fromFactoryToolResponse,
   replaceable: new Set(),
+  // Until a real run shows the binary applies the Claude format's `updatedInput`, a rewrite is a deny (never run unrewritten).
+  rewrites: denyWay('it is not measured to apply a hook\'s updatedInput'),
   projectDirVariable: 'FACTORY_PROJECT_DIR',
   setup: factorySetup,
   probe: factoryProbe,

@@ -23,8 +23,10 @@ import { geminiProbe } from './probe.ts';
 import { safeContext, safeText } from '../event-input.ts';
 import { geminiSetup } from './setup.ts';
 import { unappliedRewriteText } from '../../loop/reactions.ts';
-import { rewriteBack } from '../rewrite-back.ts';
-import { fromGeminiTool, fromGeminiToolResponse, geminiRewriteInput } from './tools.ts';
+import { rewriteBackBy } from '../rewrite-back.ts';
+import { GEMINI_REWRITES, fromGeminiTool, fromGeminiToolResponse } from './tools.ts';
+
+const rewriteBack = rewriteBackBy(GEMINI_REWRITES);
 
 /** Gemini CLI's events: its tool events carry no call id, so one is derived from the call. */
 const toSeam = toSeamBy(GEMINI_SEAM_EVENTS, GEMINI_EVENT_SCHEMAS, {
@@ -33,8 +35,8 @@ const toSeam = toSeamBy(GEMINI_SEAM_EVENTS, GEMINI_EVENT_SCHEMAS, {
   BeforeTool: (read) => {
     const { cwd, data } = read;
     const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-    const agentTool = { name: data.tool_name as string, input: data.tool_input as Record<string, unknown> };
-    return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call }, { agentTool });
+    const agentCall = { toolName: data.tool_name as string, input: data.tool_input as Record<string, unknown> };
+    return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call }, { agentCall });
   },
   AfterTool: (read) => {
     const { cwd, data } = read;
@@ -58,8 +60,8 @@ const answer = answerBySeam({
   'tools/pre-execute': (pre, event) => {
     if (pre.action === 'allow' && pre.arguments !== undefined) {
       // Gemini merges tool_input over the call's arguments: the full input goes, every key the agent sent kept.
-      const back = rewriteBack(geminiRewriteInput, event, pre.arguments);
-      if ('reason' in back) return deny(unappliedRewriteText('Gemini CLI', pre.arguments));
+      const back = rewriteBack(event, pre.arguments);
+      if (back.kind === 'deny') return deny(unappliedRewriteText('Gemini CLI', pre.arguments, back.why));
       return jsonAnswer({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: back.input } });
     }
     if (pre.action === 'allow') return NO_OPINION;
@@ -111,5 +113,5 @@ export const geminiBridge: AgentBridge<'gemini'> = {
   projectDirVariable: 'GEMINI_PROJECT_DIR',
   setup: geminiSetup,
   probe: geminiProbe,
-  rewriteInput: geminiRewriteInput,
+  rewriteBack,
 };

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
-import { EDIT_INEXACT, wayBackBy } from '../rewrite-back.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -102,16 +102,17 @@ export function fromGeminiToolResponse(toolName: string, response: unknown): Too
 }
 
 /**
- * The way back of a rewrite (rewrite-back.ts): `BeforeTool`'s
- * `hookSpecificOutput.tool_input` is merged over the call's arguments, so the
- * full input goes back and a dropped key has no way back; `replace`'s old/new
- * strings cannot carry a rewritten content (its path can change).
+ * How each Gemini CLI tool takes a rewrite back as BeforeTool's
+ * `hookSpecificOutput.tool_input`, which Gemini merges over the call's
+ * arguments: the whole input goes back, every key it sent kept
+ * (`description`, `dir_path`, `start_line`); `replace` only when its path
+ * changed (old/new strings); a passed tool never.
  */
-const FILE_KEYS = ['file_path', 'absolute_path', 'path'];
-export const geminiRewriteInput = wayBackBy('Gemini CLI', fromGeminiTool, {
-  run_shell_command: { keys: { command: 'command' } },
-  read_file: { keys: { path: FILE_KEYS }, paths: ['path'] },
-  write_file: { keys: { path: FILE_KEYS, content: 'content' }, paths: ['path'] },
-  replace: { keys: { path: FILE_KEYS }, paths: ['path'], inexact: EDIT_INEXACT },
-  list_directory: { keys: { path: ['dir_path', 'path'] }, paths: ['path'] },
-});
+export const GEMINI_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(GEMINI_TOOLS.map((row) => [row.tool, PASSED])),
+  run_shell_command: shellWay('command'),
+  read_file: fileWay('file_path'),
+  write_file: fileWay('file_path', 'content'),
+  replace: editWay('file_path', 'replace'),
+  list_directory: fileWay('dir_path'),
+};

@@ -1,5 +1,5 @@
-import { OPENCODE_TOOLS, OPENCODE_WAY_BACK, fromOpenCodeTool } from '../opencode/tools.ts';
-import type { WayBackTable } from '../rewrite-back.ts';
+import { OPENCODE_REWRITES, OPENCODE_TOOLS, fromOpenCodeTool } from '../opencode/tools.ts';
+import { PASSED, type RewriteWay, shellWay } from '../tool-rewrite.ts';
 import type { OurToolCall } from '../tool-names.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
@@ -46,5 +46,9 @@ export function fromKiloTool(toolName: string, input: Readonly<Record<string, un
   return typeof action === 'string' && command === undefined ? passedCall(KILO_TOOLS, toolName, input) : unmapped();
 }
 
-/** The way back of a rewrite: OpenCode's, and a background process's command (rewrite-back.ts). */
-export const KILO_WAY_BACK: WayBackTable = { ...OPENCODE_WAY_BACK, background_process: { keys: { command: 'command' } } };
+/** How each Kilo CLI tool takes a rewrite back: OpenCode's ways, a background process's command as a shell's. */
+export const KILO_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(KILO_TOOLS.map((row) => [row.tool, PASSED])),
+  ...OPENCODE_REWRITES,
+  background_process: shellWay('command'),
+};

@@ -6,8 +6,9 @@ import type { OurToolCall } from '../tool-names.ts';
 import { OPENCODE_EVENT_SCHEMAS, OPENCODE_SEAM_EVENTS, type OpenCodeEvent } from './protocol.ts';
 import { openCodeProbe } from './probe.ts';
 import { openCodeSetup } from './setup.ts';
-import { OPENCODE_WAY_BACK, fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
-import { type WayBackTable, wayBackBy } from '../rewrite-back.ts';
+import { OPENCODE_REWRITES, fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
+import { rewriteBackBy } from '../rewrite-back.ts';
+import type { RewriteWay } from '../tool-rewrite.ts';
 
 /**
  * What sets one agent of OpenCode's plugin API apart (OpenCode, Kilo CLI):
@@ -23,7 +24,7 @@ export interface OpenCodeDialect<N extends string> {
   /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
   fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
   /** The way back of a rewrite, per tool of the agent's (the plugin replaces `output.args`). */
-  readonly wayBack: WayBackTable;
+  readonly rewrites: Readonly<Record<string, RewriteWay>>;
   readonly setup: AgentSetup;
   readonly probe: AgentProbe;
 }
@@ -38,7 +39,7 @@ function readersFor(dialect: OpenCodeDialect<string>): EventReaders<OpenCodeEven
     'session.created': (read) => oneSeam(read, 'agent/session-start', { source: 'startup' }),
     'chat.message': (read) => oneSeam(read, 'agent/prompt-submit', { content: read.data.text as string, source: 'api' }),
     'tool.execute.before': (read) =>
-      oneSeam(read, 'tools/pre-execute', call(read), { agentTool: { name: read.data.tool_name as string, input: read.data.input as Record<string, unknown> } }),
+      oneSeam(read, 'tools/pre-execute', call(read), { agentCall: { toolName: read.data.tool_name as string, input: read.data.input as Record<string, unknown> } }),
     'tool.execute.after': (read) => {
       const { data } = read;
       const result: ToolResult = fromOpenCodeToolOutput(data.tool_name as string, data.output as string, data.exit_code as number | undefined);
@@ -65,18 +66,18 @@ function failClosedFor(dialect: OpenCodeDialect<string>): AgentBridge['failClose
 
 /** The bridge of one agent of OpenCode's plugin API. */
 export function openCodeFormatBridge<N extends string>(dialect: OpenCodeDialect<N>): AgentBridge<N> {
-  const rewriteInput = wayBackBy(dialect.label, dialect.fromTool, dialect.wayBack);
+  const rewriteBack = rewriteBackBy(dialect.rewrites);
   return {
     name: dialect.name,
     label: dialect.label,
     events: eventRows(dialect.table),
     canReplace: PLUGIN_CAN_REPLACE,
     toSeam: toSeamBy(dialect.table, OPENCODE_EVENT_SCHEMAS, readersFor(dialect)),
-    answer: answerBySeam(pluginSeamAnswers(dialect.label, rewriteInput)),
+    answer: answerBySeam(pluginSeamAnswers(dialect.label, rewriteBack)),
     failClosed: failClosedFor(dialect),
     setup: dialect.setup,
     probe: dialect.probe,
-    rewriteInput,
+    rewriteBack,
   };
 }
 
@@ -86,7 +87,7 @@ export const openCodeBridge: AgentBridge<'opencode'> = openCodeFormatBridge({
   label: 'OpenCode',
   table: OPENCODE_SEAM_EVENTS,
   fromTool: fromOpenCodeTool,
-  wayBack: OPENCODE_WAY_BACK,
+  rewrites: OPENCODE_REWRITES,
   setup: openCodeSetup,
   probe: openCodeProbe,
 });

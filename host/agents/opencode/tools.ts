@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
-import { EDIT_INEXACT, type WayBackTable } from '../rewrite-back.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -63,14 +63,15 @@ export function fromOpenCodeToolOutput(toolName: string, output: string, exitCod
 }
 
 /**
- * The way back of a rewrite (rewrite-back.ts): the plugin replaces
- * `output.args` of `tool.execute.before` with the input sent back, every key
- * OpenCode sent kept; `edit`'s old/new strings cannot carry a rewritten
- * content (its path can change).
+ * How each OpenCode tool takes a rewrite back: the plugin replaces the keys
+ * of `tool.execute.before`'s `output.args` with the input sent back, every
+ * key OpenCode sent kept; `edit` only when its path changed (old/new
+ * strings); a passed tool never.
  */
-export const OPENCODE_WAY_BACK: WayBackTable = {
-  bash: { keys: { command: 'command' } },
-  read: { keys: { path: 'filePath' }, paths: ['path'] },
-  write: { keys: { path: 'filePath', content: 'content' }, paths: ['path'] },
-  edit: { keys: { path: 'filePath' }, paths: ['path'], inexact: EDIT_INEXACT },
+export const OPENCODE_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(OPENCODE_TOOLS.map((row) => [row.tool, PASSED])),
+  bash: shellWay('command'),
+  read: fileWay('filePath'),
+  write: fileWay('filePath', 'content'),
+  edit: editWay('filePath', 'edit'),
 };

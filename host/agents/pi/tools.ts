@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
-import { EDIT_INEXACT, wayBackBy } from '../rewrite-back.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -77,16 +77,18 @@ export function fromPiToolResult(toolName: string, content: readonly { type: str
 }
 
 /**
- * The way back of a rewrite (rewrite-back.ts): pi's `tool_call` event lets
- * an extension change `event.input` in place (pi 0.73, `ToolCallEvent`: "no
- * re-validation is performed after mutation"), so the extension replaces it
- * with the input sent back, every key pi sent kept; `edit`'s old/new text
- * pairs cannot carry a rewritten content (its path can change).
+ * How each pi tool takes a rewrite back: pi's `tool_call` event lets an
+ * extension change `event.input` in place (pi 0.73.1, `ToolCallEvent`: "no
+ * re-validation is performed after mutation"), so the extension replaces its
+ * keys with the input sent back, every key pi sent kept (`timeout`,
+ * `offset`); `edit` only when its path changed (old/new text pairs); a passed
+ * tool never.
  */
-export const piRewriteInput = wayBackBy('pi', fromPiTool, {
-  bash: { keys: { command: 'command' } },
-  read: { keys: { path: 'path' }, paths: ['path'] },
-  write: { keys: { path: 'path', content: 'content' }, paths: ['path'] },
-  edit: { keys: { path: 'path' }, paths: ['path'], inexact: EDIT_INEXACT },
-  ls: { keys: { path: 'path' }, paths: ['path'] },
-});
+export const PI_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(PI_TOOLS.map((row) => [row.tool, PASSED])),
+  bash: shellWay('command'),
+  read: fileWay('path'),
+  write: fileWay('path', 'content'),
+  edit: editWay('path', 'edit'),
+  ls: fileWay('path'),
+};
