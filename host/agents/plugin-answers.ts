@@ -1,4 +1,6 @@
+import { unappliedRewriteText } from '../loop/reactions.ts';
 import type { AgentAnswer, AgentBridge } from './agent-bridge.ts';
+import type { BridgeRewriteBack } from './rewrite-back.ts';
 import { CONTINUE_REASON, NO_OPINION, UNMAPPED_SEAM_ANSWERS, WITHHELD_OUTPUT, type SeamAnswers, askAsDeny, jsonAnswer } from './bridge-parts.ts';
 import { safeContext, safeText } from './event-input.ts';
 
@@ -8,7 +10,7 @@ import { safeContext, safeText } from './event-input.ts';
  * both, which the plugin client (`plugin-client.mjs`) checks and each
  * plugin turns into its agent's own terms. Empty = no opinion.
  *
- * - pre-tool: `{deny: reason}`
+ * - pre-tool: `{deny: reason}`, `{args}` (a rewrite: the tool's whole new input, which the plugin puts in place of the agent's)
  * - post-tool: `{content, isError?}` (the text the model reads in place of the output), `{context}` (appended to it)
  * - prompt: `{block: reason}`, `{text}` (a rewritten prompt), `{context}` (a message before the prompt)
  * - session start: `{context}`
@@ -17,6 +19,7 @@ import { safeContext, safeText } from './event-input.ts';
  */
 export type PluginAnswer =
   | { readonly deny: string }
+  | { readonly args: Record<string, unknown> }
   | { readonly content: string; readonly isError?: boolean; readonly context?: string }
   | { readonly context: string }
   | { readonly block: string }
@@ -32,7 +35,7 @@ function answer(value: PluginAnswer): AgentAnswer {
  * ask ("pi", "OpenCode"): an ask is a deny there (a plugin has no one to ask
  * headless, and pi's and OpenCode's confirmations are outside the hook).
  */
-export function pluginSeamAnswers(agent: string): SeamAnswers {
+export function pluginSeamAnswers(agent: string, rewriteBack?: BridgeRewriteBack): SeamAnswers {
   const context = (text: string | undefined) => (text === undefined ? {} : { context: safeContext(text) });
   return {
     ...UNMAPPED_SEAM_ANSWERS,
@@ -42,7 +45,11 @@ export function pluginSeamAnswers(agent: string): SeamAnswers {
       if (prompt.content !== undefined && prompt.content !== event.payload.content) return answer({ text: safeContext(prompt.content), ...context(prompt.additionalContext) });
       return prompt.additionalContext === undefined ? NO_OPINION : answer({ context: safeContext(prompt.additionalContext) });
     },
-    'tools/pre-execute': (pre) => {
+    'tools/pre-execute': (pre, event) => {
+      if (pre.action === 'allow' && pre.arguments !== undefined) {
+        const back = rewriteBack?.(event, pre.arguments) ?? { kind: 'deny', why: `${agent} takes no rewritten input` };
+        return answer(back.kind === 'deny' ? { deny: safeText(unappliedRewriteText(agent, pre.arguments, back.why)) } : { args: back.input });
+      }
       if (pre.action === 'allow') return NO_OPINION;
       if (pre.action === 'deny') return answer({ deny: safeText(pre.reason ?? 'denied by a hookbox hook') });
       return answer({ deny: safeText(askAsDeny(`a hook in ${agent}`, pre.reason)) });

@@ -33,6 +33,8 @@ const Text = z.string().max(MAX_TEXT);
 /** The plugin vocabulary (plugin-answers.ts), each answer exactly one of these shapes. */
 const AnswerSchema = z.union([
   z.strictObject({ deny: Text }),
+  // A rewrite: the tool's whole new input, put in place of the agent's (bounded by MAX_ANSWER, as every reply).
+  z.strictObject({ args: z.record(z.string(), z.unknown()) }),
   z.strictObject({ content: Text, isError: z.boolean().optional(), context: Text.optional() }),
   z.strictObject({ block: Text }),
   z.strictObject({ text: Text, context: Text.optional() }),
@@ -52,6 +54,16 @@ export function printable(text, multiLine = false) {
     multiLine && (char === '\n' || char === '\t') ? char : `\\u{${char.codePointAt(0).toString(16)}}`,
   );
   return shown.length > MAX_TEXT ? `${shown.slice(0, MAX_TEXT)}…` : shown;
+}
+
+/**
+ * A rewrite's input put in place of the agent's own, in the object the agent
+ * runs the call with: keys it no longer has removed, the rest set (the
+ * bridge sent the whole input, every key the agent sent kept).
+ */
+export function replaceInput(target, input) {
+  for (const key of Object.keys(target)) if (!Object.hasOwn(input, key)) delete target[key];
+  Object.assign(target, input);
 }
 
 /** The closed answer for an event of `kind` ('preTool' | 'postTool' | 'prompt' | 'let-through'): host/wire.cjs's plugin forms. */
@@ -140,7 +152,7 @@ function askProcess(settings, body, deadlineMs, signal) {
 
 /** The answers each kind of event takes: any other (a result replacement for a tool call, say) is not a decision for it. */
 const ANSWER_KEYS = {
-  preTool: ['deny'],
+  preTool: ['deny', 'args'],
   postTool: ['content', 'isError', 'context'],
   prompt: ['block', 'text', 'context'],
   'let-through': ['context', 'continue'],

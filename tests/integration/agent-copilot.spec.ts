@@ -18,7 +18,8 @@ import type { StepSource } from '../helpers/mock-model/script.ts';
 import { COPILOT_BIN, agentUnavailable, hookbox, runCopilot } from '../helpers/real-agents.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
-import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
+import { commandAgentCases, type CommandProjectOptions } from './command-agent.case.ts';
+import { serveRewriteHooks, UNAPPLIED } from '../helpers/rewrite-hooks.ts';
 
 const unavailable = agentUnavailable(COPILOT_BIN, '1.0.102');
 const RUN_TIMEOUT = 300_000;
@@ -106,6 +107,26 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
       expect(JSON.stringify(chatMessages(p.mock.turns.at(-1)!))).toContain('PERMISSION-DENY-MARKER');
       const seams = new Set(lifecycleCalls(p.project).map((call) => call.seam));
       expect([...seams].sort()).toEqual(['agent/session-end', 'agent/subagent-start', 'agent/subagent-stop', 'tools/permission-request']);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (modifiedArgs); an edit whose new text a hook rewrites is denied, the model reads why', { timeout: RUN_TIMEOUT }, async () => {
+    const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
+    try {
+      let notes = '';
+      const edit: StepSource = () => ({ toolCalls: [{ name: 'edit', arguments: { path: notes, old_str: 'old', new_str: 'AAA' } }] });
+      const p = await project([bash('echo A > out.txt'), edit, { text: 'done' }], { config, socket: server.socket });
+      notes = join(p.project, 'notes.txt');
+      writeFileSync(notes, 'old\n');
+      const result = await run(p, 'write A, then edit the notes');
+      expect(result.status, result.stderr).toBe(0);
+      expect(readFileSync(join(p.project, 'out.txt'), 'utf8')).toBe('B\n');
+      expect(readFileSync(notes, 'utf8')).toBe('old\n');
+      const [, edited] = toolResults(p.mock.turns.at(-1)!);
+      expect(edited).toContain(`${UNAPPLIED} Copilot CLI`);
+      expect(edited).toContain('takes old and new strings');
     } finally {
       await server.stop();
     }

@@ -12,9 +12,11 @@ import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionResponses, geminiContents, startGeminiMock } from '../helpers/mock-model/gemini.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { GEMINI_BIN, agentUnavailable, hookbox, runGemini, writeGeminiHome } from '../helpers/real-agents.ts';
+import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
-import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
+import { commandAgentCases, type CommandProjectOptions } from './command-agent.case.ts';
+import { serveRewriteHooks, UNAPPLIED } from '../helpers/rewrite-hooks.ts';
 
 const unavailable = agentUnavailable(GEMINI_BIN, '0.61.0');
 const RUN_TIMEOUT = 300_000;
@@ -122,4 +124,30 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
       await server.stop();
     }
   });
+  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (tool_input merged over the call); an edit whose new text a hook rewrites is denied, the model reads why', { timeout: RUN_TIMEOUT }, async () => {
+    const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
+    try {
+      const p = await project(
+        (dir) => [
+          { toolCalls: [{ name: 'run_shell_command', arguments: { command: 'echo A > out.txt', description: 'write A' } }] },
+          { toolCalls: [{ name: 'replace', arguments: { file_path: join(dir, 'notes.txt'), instruction: 'rewrite the note', old_string: 'old', new_string: 'AAA' } }] },
+          { text: 'done' },
+        ],
+        { config, socket: server.socket },
+      );
+      writeFileSync(join(p.project, 'notes.txt'), 'old\n');
+      const result = await run(p, 'write A, then edit the notes');
+      expect(result.status, result.stderr).toBe(0);
+      expect(readFileSync(join(p.project, 'out.txt'), 'utf8')).toBe('B\n');
+      expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('old\n');
+      const responses = functionResponses(p.mock.turns.at(-1)!).map((response) => JSON.stringify(response));
+      expect(responses[1]).toContain(`Tool execution blocked: ${UNAPPLIED} Gemini CLI`);
+      expect(responses[1]).toContain('takes old and new strings');
+      const logs = projectSessionLogs(p.project);
+      expect(logs.text).toContain('"type":"tool/rewrite"');
+    } finally {
+      await server.stop();
+    }
+  });
+
 });

@@ -41,6 +41,7 @@ describe.skipIf(skipped)(`hookbox inside the real Kilo CLI${unavailable === unde
       asides: true,
       writeModel: (ws, url) => writeKiloProject(ws.project, url),
       shell: (command, description) => ({ toolCalls: [{ name: 'bash', arguments: { command, description } }] }),
+      edit: (filePath, oldString, newString) => ({ toolCalls: [{ name: 'edit', arguments: { filePath, oldString, newString } }] }),
       run: (home, project, prompt) => runKilo(BIN, home, project, prompt),
       // Kilo reports only an error, and exits 1.
       promptBlocked: (result) => {

@@ -32,6 +32,7 @@ describe.skipIf(skipUnless('hookbox inside the real OpenCode', unavailable))(`ho
       asides: true,
       writeModel: (ws, url) => writeOpenCodeProject(ws.project, url),
       shell: (command, description) => ({ toolCalls: [{ name: 'bash', arguments: { command, description } }] }),
+      edit: (filePath, oldString, newString) => ({ toolCalls: [{ name: 'edit', arguments: { filePath, oldString, newString } }] }),
       // A blocked prompt: OpenCode reports only an error.
       run: (home, project, prompt) => runOpenCode(BIN, home, project, prompt),
     },

@@ -64,6 +64,7 @@ describe.skipIf(skipped)(`hookbox inside the real pi${because}`, () => {
       writeModel: (ws, url) => writePiAgentDir(ws.home, url),
       // pi's bash takes no description.
       shell: (command) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] }),
+      edit: (path, oldText, newText) => ({ toolCalls: [{ name: 'edit', arguments: { path, edits: [{ oldText, newText }] } }] }),
       run: (home, project, prompt) => runPi(home, project, prompt),
       // pi asks the model nothing at all, and says why on stderr.
       promptBlocked: (result, requests) => {

@@ -76,6 +76,22 @@ describe('the plugin client inside the agent', () => {
     }
   });
 
+  it('a rewrite ({args}) is read for a tool call only, as an object, and handed on unescaped (the tool runs those bytes)', { timeout: 60_000 }, async () => {
+    const input = { command: 'echo B > out.txt', note: 'tab\there' };
+    const bodies = [JSON.stringify({ args: input }), JSON.stringify({ args: input }), '{"args":"echo B"}', '{"args":["echo B"]}', JSON.stringify({ args: input, deny: 'x' })];
+    const kinds = ['preTool', 'postTool', 'preTool', 'preTool', 'preTool'];
+    let next = 0;
+    const rewriter = await socketServer(join(root, 'rewriter.sock'), (res) => res.writeHead(200, { 'x-hookbox-exit': '0' }).end(bodies[next++]));
+    try {
+      const client = pluginClient('pi', { socket: rewriter.path, config, deadlineMs: 5_000 });
+      expect(await client.decide(tool('echo A > out.txt'), kinds[0]!)).toStrictEqual({ args: input });
+      expect(await client.decide(tool('echo A > out.txt'), kinds[1]!)).toMatchObject({ content: expect.stringMatching(/not one for this event/), isError: true });
+      for (const kind of kinds.slice(2)) expect((await client.decide(tool('echo A > out.txt'), kind)).deny).toMatch(/^hookbox: hookbox's answer is not one the plugin reads/);
+    } finally {
+      await rewriter.close();
+    }
+  });
+
   it("the plugins of OpenCode's API ask as their own agent: Kilo's posts to /hooks/kilo (its bridge reads Kilo's tools), OpenCode's to /hooks/opencode; a deny is thrown", { timeout: 60_000 }, async () => {
     const asked: string[] = [];
     const server = await socketServer(join(root, 'agents.sock'), (res) => {

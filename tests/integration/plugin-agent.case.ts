@@ -17,8 +17,9 @@ import { AWS_KEY, GITHUB_TOKEN, agentWorkspace, installHookboxInProject, writeTe
 import type { RealAgentSuite } from '../helpers/agent-suite.ts';
 import { advertisedToolNames } from '../helpers/mock-model/advertised-tools.ts';
 import { agentTurnRequests, agentTurnsOnly, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
-import type { MockModel, RecordedRequest, StepSource } from '../helpers/mock-model/script.ts';
+import type { MockModel, RecordedRequest, ScriptedStep, StepSource } from '../helpers/mock-model/script.ts';
 import { type AgentRun, hookbox } from '../helpers/real-agents.ts';
+import { UNAPPLIED, serveRewriteHooks } from '../helpers/rewrite-hooks.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { wedgedServer } from '../helpers/wedged-server.ts';
 
@@ -44,6 +45,8 @@ export interface PluginAgentDriver {
   writeModel(workspace: { project: string; home: string }, mockUrl: string): void;
   /** A model step calling the agent's shell tool. */
   shell(command: string, description: string): StepSource;
+  /** A model step calling the agent's edit tool on the absolute `path`: `oldText` becomes `newText`. */
+  edit(path: string, oldText: string, newText: string): ScriptedStep;
   /** Runs the real agent headless on `prompt`. */
   run(home: string, project: string, prompt: string): Promise<AgentRun>;
   /** What the agent shows of a blocked prompt, beyond the model never reading it (asserted here). */
@@ -147,6 +150,26 @@ export function pluginAgentCases(driver: PluginAgentDriver, suite: RealAgentSuit
     expect(result.status, result.stderr).toBe(0);
     expect(existsSync(join(p.project, 'ran.txt'))).toBe(false);
     expect(toolResults(p.turns()[1]!).join('\n')).toMatch(/trap/);
+  });
+
+  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (the plugin replaces the input); an edit whose new text a hook rewrites is denied, the model reads why', { timeout }, async () => {
+    const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
+    try {
+      let notes = '';
+      const p = await project([driver.shell('echo A > out.txt', 'write A'), () => driver.edit(notes, 'old', 'AAA'), { text: 'done' }], { config, socket: server.socket });
+      notes = join(p.project, 'notes.txt');
+      writeFileSync(notes, 'old\n');
+      const result = await run(p, 'write A, then edit the notes');
+      expect(result.status, result.stderr).toBe(0);
+      expect(readFileSync(join(p.project, 'out.txt'), 'utf8')).toBe('B\n');
+      expect(readFileSync(notes, 'utf8')).toBe('old\n');
+      const edited = toolResults(p.turns().at(-1)!).at(-1);
+      expect(edited).toContain(UNAPPLIED);
+      expect(edited).toContain('takes old and new strings');
+      expect(projectSessionLogs(p.project).text).toContain('"type":"tool/rewrite"');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('a server that hangs on tool calls: the plugin denies the call at its own deadline (the agent times no plugin), the model reads why', { timeout }, async () => {

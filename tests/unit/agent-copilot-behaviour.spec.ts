@@ -70,7 +70,7 @@ describe('Copilot CLI events → seam calls', () => {
     const id = toolCallIdFromCall('copilot', 'view', args);
     const call = { toolCallId: id, toolName: 'read_file', arguments: { path: 'a.txt' } };
     const at = { sessionId: 's-1', cwd: CWD };
-    expect(seamOf('preToolUse', { toolName: 'view', toolArgs: args })).toStrictEqual({ event: 'preToolUse', ...at, seam: 'tools/pre-execute', payload: call });
+    expect(seamOf('preToolUse', { toolName: 'view', toolArgs: args })).toStrictEqual({ event: 'preToolUse', ...at, seam: 'tools/pre-execute', payload: call, agentCall: { toolName: 'view', input: args } });
     expect(seamOf('postToolUse', { toolName: 'view', toolArgs: args, toolResult: { resultType: 'failure', textResultForLlm: 'no such file' } })).toStrictEqual({
       event: 'postToolUse',
       ...at,

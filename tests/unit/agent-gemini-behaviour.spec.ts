@@ -108,6 +108,7 @@ describe('Gemini CLI events → seam calls', () => {
       cwd: CWD,
       seam: 'tools/pre-execute',
       payload: { toolCallId: id, toolName: 'write_file', arguments: { path: '.env', content: 'K=1' } },
+      agentCall: { toolName: 'write_file', input: toolInput },
     });
     expect(seamOf({ hook_event_name: 'AfterTool', tool_name: 'write_file', tool_input: toolInput, tool_response: { llmContent: 'written', error: 'disk full' } })).toStrictEqual({
       event: 'AfterTool',

@@ -130,7 +130,7 @@ describe('pi events → seam calls, whole', () => {
     expect(seamOf(piBridge, { hook_event_name: 'input', text: 'hi', source: 'rpc' })).toStrictEqual(seam('input', 'agent/prompt-submit', { content: 'hi', source: 'api' }));
     expect(seamOf(piBridge, { hook_event_name: 'input', text: 'hi', source: 'interactive' })).toStrictEqual(seam('input', 'agent/prompt-submit', { content: 'hi', source: 'cli' }));
     expect(seamOf(piBridge, { hook_event_name: 'tool_call', tool_name: 'read', tool_call_id: 'c1', input: { path: 'a' } })).toStrictEqual(
-      seam('tool_call', 'tools/pre-execute', { toolCallId: 'c1', toolName: 'read_file', arguments: { path: 'a' } }),
+      seam('tool_call', 'tools/pre-execute', { toolCallId: 'c1', toolName: 'read_file', arguments: { path: 'a' } }, { agentCall: { toolName: 'read', input: { path: 'a' } } }),
     );
     expect(seamOf(piBridge, { hook_event_name: 'tool_result', tool_name: 'read', tool_call_id: 'c1', input: { path: 'a' }, content: [{ type: 'text', text: 'x' }], is_error: true })).toStrictEqual(
       seam('tool_result', 'tools/post-execute', { toolCallId: 'c1', toolName: 'read_file', arguments: { path: 'a' }, result: { content: 'x', isError: true } }),
@@ -170,7 +170,7 @@ describe('OpenCode and Kilo CLI events → seam calls, whole', () => {
     expect(seamOf(bridge, { hook_event_name: 'session.created' })).toStrictEqual(seam('session.created', 'agent/session-start', { source: 'startup' }));
     expect(seamOf(bridge, { hook_event_name: 'chat.message', text: 'hi' })).toStrictEqual(seam('chat.message', 'agent/prompt-submit', { content: 'hi', source: 'api' }));
     expect(seamOf(bridge, { hook_event_name: 'tool.execute.before', tool_name: 'write', tool_call_id: 'c1', input: { filePath: 'a', content: 'x' } })).toStrictEqual(
-      seam('tool.execute.before', 'tools/pre-execute', { toolCallId: 'c1', toolName: 'write_file', arguments: { path: 'a', content: 'x' } }),
+      seam('tool.execute.before', 'tools/pre-execute', { toolCallId: 'c1', toolName: 'write_file', arguments: { path: 'a', content: 'x' } }, { agentCall: { toolName: 'write', input: { filePath: 'a', content: 'x' } } }),
     );
     expect(seamOf(bridge, { hook_event_name: 'tool.execute.after', tool_name: 'read', tool_call_id: 'c1', input: { filePath: 'a' }, output: 'text', exit_code: 1 })).toStrictEqual(
       seam('tool.execute.after', 'tools/post-execute', { toolCallId: 'c1', toolName: 'read_file', arguments: { path: 'a' }, result: { content: 'text', isError: false } }),
@@ -249,7 +249,14 @@ describe('the plugin bridges: decisions → the exact answer, per agent', () => 
       expect(probe).toStrictEqual({ hook_event_name: event, session_id: 'hookbox-doctor-probe', cwd: '/p', tool_name: 'bash', tool_call_id: 'hookbox-doctor-probe', input: { command: 'true' } });
       expect(bridge.toSeam(probe)).toStrictEqual({
         kind: 'seam',
-        event: { event, sessionId: 'hookbox-doctor-probe', cwd: '/p', seam: 'tools/pre-execute', payload: { toolCallId: 'hookbox-doctor-probe', toolName: 'bash', arguments: { command: 'true' } } },
+        event: {
+          event,
+          sessionId: 'hookbox-doctor-probe',
+          cwd: '/p',
+          seam: 'tools/pre-execute',
+          payload: { toolCallId: 'hookbox-doctor-probe', toolName: 'bash', arguments: { command: 'true' } },
+          agentCall: { toolName: 'bash', input: { command: 'true' } },
+        },
       });
     }
   });

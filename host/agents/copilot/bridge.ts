@@ -15,13 +15,16 @@ import {
   toolCallIdFromCall,
 } from '../bridge-parts.ts';
 import { safeContext, safeText } from '../event-input.ts';
-import { withheldResultText } from '../../loop/reactions.ts';
+import { unappliedRewriteText, withheldResultText } from '../../loop/reactions.ts';
 import { joinContext } from '../../seams/index.ts';
 import { COPILOT_LIFECYCLE_ANSWERS, COPILOT_LIFECYCLE_CLOSED, COPILOT_LIFECYCLE_READERS } from './lifecycle.ts';
 import { COPILOT_EVENTS, COPILOT_EVENT_SCHEMAS, COPILOT_SEAM_EVENTS, copilotFrame } from './protocol.ts';
 import { copilotProbe } from './probe.ts';
 import { copilotSetup } from './setup.ts';
-import { fromCopilotResult, fromCopilotTool } from './tools.ts';
+import { rewriteBackBy } from '../rewrite-back.ts';
+import { COPILOT_REWRITES, fromCopilotResult, fromCopilotTool } from './tools.ts';
+
+const rewriteBack = rewriteBackBy(COPILOT_REWRITES);
 
 /** A tool's arguments as Copilot sent them: an object, or (as some versions send) its JSON text; anything else is no arguments. */
 function toolArgs(value: unknown): Record<string, unknown> {
@@ -55,7 +58,8 @@ const toSeam = toSeamBy(
   {
     sessionStart: sessionStartEvent,
     userPromptSubmitted: promptEvent,
-    preToolUse: (read) => oneSeam(read, 'tools/pre-execute', toolCall(read)),
+    preToolUse: (read) =>
+      oneSeam(read, 'tools/pre-execute', toolCall(read), { agentCall: { toolName: read.data.toolName as string, input: toolArgs(read.data.toolArgs) } }),
     postToolUse: (read) =>
       oneSeam(read, 'tools/post-execute', { ...toolCall(read), result: fromCopilotResult(read.data.toolResult as { resultType: string; textResultForLlm: string }) }),
     postToolUseFailure: (read) => oneSeam(read, 'tools/post-execute', { ...toolCall(read), result: { content: read.data.error as string, isError: true } }),
@@ -93,7 +97,12 @@ const answer = answerBySeam({
     if (prompt.content === undefined) return context(prompt.additionalContext);
     return jsonAnswer({ modifiedPrompt: safeContext(prompt.content), ...(prompt.additionalContext !== undefined && { additionalContext: safeContext(prompt.additionalContext) }) });
   },
-  'tools/pre-execute': (pre) => {
+  'tools/pre-execute': (pre, event) => {
+    if (pre.action === 'allow' && pre.arguments !== undefined) {
+      // modifiedArgs are the tool's whole arguments, every key Copilot sent kept; no permissionDecision, as for any allow.
+      const back = rewriteBack(event, pre.arguments);
+      return back.kind === 'deny' ? permission('deny', unappliedRewriteText('Copilot CLI', pre.arguments, back.why)) : jsonAnswer({ modifiedArgs: back.input });
+    }
     // hookbox's allow is "no objection": answering "allow" would skip Copilot's own permission rules.
     if (pre.action === 'allow') return NO_OPINION;
     return permission(pre.action, pre.reason ?? (pre.action === 'ask' ? 'a hookbox hook asks for confirmation' : 'denied by a hookbox hook'));
@@ -144,4 +153,5 @@ export const copilotBridge: AgentBridge<'copilot'> = {
   projectDirVariable: 'COPILOT_PROJECT_DIR',
   setup: copilotSetup,
   probe: copilotProbe,
+  rewriteBack,
 };

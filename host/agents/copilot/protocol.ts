@@ -26,7 +26,7 @@ export const COPILOT_SEAM_EVENTS = {
     {
       event: 'preToolUse',
       answers:
-        'deny → flat `permissionDecision: "deny"` + `permissionDecisionReason` (the model reads "Denied by preToolUse hook: <reason>"; `hookSpecificOutput` is ignored there and the call runs); ask → `permissionDecision: "ask"` (interactive: Copilot asks; headless: denied, "Denied by preToolUse hook (unable to ask user for confirmation): <reason>"); allow → no answer',
+        'deny → flat `permissionDecision: "deny"` + `permissionDecisionReason` (the model reads "Denied by preToolUse hook: <reason>"; `hookSpecificOutput` is ignored there and the call runs); ask → `permissionDecision: "ask"` (interactive: Copilot asks; headless: denied, "Denied by preToolUse hook (unable to ask user for confirmation): <reason>"); allow → no answer; a rewrite → `modifiedArgs`, the whole arguments (deny where it maps back inexactly: an edit\'s new text)',
     },
   ],
   'tools/post-execute': [

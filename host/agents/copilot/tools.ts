@@ -1,6 +1,7 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { copilotResult } from '../claude-format/copilot-shapes.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -61,3 +62,16 @@ export function fromCopilotTool(toolName: string, input: Readonly<Record<string,
 export function fromCopilotResult(result: { readonly resultType: string; readonly textResultForLlm: string }): ToolResult {
   return copilotResult(result.resultType, result.textResultForLlm);
 }
+
+/**
+ * How each Copilot CLI tool takes a rewrite back as preToolUse's
+ * `modifiedArgs`, the tool's whole arguments with every key Copilot sent
+ * kept; `edit` only when its path changed (old/new strings); a passed tool never.
+ */
+export const COPILOT_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(COPILOT_TOOLS.map((row) => [row.tool, PASSED])),
+  bash: shellWay('command'),
+  view: fileWay('path'),
+  create: fileWay('path', 'file_text'),
+  edit: editWay('path', 'edit'),
+};

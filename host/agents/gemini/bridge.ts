@@ -22,7 +22,11 @@ import { GEMINI_EVENTS, GEMINI_EVENT_SCHEMAS, GEMINI_SEAM_EVENTS } from './proto
 import { geminiProbe } from './probe.ts';
 import { safeContext, safeText } from '../event-input.ts';
 import { geminiSetup } from './setup.ts';
-import { fromGeminiTool, fromGeminiToolResponse } from './tools.ts';
+import { unappliedRewriteText } from '../../loop/reactions.ts';
+import { rewriteBackBy } from '../rewrite-back.ts';
+import { GEMINI_REWRITES, fromGeminiTool, fromGeminiToolResponse } from './tools.ts';
+
+const rewriteBack = rewriteBackBy(GEMINI_REWRITES);
 
 /** Gemini CLI's events: its tool events carry no call id, so one is derived from the call. */
 const toSeam = toSeamBy(GEMINI_SEAM_EVENTS, GEMINI_EVENT_SCHEMAS, {
@@ -31,7 +35,8 @@ const toSeam = toSeamBy(GEMINI_SEAM_EVENTS, GEMINI_EVENT_SCHEMAS, {
   BeforeTool: (read) => {
     const { cwd, data } = read;
     const call = fromGeminiTool(data.tool_name as string, data.tool_input as Record<string, unknown>, cwd);
-    return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call });
+    const agentCall = { toolName: data.tool_name as string, input: data.tool_input as Record<string, unknown> };
+    return oneSeam(read, 'tools/pre-execute', { toolCallId: toolCallIdFromCall('gemini', data.tool_name as string, data.tool_input), ...call }, { agentCall });
   },
   AfterTool: (read) => {
     const { cwd, data } = read;
@@ -52,7 +57,13 @@ function deny(reason: string, multiLine = false): AgentAnswer {
 const answer = answerBySeam({
   'agent/session-start': sessionStartAnswer,
   'agent/prompt-submit': (prompt) => (prompt.action === 'block' ? deny(prompt.reason) : contextAnswer('BeforeAgent', prompt.additionalContext)),
-  'tools/pre-execute': (pre) => {
+  'tools/pre-execute': (pre, event) => {
+    if (pre.action === 'allow' && pre.arguments !== undefined) {
+      // Gemini merges tool_input over the call's arguments: the full input goes, every key the agent sent kept.
+      const back = rewriteBack(event, pre.arguments);
+      if (back.kind === 'deny') return deny(unappliedRewriteText('Gemini CLI', pre.arguments, back.why));
+      return jsonAnswer({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: back.input } });
+    }
     if (pre.action === 'allow') return NO_OPINION;
     if (pre.action === 'deny') return deny(pre.reason);
     return deny(askAsDeny('a Gemini CLI hook', pre.reason));
@@ -102,4 +113,5 @@ export const geminiBridge: AgentBridge<'gemini'> = {
   projectDirVariable: 'GEMINI_PROJECT_DIR',
   setup: geminiSetup,
   probe: geminiProbe,
+  rewriteBack,
 };

@@ -25,7 +25,7 @@ export const GEMINI_SEAM_EVENTS = {
     {
       event: 'BeforeTool',
       answers:
-        'deny → `decision: "deny"` + reason (the model reads `{"error": "Tool execution blocked: <reason>"}`); ask → deny (a hook cannot ask); allow → no answer',
+        'deny → `decision: "deny"` + reason (the model reads `{"error": "Tool execution blocked: <reason>"}`); ask → deny (a hook cannot ask); allow → no answer; a rewrite → `hookSpecificOutput.tool_input`, the whole input (deny where it maps back inexactly: an edit\'s new text)',
     },
   ],
   'tools/post-execute': [

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -99,3 +100,19 @@ export function fromGeminiToolResponse(toolName: string, response: unknown): Too
   const exit = /^Exit Code: (-?\d+)$/m.exec(llm)?.[1] ?? (/^(Signal|Error): /m.test(llm) ? undefined : '0');
   return { content: exit === undefined ? content : `${content}\nexit code: ${exit}`, isError: isError || (exit !== undefined && exit !== '0') };
 }
+
+/**
+ * How each Gemini CLI tool takes a rewrite back as BeforeTool's
+ * `hookSpecificOutput.tool_input`, which Gemini merges over the call's
+ * arguments: the whole input goes back, every key it sent kept
+ * (`description`, `dir_path`, `start_line`); `replace` only when its path
+ * changed (old/new strings); a passed tool never.
+ */
+export const GEMINI_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(GEMINI_TOOLS.map((row) => [row.tool, PASSED])),
+  run_shell_command: shellWay('command'),
+  read_file: fileWay('file_path'),
+  write_file: fileWay('file_path', 'content'),
+  replace: editWay('file_path', 'replace'),
+  list_directory: fileWay('dir_path'),
+};

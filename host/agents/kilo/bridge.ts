@@ -3,7 +3,7 @@ import { openCodeFormatBridge } from '../opencode/bridge.ts';
 import { openCodeProbe } from '../opencode/probe.ts';
 import { KILO_SEAM_EVENTS } from './protocol.ts';
 import { kiloSetup } from './setup.ts';
-import { fromKiloTool } from './tools.ts';
+import { KILO_REWRITES, fromKiloTool } from './tools.ts';
 
 /**
  * Kilo CLI (`@kilocode/cli`, 7.7.x): an OpenCode fork with OpenCode's plugin
@@ -16,6 +16,7 @@ export const kiloBridge: AgentBridge<'kilo'> = openCodeFormatBridge({
   label: 'Kilo CLI',
   table: KILO_SEAM_EVENTS,
   fromTool: fromKiloTool,
+  rewrites: KILO_REWRITES,
   setup: kiloSetup,
   probe: openCodeProbe,
 });

@@ -1,4 +1,5 @@
-import { fromOpenCodeTool, OPENCODE_TOOLS } from '../opencode/tools.ts';
+import { OPENCODE_REWRITES, OPENCODE_TOOLS, fromOpenCodeTool } from '../opencode/tools.ts';
+import { PASSED, type RewriteWay, shellWay } from '../tool-rewrite.ts';
 import type { OurToolCall } from '../tool-names.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
@@ -44,3 +45,10 @@ export function fromKiloTool(toolName: string, input: Readonly<Record<string, un
   if (typeof action === 'string' && RUNS_COMMAND.has(action)) return typeof command === 'string' ? { toolName: 'bash', arguments: { command } } : unmapped();
   return typeof action === 'string' && command === undefined ? passedCall(KILO_TOOLS, toolName, input) : unmapped();
 }
+
+/** How each Kilo CLI tool takes a rewrite back: OpenCode's ways, a background process's command as a shell's. */
+export const KILO_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(KILO_TOOLS.map((row) => [row.tool, PASSED])),
+  ...OPENCODE_REWRITES,
+  background_process: shellWay('command'),
+};

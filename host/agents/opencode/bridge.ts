@@ -6,7 +6,9 @@ import type { OurToolCall } from '../tool-names.ts';
 import { OPENCODE_EVENT_SCHEMAS, OPENCODE_SEAM_EVENTS, type OpenCodeEvent } from './protocol.ts';
 import { openCodeProbe } from './probe.ts';
 import { openCodeSetup } from './setup.ts';
-import { fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
+import { OPENCODE_REWRITES, fromOpenCodeTool, fromOpenCodeToolOutput } from './tools.ts';
+import { rewriteBackBy } from '../rewrite-back.ts';
+import type { RewriteWay } from '../tool-rewrite.ts';
 
 /**
  * What sets one agent of OpenCode's plugin API apart (OpenCode, Kilo CLI):
@@ -21,6 +23,8 @@ export interface OpenCodeDialect<N extends string> {
   readonly table: AnyEventTable<OpenCodeEvent>;
   /** One of the agent's tool calls → the hookbox call hooks decide on (its closed-world table). */
   fromTool(toolName: string, input: Readonly<Record<string, unknown>>, cwd: string): OurToolCall;
+  /** The way back of a rewrite, per tool of the agent's (the plugin replaces `output.args`). */
+  readonly rewrites: Readonly<Record<string, RewriteWay>>;
   readonly setup: AgentSetup;
   readonly probe: AgentProbe;
 }
@@ -34,7 +38,8 @@ function readersFor(dialect: OpenCodeDialect<string>): EventReaders<OpenCodeEven
   return {
     'session.created': (read) => oneSeam(read, 'agent/session-start', { source: 'startup' }),
     'chat.message': (read) => oneSeam(read, 'agent/prompt-submit', { content: read.data.text as string, source: 'api' }),
-    'tool.execute.before': (read) => oneSeam(read, 'tools/pre-execute', call(read)),
+    'tool.execute.before': (read) =>
+      oneSeam(read, 'tools/pre-execute', call(read), { agentCall: { toolName: read.data.tool_name as string, input: read.data.input as Record<string, unknown> } }),
     'tool.execute.after': (read) => {
       const { data } = read;
       const result: ToolResult = fromOpenCodeToolOutput(data.tool_name as string, data.output as string, data.exit_code as number | undefined);
@@ -61,16 +66,18 @@ function failClosedFor(dialect: OpenCodeDialect<string>): AgentBridge['failClose
 
 /** The bridge of one agent of OpenCode's plugin API. */
 export function openCodeFormatBridge<N extends string>(dialect: OpenCodeDialect<N>): AgentBridge<N> {
+  const rewriteBack = rewriteBackBy(dialect.rewrites);
   return {
     name: dialect.name,
     label: dialect.label,
     events: eventRows(dialect.table),
     canReplace: PLUGIN_CAN_REPLACE,
     toSeam: toSeamBy(dialect.table, OPENCODE_EVENT_SCHEMAS, readersFor(dialect)),
-    answer: answerBySeam(pluginSeamAnswers(dialect.label)),
+    answer: answerBySeam(pluginSeamAnswers(dialect.label, rewriteBack)),
     failClosed: failClosedFor(dialect),
     setup: dialect.setup,
     probe: dialect.probe,
+    rewriteBack,
   };
 }
 
@@ -80,6 +87,7 @@ export const openCodeBridge: AgentBridge<'opencode'> = openCodeFormatBridge({
   label: 'OpenCode',
   table: OPENCODE_SEAM_EVENTS,
   fromTool: fromOpenCodeTool,
+  rewrites: OPENCODE_REWRITES,
   setup: openCodeSetup,
   probe: openCodeProbe,
 });

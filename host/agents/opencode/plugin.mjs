@@ -6,11 +6,12 @@
 // OpenCode gives a plugin none; every fault answered closed) and the answer
 // applied in OpenCode's terms:
 //   tool.execute.before → throw the reason          (deny: the model reads it as the tool's error)
+//                       → output.args replaced      (a rewrite: the call runs with the new input)
 //   tool.execute.after  → output.output replaced    (a replaced or withheld result)
 //   chat.message        → throw / the text replaced (a blocked or rewritten prompt)
 //   session.created     → context added to the session's first prompt
 //   session.idle        → client.session.prompt(reason) (a continuation)
-import { pluginClient, printable, sessionIdOf } from '../plugin-client.mjs';
+import { pluginClient, printable, replaceInput, sessionIdOf } from '../plugin-client.mjs';
 
 /** The text parts of a prompt the person wrote (OpenCode's own synthetic parts left out). */
 function promptParts(parts) {
@@ -84,6 +85,11 @@ export function openCodeFormatPlugin(agent, options, from) {
         if (answer.deny !== undefined) {
           argsByCall.delete(hookInput?.callID);
           throw new Error(answer.deny);
+        }
+        if (answer.args !== undefined) {
+          // The agent runs the call with output.args: a rewrite is made there, or the call is denied, never run unrewritten.
+          if (args !== output?.args) throw new Error('hookbox: a hook rewrote this call and the tool input could not be replaced, so it was not run');
+          replaceInput(args, answer.args);
         }
       },
 

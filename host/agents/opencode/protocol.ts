@@ -19,7 +19,7 @@ export const OPENCODE_SEAM_EVENTS = {
     },
   ],
   'tools/pre-execute': [
-    { event: 'tool.execute.before', answers: 'deny → the plugin throws the reason (the tool does not run; the model reads the reason as the tool\'s error); ask → deny; allow → no answer' },
+    { event: 'tool.execute.before', answers: 'deny → the plugin throws the reason (the tool does not run; the model reads the reason as the tool\'s error); ask → deny; allow → no answer; a rewrite → the plugin replaces `output.args` (deny where it maps back inexactly: an edit\'s new text)' },
   ],
   'tools/post-execute': [
     {

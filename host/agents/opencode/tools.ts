@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -60,3 +61,17 @@ export function fromOpenCodeToolOutput(toolName: string, output: string, exitCod
   if (toolName !== 'bash' || exitCode === undefined) return { content: output, isError: false };
   return { content: `${output}\nexit code: ${exitCode}`, isError: exitCode !== 0 };
 }
+
+/**
+ * How each OpenCode tool takes a rewrite back: the plugin replaces the keys
+ * of `tool.execute.before`'s `output.args` with the input sent back, every
+ * key OpenCode sent kept; `edit` only when its path changed (old/new
+ * strings); a passed tool never.
+ */
+export const OPENCODE_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(OPENCODE_TOOLS.map((row) => [row.tool, PASSED])),
+  bash: shellWay('command'),
+  read: fileWay('filePath'),
+  write: fileWay('filePath', 'content'),
+  edit: editWay('filePath', 'edit'),
+};

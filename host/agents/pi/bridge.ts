@@ -5,7 +5,10 @@ import { PLUGIN_CAN_REPLACE, PLUGIN_CLOSED, pluginSeamAnswers } from '../plugin-
 import { PI_EVENTS, PI_EVENT_SCHEMAS, PI_SEAM_EVENTS } from './protocol.ts';
 import { piProbe } from './probe.ts';
 import { piSetup } from './setup.ts';
-import { fromPiTool, fromPiToolResult } from './tools.ts';
+import { rewriteBackBy } from '../rewrite-back.ts';
+import { PI_REWRITES, fromPiTool, fromPiToolResult } from './tools.ts';
+
+const rewriteBack = rewriteBackBy(PI_REWRITES);
 
 function piCall(read: ReadAgentEvent) {
   return fromPiTool(read.data.tool_name as string, read.data.input as Record<string, unknown>, read.cwd);
@@ -15,7 +18,8 @@ function piCall(read: ReadAgentEvent) {
 const toSeam = toSeamBy(PI_SEAM_EVENTS, PI_EVENT_SCHEMAS, {
   session_start: (read) => oneSeam(read, 'agent/session-start', { source: sessionSource(read.data.reason === 'resume' ? 'resume' : 'startup') }),
   input: (read) => oneSeam(read, 'agent/prompt-submit', { content: read.data.text as string, source: read.data.source === 'interactive' ? 'cli' : 'api' }),
-  tool_call: (read) => oneSeam(read, 'tools/pre-execute', { toolCallId: read.data.tool_call_id as string, ...piCall(read) }),
+  tool_call: (read) =>
+    oneSeam(read, 'tools/pre-execute', { toolCallId: read.data.tool_call_id as string, ...piCall(read) }, { agentCall: { toolName: read.data.tool_name as string, input: read.data.input as Record<string, unknown> } }),
   tool_result: (read) => {
     const { data } = read;
     const result = fromPiToolResult(data.tool_name as string, data.content as { type: string; text?: unknown }[], data.is_error as boolean);
@@ -54,7 +58,8 @@ export const piBridge: AgentBridge<'pi'> = {
   events: PI_EVENTS,
   canReplace: PLUGIN_CAN_REPLACE,
   toSeam,
-  answer: answerBySeam(pluginSeamAnswers('pi')),
+  answer: answerBySeam(pluginSeamAnswers('pi', rewriteBack)),
+  rewriteBack,
   failClosed,
   setup: piSetup,
   probe: piProbe,

@@ -4,6 +4,7 @@
 // client (its own deadline; every fault answered closed) and the answer is
 // applied in pi's terms:
 //   tool_call   → {block: true, reason}            (deny)
+//               → event.input replaced in place     (a rewrite: pi runs the call with the new input)
 //   tool_result → {content, isError}               (a replaced or withheld result)
 //   input       → {action: "handled" | "transform"} (a blocked or rewritten prompt)
 //   session_start / input context → one message before the prompt reaches the model
@@ -11,7 +12,7 @@
 //   session_shutdown → heard only                   (the session ends: `pi -p` sends reason "quit")
 //   session_before_compact → {cancel: true}         (a blocked compaction)
 import { randomUUID } from 'node:crypto';
-import { pluginClient, printable, sessionIdOf } from '../plugin-client.mjs';
+import { pluginClient, printable, replaceInput, sessionIdOf } from '../plugin-client.mjs';
 
 /** The text of pi's content blocks (images named, not passed). */
 function textOf(content) {
@@ -80,6 +81,11 @@ export function hookboxPiExtension(options, from) {
       const answer = await client.decide({ ...common('tool_call', ctx), tool_name: String(event.toolName), tool_call_id: String(event.toolCallId), input }, 'preTool');
       // Only a decided "no objection" lets the call run; a deny's reason is what the model reads.
       if (answer.deny !== undefined) return { block: true, reason: answer.deny };
+      if (answer.args !== undefined) {
+        // pi reads the input it passed in: a rewrite is made in that object, or the call is blocked, never run unrewritten.
+        if (input !== event.input) return { block: true, reason: 'hookbox: a hook rewrote this call and the tool input could not be replaced, so it was not run' };
+        replaceInput(input, answer.args);
+      }
       return undefined;
     });
 

@@ -22,7 +22,7 @@ export const PI_SEAM_EVENTS = {
   'tools/pre-execute': [
     {
       event: 'tool_call',
-      answers: 'deny → `{block: true, reason}` (the tool does not run; the model reads the reason as the tool\'s error); ask → deny (print mode has no one to ask); allow → no answer',
+      answers: 'deny → `{block: true, reason}` (the tool does not run; the model reads the reason as the tool\'s error); ask → deny (print mode has no one to ask); allow → no answer; a rewrite → the extension replaces `event.input` in place (deny where it maps back inexactly: an edit\'s new text)',
     },
   ],
   'tools/post-execute': [

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../seams/index.ts';
 import { type OurToolCall, relativeInside } from '../tool-names.ts';
+import { PASSED, type RewriteWay, editWay, fileWay, shellWay } from '../tool-rewrite.ts';
 import { type AgentToolRow, passedCall } from '../tool-table.ts';
 
 /**
@@ -74,3 +75,20 @@ export function fromPiToolResult(toolName: string, content: readonly { type: str
   const exit = /Command exited with code (-?\d+)\s*$/.exec(text)?.[1] ?? (isError ? undefined : '0');
   return { content: exit === undefined ? text : `${text}\nexit code: ${exit}`, isError };
 }
+
+/**
+ * How each pi tool takes a rewrite back: pi's `tool_call` event lets an
+ * extension change `event.input` in place (pi 0.73.1, `ToolCallEvent`: "no
+ * re-validation is performed after mutation"), so the extension replaces its
+ * keys with the input sent back, every key pi sent kept (`timeout`,
+ * `offset`); `edit` only when its path changed (old/new text pairs); a passed
+ * tool never.
+ */
+export const PI_REWRITES: Readonly<Record<string, RewriteWay>> = {
+  ...Object.fromEntries(PI_TOOLS.map((row) => [row.tool, PASSED])),
+  bash: shellWay('command'),
+  read: fileWay('path'),
+  write: fileWay('path', 'content'),
+  edit: editWay('path', 'edit'),
+  ls: fileWay('path'),
+};
