@@ -213,7 +213,7 @@ describe('hookboxHooks callbacks, called as the SDK calls them', () => {
 
   it('registers every event of the claude-code table, each blocking on its own failure', async () => {
     hookbox = await hookboxHooks({ config: writeExampleConfig(dir, [{ name: 'guard-bash' }], 'events.json'), logDir: join(dir, 'events-logs') });
-    expect(Object.keys(hookbox.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hookbox.hooks).sort()).toEqual(['Notification', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit']);
     for (const matchers of Object.values(hookbox.hooks)) expect(matchers.map((matcher) => matcher.onFailure)).toEqual(['block']);
   }, TIMEOUT);
 

@@ -98,8 +98,8 @@ describe('loadLayeredConfig', () => {
     write(project, { hooks: [{ name: 'local', wasm: 'l.wasm' }] });
     const config = load();
     expect(config.hooks).toStrictEqual([
-      { name: 'guard', file: org, at: 'hooks[0]', wasm: path.join(root, 'org', 'g.wasm'), limits: {}, config: {}, grant: {}, lane: 'organisation' },
-      { name: 'local', file: project, at: 'hooks[0]', wasm: path.join(root, 'project', 'l.wasm'), limits: {}, config: {}, grant: {} },
+      { name: 'guard', file: org, at: 'hooks[0]', wasm: path.join(root, 'org', 'g.wasm'), limits: {}, config: {}, grant: {}, signals: {}, lane: 'organisation' },
+      { name: 'local', file: project, at: 'hooks[0]', wasm: path.join(root, 'project', 'l.wasm'), limits: {}, config: {}, grant: {}, signals: {} },
     ]);
     expect(config.runner).toStrictEqual({ memoryBudgetMb: 128 });
     expect(config.log).toStrictEqual({ keepReplacedOriginals: true });

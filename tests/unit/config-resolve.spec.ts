@@ -89,20 +89,23 @@ describe('resolveOperatorConfig', () => {
           grant: { allowedPaths: { [at('data')]: { path: '/d', write: true } }, clock: true },
           quarantineAfter: 2,
           pin: { sha256: SHA },
+          signals: {},
         },
-        { name: 'm', file, at: 'hooks[1]', manifest: at('sub', 'hook.json'), ...inherited, limits: { ...inherited.limits, timeoutMs: 50 } },
-        { name: 'c', file, at: 'hooks[2]', command: './guard.sh', protocol: 'codex', sources: ['resume'], env: { A: '1' }, seams: ['tools/post-execute'], ...inherited },
-        { name: 'p', file, at: 'hooks[3]', permissions: { deny: ['Read(.env)'], root: at('project') }, ...inherited },
+        { name: 'm', file, at: 'hooks[1]', manifest: at('sub', 'hook.json'), ...inherited, limits: { ...inherited.limits, timeoutMs: 50 }, signals: {} },
+        { name: 'c', file, at: 'hooks[2]', command: './guard.sh', protocol: 'codex', sources: ['resume'], env: { A: '1' }, seams: ['tools/post-execute'], ...inherited, signals: {} },
+        { name: 'p', file, at: 'hooks[3]', permissions: { deny: ['Read(.env)'], root: at('project') }, ...inherited, signals: {} },
       ],
       runner: { memoryBudgetMb: 256 },
+      signals: {},
     });
   });
 
   it('with no setting: no optional field, empty limits, config and grant, no runner options', () => {
     expect(load({ hooks: [{ name: 'a', wasm: 'a.wasm' }] })).toStrictEqual({
       file,
-      hooks: [{ name: 'a', file, at: 'hooks[0]', wasm: at('a.wasm'), limits: {}, config: {}, grant: {} }],
+      hooks: [{ name: 'a', file, at: 'hooks[0]', wasm: at('a.wasm'), limits: {}, config: {}, grant: {}, signals: {} }],
       runner: {},
+      signals: {},
     });
   });
 
@@ -122,9 +125,11 @@ describe('resolveOperatorConfig', () => {
           config: { k: 'v' },
           grant: { allowedPaths: { '/org/shared': '/s' } },
           quarantineAfter: 3,
+          signals: {},
         },
       ],
       runner: { memoryBudgetMb: 64 },
+      signals: {},
     });
     // The file's own grant replaces the inherited one, resolved against the file.
     const own = resolveOperatorConfig({ hooks: [{ name: 'a', wasm: 'a.wasm' }], defaults: { grant: { allowedPaths: { mine: '/m' } } } }, file, inherited);

@@ -186,7 +186,7 @@ describe('load refuses', () => {
     await withRunner({}, async (runner) => {
       const wasm = await compileWatSource(PLAIN_ONLY, 'plain-only.wat');
       expect(await loadError(runner.load({ name: 'bare', wasm }))).toBe(
-        'bare.wasm: exports no seam function (expected one of session_start, prompt_submit, pre_tool, post_tool, turn_continuation)',
+        'bare.wasm: exports no seam function (expected one of session_start, prompt_submit, pre_tool, permission_request, post_tool, subagent_start, subagent_stop, turn_continuation, notification, pre_compact, session_end)',
       );
       const hook = await runner.load({ name: 'bare', wasm, plainExports: ['tag'] });
       try {

@@ -34,7 +34,11 @@ interface WasmModuleApi {
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmModuleApi }).WebAssembly;
 
-const ALL_SEAMS = [...SEAM_EXPORTS];
+// The corpus was written against the seed's five seams and exports exactly
+// those; a hostile hook is configured on the seams it exports, so the newer
+// lifecycle seams (issue #51) add nothing the corpus must show again.
+const CORPUS_SEAMS = ['session_start', 'prompt_submit', 'pre_tool', 'post_tool', 'turn_continuation'] as const satisfies readonly (typeof SEAM_EXPORTS)[number][];
+const ALL_SEAMS = [...CORPUS_SEAMS];
 const kernel = (...names: string[]) => names.map((name) => `extism:host/env::${name}`);
 const wasi = (...names: string[]) => names.map((name) => `wasi_snapshot_preview1::${name}`);
 const EMITS = kernel('alloc', 'store_u8', 'output_set');
