@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type FlexibleSchema, type ModelMessage, type ToolExecutionOptions, type ToolSet, asSchema } from 'ai';
+import type { FlexibleSchema, ModelMessage, ToolExecutionOptions, ToolSet } from 'ai';
 import { rewrittenCallNote } from '../loop/reactions.ts';
 import { readUserMessage } from './ai-sdk-prompt.ts';
 import { ToolFailure, readThrown } from './ai-sdk-tool-error.ts';
@@ -105,6 +105,8 @@ function gatedExecute(decider: SdkDecider, session: SdkSession, toolName: string
 
 /** Why `value` does not fit the tool's input schema, or `undefined` when it does (or the schema has no validator). */
 async function schemaProblem(inputSchema: FlexibleSchema<unknown>, value: unknown): Promise<string | undefined> {
+  // Loaded here, not at the top: `ai` is an optional peer, and importing hookbox/ai-sdk must not need it (package-sdk-adapters.spec.ts).
+  const { asSchema } = await import('ai');
   const validate = asSchema(inputSchema).validate;
   if (validate === undefined) return undefined;
   const result = await validate(value);

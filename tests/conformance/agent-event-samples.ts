@@ -64,8 +64,11 @@ function sampleOf(schema: JsonSchema): unknown {
 export function sampleEvent(agent: AgentName, bridge: AgentBridge, row: AgentEventMapping, cwd: string): { input: Record<string, unknown>; named: string | undefined } {
   const schema = EVENT_SCHEMAS[agent][row.event];
   if (schema === undefined) throw new Error(`${agent}: no schema for its event ${row.event}`);
-  const fields = sampleOf(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema) as Record<string, unknown>;
-  const input = { ...fields, ...bridge.probe.event(cwd) };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema & { properties?: Record<string, JsonSchema> };
+  const fields = sampleOf(json) as Record<string, unknown>;
+  // A field the event's schema fixes (Cline's SessionShutdown `hookName`) is the event's own, not the probe's.
+  const fixed = Object.fromEntries(Object.entries(json.properties ?? {}).filter(([, property]) => property.const !== undefined).map(([key, property]) => [key, property.const]));
+  const input = { ...fields, ...bridge.probe.event(cwd), ...fixed };
   if (bridge.eventOnCommandLine === true) return { input, named: row.event };
   return { input: { ...input, hook_event_name: row.event }, named: undefined };
 }

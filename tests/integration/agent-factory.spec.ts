@@ -82,6 +82,11 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
   });
 
   it('setup writes .factory/settings.json: the timeout in seconds above the client deadline', { timeout: RUN_TIMEOUT }, async () => {
+    const p = await project([]);
+    const settings = JSON.parse(readFileSync(join(p.project, '.factory', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
+    const [handler] = settings.hooks.PreToolUse![0]!.hooks;
+    expect(handler!.timeout * 1000).toBeGreaterThan(Number(/--deadline-ms'? '?(\d+)/.exec(handler!.command)![1]));
+  });
 
   it('a wasm rewriter turns Execute `echo A > out.txt` into `echo B > out.txt` (updatedInput): the file holds B', { timeout: RUN_TIMEOUT }, async () => {
     const dir = join(suite.root, 'rewrite');
@@ -98,11 +103,5 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
     } finally {
       await server.stop();
     }
-  });
-
-    const p = await project([]);
-    const settings = JSON.parse(readFileSync(join(p.project, '.factory', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
-    const [handler] = settings.hooks.PreToolUse![0]!.hooks;
-    expect(handler!.timeout * 1000).toBeGreaterThan(Number(/--deadline-ms'? '?(\d+)/.exec(handler!.command)![1]));
   });
 });
