@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { joinContext, type SeamDefinition } from './seam.ts';
-import { ContinuationDecisionSchema } from './turn-continuation.ts';
+import type { SeamDefinition } from './seam.ts';
+import { ContinuationDecisionSchema, composeContinuation } from './turn-continuation.ts';
 
 export const SubagentStopPayloadSchema = z.strictObject({
   agentId: z.string().optional(),
@@ -34,12 +34,7 @@ export const subagentStopSeam: SeamDefinition<
   defaultDecision: () => ({ action: 'stop' }),
   // As turn-continuation: a hook that asks for more work is not overruled by
   // a later `stop`; the agent's own flag and hookbox's cap end the loop.
-  compose: (next, decision) => {
-    if (decision.action === 'stop') return next;
-    if (next.action === 'stop') return decision;
-    const reason = joinContext(next.reason, decision.reason);
-    return reason === undefined ? { action: 'continue' } : { action: 'continue', reason };
-  },
+  compose: composeContinuation,
   shortCircuits: () => false,
   threadPayload: (payload) => payload,
   // A subagent forced on by a broken hook could run forever: a fault lets it stop.

@@ -24,6 +24,18 @@ export const ContinuationDecisionSchema = z.discriminatedUnion('action', [
 /** A turn-continuation decision: `stop`, or `continue` with steering for the model. */
 export type ContinuationDecision = z.infer<typeof ContinuationDecisionSchema>;
 
+/**
+ * Folds one hook's continuation decision in: a `continue` is not overruled by
+ * a later `stop`, and the reasons of several `continue`s are joined. Shared by
+ * `agent/subagent-stop`, which decides a subagent's stop the same way.
+ */
+export function composeContinuation(next: ContinuationDecision, decision: ContinuationDecision): ContinuationDecision {
+  if (decision.action === 'stop') return next;
+  if (next.action === 'stop') return decision;
+  const reason = joinContext(next.reason, decision.reason);
+  return reason === undefined ? { action: 'continue' } : { action: 'continue', reason };
+}
+
 export const turnContinuationSeam: SeamDefinition<
   'agent/turn-continuation',
   typeof TurnContinuationPayloadSchema,
@@ -40,12 +52,7 @@ export const turnContinuationSeam: SeamDefinition<
   defaultDecision: () => ({ action: 'stop' }),
   // A gate that asks for more work is not overruled by a later `stop`;
   // the loop guard caps how often a turn can be forced on.
-  compose: (next, decision) => {
-    if (decision.action === 'stop') return next;
-    if (next.action === 'stop') return decision;
-    const reason = joinContext(next.reason, decision.reason);
-    return reason === undefined ? { action: 'continue' } : { action: 'continue', reason };
-  },
+  compose: composeContinuation,
   shortCircuits: () => false,
   threadPayload: (payload) => payload,
   // A failing continuation hook leaves the loop's default decision in place.
