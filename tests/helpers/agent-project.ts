@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,4 +66,14 @@ export function installHookboxInProject(project: string, config: string): string
   symlinkSync(PACKAGE_ROOT, join(project, 'node_modules', 'hookbox'));
   copyFileSync(config, join(project, 'hookbox.config.json'));
   return ['--config', join(project, 'hookbox.config.json')];
+}
+
+/** A git repository with hookbox installed (a link to this checkout), guard-bash in its config, and a src/ folder. */
+export function gitProject(project: string, scratch: string): string {
+  mkdirSync(join(project, 'src'), { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: project });
+  const config = join(scratch, 'guard.config.json');
+  writeFileSync(config, `${JSON.stringify({ hooks: [{ name: 'guard-bash', manifest: exampleManifest('guard-bash') }] }, null, 2)}\n`);
+  installHookboxInProject(project, config);
+  return join(project, 'src');
 }
