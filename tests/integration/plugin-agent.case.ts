@@ -198,7 +198,7 @@ export function pluginAgentCases(driver: PluginAgentDriver, suite: RealAgentSuit
     expect(toolResults(p.turns()[1]!).join('\n')).toMatch(/guard-bash: remote-script/);
   });
 
-  it(`test-gate's continuation is decided and sent, but \`${driver.runCommand}\` ends the run first (the documented limit)`, { timeout }, async () => {
+  it(`test-gate's continuation is decided and sent; \`${driver.runCommand}\` may end the run before it reaches the model (the documented limit)`, { timeout }, async () => {
     const p = await project([
       driver.shell('sh test.sh', 'test'),
       { text: 'I think it is done' },
@@ -208,11 +208,19 @@ export function pluginAgentCases(driver: PluginAgentDriver, suite: RealAgentSuit
     writeTestScript(p.project);
     const result = await run(p, 'make the tests pass');
     expect(result.status, result.stderr).toBe(0);
-    // hookbox decided "continue" (test-gate's steering message is logged) and the plugin sent it as a new prompt, but
-    // the headless run leaves when the session goes idle: no third turn reaches the model.
+    // hookbox decided "continue" (test-gate's steering message is logged) and the plugin sent it as a new prompt.
     expect(projectSessionLogs(p.project).text).toMatch(/"type":"steering\/message".*test-gate/);
-    expect(p.turns()).toHaveLength(2);
-    expect(existsSync(join(p.project, 'fixed'))).toBe(false);
+    // The headless run does not wait for the plugin's end-of-run handler: it races the decision's round trip
+    // (measured in pi: both outcomes occur). Either the run left first (two turns, nothing fixed), or the
+    // continuation won and is exactly test-gate's message, after which the model's fix ran.
+    const turns = p.turns();
+    if (turns.length === 2) {
+      expect(existsSync(join(p.project, 'fixed'))).toBe(false);
+    } else {
+      expect(turns).toHaveLength(4);
+      expect(JSON.stringify(turns[2]!.body)).toMatch(/test-gate/);
+      expect(existsSync(join(p.project, 'fixed'))).toBe(true);
+    }
   });
 
   it(`hookbox doctor ${agent} is green on the set-up project (its probe decided through the plugin's client); red with the fix once the plugin file is gone`, { timeout }, async () => {

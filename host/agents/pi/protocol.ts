@@ -35,7 +35,7 @@ export const PI_SEAM_EVENTS = {
   'agent/turn-continuation': [
     {
       event: 'agent_end',
-      answers: 'continue {reason} → the reason sent as the next user message (`pi.sendUserMessage`), within hookbox\'s continuation cap; stop → no answer',
+      answers: 'continue {reason} → the reason sent as the next user message (`pi.sendUserMessage`), within hookbox\'s continuation cap (measured: `pi -p` does not wait for an extension\'s `agent_end`, so the run may leave before the message is sent, or run it); stop → no answer',
     },
   ],
   // The lifecycle events (#51) pi's extension API has: the session's end and the compaction (both measured); no
