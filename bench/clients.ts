@@ -1,9 +1,11 @@
 /**
  * The `clients` section (issue #55): each per-event command client against
  * a bare `node -e 0` spawn, side by side in one run — with `hookbox serve` up
- * (native, sh, node; interleaved rounds), in the default setup with no
- * hand-started server (the sh client, 21 events in a fresh project: the
- * first starts the server), and the first event of a fresh project. Every
+ * (native, sh, node; interleaved rounds, with `sh -c true` as the floor of
+ * any per-event process), in the default setup with no hand-started server
+ * (the client setup writes here, 21 events in a fresh project: the first
+ * starts the server), and the first event of a fresh project. Every spawn is
+ * timed from a small stopwatch process (bench/spawn-timer.mjs). Every
  * event is the bench payload as Claude Code's PreToolUse, allowed by
  * guard-bash. Targets: native ≤ 0.05× and sh ≤ 0.2× `node -e 0`; default
  * setup events 2–21 p50 ≤ 0.1×; the first event ≤ 1.5 s.
@@ -15,7 +17,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLES_DIR } from '../examples-hooks/build.ts';
 import { hookJson } from './fixtures.ts';
-import { HOOKBOX, HOOK_CLIENT, SH_HOOK_CLIENT, spawnTimed, startServe } from './hookbox-process.ts';
+import { defaultHookClient, type HookClientKind } from '../host/cli/setup-paths.ts';
+import { HOOKBOX, HOOK_CLIENT, SH_HOOK_CLIENT, type TimedRun, spawnTimed, startServe, timeSpawns } from './hookbox-process.ts';
 import { type Summary, formatSection, summarize } from './harness.ts';
 
 /** Where `npm run build` puts the native client for this platform. */
@@ -44,10 +47,16 @@ async function freshProject(root: string, name: string): Promise<{ config: strin
   return { config, socket: join(project, '.hookbox', 'run', 'serve.sock') };
 }
 
-async function timedAllow(command: string, args: readonly string[], input: string, row: string): Promise<number> {
-  const run = await spawnTimed(command, args, input);
+/** Checks a timed run allowed (exit 0, no output) and returns its time. */
+function allowed(run: { ms: number; stdout: string; code: number | null }, row: string): number {
   if (run.code !== 0 || run.stdout.trim() !== '') throw new Error(`${row}: expected an allow (exit 0, no output), got exit ${run.code}: ${run.stdout.slice(0, 200)}`);
   return run.ms;
+}
+
+/** The client `hookbox setup` writes by default here, as the words of its command line. */
+function defaultClientWords(): { kind: HookClientKind; words: string[] } {
+  const kind = defaultHookClient();
+  return { kind, words: kind === 'native' ? [NATIVE_CLIENT] : kind === 'sh' ? ['sh', SH_HOOK_CLIENT] : [process.execPath, HOOK_CLIENT] };
 }
 
 export async function measureClients(options: { rounds: number; perRound: number; defaultEvents: number; onProgress: (message: string) => void }): Promise<{ rows: ClientRow[]; targets: ClientTarget[] }> {
@@ -56,41 +65,48 @@ export async function measureClients(options: { rounds: number; perRound: number
   const native = existsSync(NATIVE_CLIENT);
   try {
     const up = await freshProject(root, 'up');
-    options.onProgress('clients: hookbox serve up; native, sh, node clients and node -e 0, interleaved');
+    options.onProgress('clients: hookbox serve up; native, sh, node clients, node -e 0 and sh -c true, interleaved');
     const stop = await startServe(up.config, ['--socket', up.socket]);
-    const samples: Record<string, number[]> = { bare: [], native: [], sh: [], node: [] };
+    const samples: Record<string, number[]> = { bare: [], floor: [], native: [], sh: [], node: [] };
     try {
       const words = ['claude-code', '--socket', up.socket, '--config', up.config];
       for (let round = 0; round < options.rounds; round++) {
+        // One stopwatch process per round, the rows interleaved within it.
+        const plan: Array<{ row: string; run: TimedRun }> = [];
         for (let i = 0; i < options.perRound; i++) {
           const n = round * options.perRound + i;
-          samples.bare!.push((await spawnTimed(process.execPath, ['-e', '0'], '')).ms);
-          if (native) samples.native!.push(await timedAllow(NATIVE_CLIENT, words, hookJson('bench-native', n), 'native client'));
-          samples.sh!.push(await timedAllow('sh', [SH_HOOK_CLIENT, ...words], hookJson('bench-sh', n), 'sh client'));
-          samples.node!.push(await timedAllow(process.execPath, [HOOK_CLIENT, ...words], hookJson('bench-node', n), 'node client'));
+          plan.push({ row: 'bare', run: { command: process.execPath, args: ['-e', '0'], input: '' } });
+          plan.push({ row: 'floor', run: { command: 'sh', args: ['-c', 'true'], input: '' } });
+          if (native) plan.push({ row: 'native', run: { command: NATIVE_CLIENT, args: words, input: hookJson('bench-native', n) } });
+          plan.push({ row: 'sh', run: { command: 'sh', args: [SH_HOOK_CLIENT, ...words], input: hookJson('bench-sh', n) } });
+          plan.push({ row: 'node', run: { command: process.execPath, args: [HOOK_CLIENT, ...words], input: hookJson('bench-node', n) } });
         }
+        const timed = timeSpawns(plan.map((step) => step.run));
+        for (const [i, { row }] of plan.entries()) samples[row]!.push(row === 'bare' || row === 'floor' ? timed[i]!.ms : allowed(timed[i]!, `${row} client`));
       }
     } finally {
       await stop();
     }
     rows.push({ id: 'node-bare', label: '`node -e 0` (spawn to exit)', summary: summarize(samples.bare!) });
+    rows.push({ id: 'sh-floor', label: '`sh -c true` (the floor of any per-event process)', summary: summarize(samples.floor!) });
     if (native) rows.push({ id: 'native-up', label: 'native client, server up', summary: summarize(samples.native!) });
     rows.push({ id: 'sh-up', label: 'sh client, server up', summary: summarize(samples.sh!) });
     rows.push({ id: 'node-up', label: 'node client, server up', summary: summarize(samples.node!) });
 
-    // The default setup (the sh client, no hand-started server): the first event starts the server for the next ones.
-    options.onProgress(`clients: default setup, ${options.defaultEvents} events in a fresh project (no hand-started server)`);
+    // The default setup (the client `setup` writes here, no hand-started server): the first event starts the server for the next ones.
+    const client = defaultClientWords();
+    options.onProgress(`clients: default setup (the ${client.kind} client), ${options.defaultEvents} events in a fresh project (no hand-started server)`);
     const fresh = await freshProject(root, 'fresh');
-    const events: number[] = [];
+    let events: number[] = [];
     try {
-      for (let n = 0; n < options.defaultEvents; n++) {
-        events.push(await timedAllow('sh', [SH_HOOK_CLIENT, 'claude-code', '--socket', fresh.socket, '--config', fresh.config], hookJson('bench-default', n), 'default setup'));
-      }
+      const [command, ...lead] = client.words;
+      const runs = Array.from({ length: options.defaultEvents }, (_, n) => ({ command: command!, args: [...lead, 'claude-code', '--socket', fresh.socket, '--config', fresh.config], input: hookJson('bench-default', n) }));
+      events = timeSpawns(runs).map((run) => allowed(run, 'default setup'));
     } finally {
       await spawnTimed(process.execPath, [HOOKBOX, 'serve', '--stop', '--config', fresh.config], '');
     }
-    rows.push({ id: 'first-event', label: 'default setup: the first event of a fresh project', summary: summarize(events.slice(0, 1)) });
-    rows.push({ id: 'default-next', label: `default setup: events 2–${options.defaultEvents}`, summary: summarize(events.slice(1)) });
+    rows.push({ id: 'first-event', label: `default setup (${client.kind} client): the first event of a fresh project`, summary: summarize(events.slice(0, 1)) });
+    rows.push({ id: 'default-next', label: `default setup (${client.kind} client): events 2–${options.defaultEvents}`, summary: summarize(events.slice(1)) });
 
     const p50 = (id: string) => rows.find((row) => row.id === id)?.summary.p50Us ?? Number.NaN;
     const ratio = (id: string) => p50(id) / p50('node-bare');

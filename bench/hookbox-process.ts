@@ -3,7 +3,7 @@
  * process (`serve`, `agents`): the CLI and the hook client's paths, a spawn
  * timed from start to exit, and `hookbox serve` started in its own process.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
@@ -60,4 +60,22 @@ export async function startServe(config: string, serveArgs: readonly string[]): 
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
+}
+
+/** The stopwatch child (bench/spawn-timer.mjs): why spawns are timed from a small process, see there. */
+const SPAWN_TIMER = fileURLToPath(new URL('./spawn-timer.mjs', import.meta.url));
+
+export interface TimedRun {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly input: string;
+}
+
+/** Each run spawned in turn from the small stopwatch process, with CHILD_ENV: its wall time to exit, stdout and exit code. */
+export function timeSpawns(runs: readonly TimedRun[]): Array<{ ms: number; stdout: string; code: number | null }> {
+  const timer = spawnSync(process.execPath, [SPAWN_TIMER], { input: JSON.stringify({ env: CHILD_ENV, runs }), env: CHILD_ENV, maxBuffer: 64 << 20 });
+  if (timer.status !== 0) throw new Error(`bench/spawn-timer.mjs exited ${String(timer.status)}: ${timer.stderr.toString('utf8').slice(0, 2000)}`);
+  const results = JSON.parse(timer.stdout.toString('utf8')) as Array<{ ms: number; stdout: string; code: number | null; error?: string }>;
+  for (const [i, result] of results.entries()) if (result.error !== undefined) throw new Error(`${runs[i]!.command}: ${result.error}`);
+  return results;
 }
