@@ -7,6 +7,7 @@ import { rewriteOf } from '../loop/tool-rewrite.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { CopyTable } from './copy-table.ts';
 import { LIFECYCLE_STEPS } from './lifecycle-steps.ts';
+import { takePendingCall, withRewriteNote } from './rewritten-call.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
 
@@ -21,7 +22,7 @@ export interface Decided {
 }
 
 /** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
-export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed' | 'rewriteBack'> & {
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed' | 'rewriteBack' | 'notesRewrittenCall'> & {
   /**
    * Whether the bridge's answer carries a pre-tool rewrite (`allow {arguments}`)
    * to the agent, which then runs the rewritten call. Unset: a rewritten call is
@@ -190,14 +191,17 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     }
     const denied = deniedOutcome(decision);
     if (denied !== undefined) session.log.append(toolResultEvent(turn, step, payload, denied));
-    else session.pending.set(payload.toolCallId, { step });
+    else {
+      // The model's note about a rewrite the agent was given goes with the call's result (rewritten-call.ts).
+      const given = rewrite !== undefined && decision.action === 'allow' && decision.arguments !== undefined;
+      session.pending.set(payload.toolCallId, { step, toolName: payload.toolName, ...(given && { rewrite: { arguments: rewrite.arguments, hooks: rewrite.hooks } }) });
+    }
     return { decision, word: decision.action };
   },
   'tools/post-execute': async (event, { bridge, session, options, bus }) => {
     const payload = event.payload;
     if (!session.turnOpen) session.openTurn();
-    const pending = session.pending.get(payload.toolCallId);
-    session.pending.delete(payload.toolCallId);
+    const pending = takePendingCall(session, payload);
     const turn = session.turn;
     const step = pending?.step ?? (session.step += 1);
     if (pending === undefined) {
@@ -211,6 +215,7 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     if (raw.action === 'accept' && raw.content !== undefined && !replaceable) {
       decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
     }
+    decision = withRewriteNote(decision, pending, bridge.notesRewrittenCall === true);
     // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
     const outcome = postToolOutcome(payload.result, decision, options.keepReplacedOriginals === true);
     session.log.append(toolResultEvent(turn, step, payload, outcome));
