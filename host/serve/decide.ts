@@ -3,7 +3,7 @@ import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { CONTINUE_REASON, continuationCapReason, unappliedRewriteText } from '../loop/reactions.ts';
 import { deniedOutcome, postToolOutcome, promptOutcome, toolResultEvent } from '../loop/seam-outcome.ts';
-import { rewriteOf } from '../loop/tool-rewrite.ts';
+import { rewriteEvent, rewriteOf } from '../loop/tool-rewrite.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { CopyTable } from './copy-table.ts';
 import { LIFECYCLE_STEPS } from './lifecycle-steps.ts';
@@ -180,7 +180,7 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     let decision = result.decision;
     const rewrite = rewriteOf(payload.arguments, result);
     if (rewrite !== undefined) {
-      session.log.append({ type: 'tool/rewrite', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, original: rewrite.original, arguments: rewrite.arguments, hooks: [...rewrite.hooks] });
+      session.log.append(rewriteEvent(turn, step, payload, rewrite));
       // Only an allow carries arguments to an agent that takes them; anything
       // else (an ask, an agent bridge that does not map rewrites back yet,
       // docs/rfc-tool-input-rewrite.md "Every agent") is a deny, never the original call.
