@@ -60,6 +60,13 @@ export interface AgentBridge<N extends string = string> {
    * agent takes no rewrite, and every rewritten call is denied.
    */
   rewriteBack?(event: AgentSeamEvent<'tools/pre-execute'>, args: Readonly<Record<string, unknown>>): RewriteBack;
+  /**
+   * The bridge's own answer to a rewritten call tells the model of it (the
+   * one note, `rewrittenCallNote`: Claude Code's and Codex's pre-tool
+   * `additionalContext`). Unset: `serve` puts the note in that call's
+   * post-tool context, which the agent adds to the result the model reads.
+   */
+  readonly notesRewrittenCall?: true;
   /** How `hookbox setup <agent>` writes and removes hookbox's entries in the agent's settings. */
   readonly setup: AgentSetup;
   /**

@@ -97,6 +97,12 @@ export interface DispatchResult<S extends SeamId> {
   readonly payload?: PayloadOf<S>;
   /** The hooks whose rewrites changed the payload, in the order they first did. */
   readonly rewrittenBy?: readonly string[];
+  /**
+   * The rewrites did not settle within the seam's passes, so `decision` is
+   * its `unsettled` one: the hooks that still changed the payload in the last
+   * pass (recorded so replay can fold the same decision back).
+   */
+  readonly unsettled?: readonly string[];
 }
 
 /** One listener's decision as the seam took it (after the fault policy), attributed to the listener. */

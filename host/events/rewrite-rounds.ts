@@ -78,5 +78,6 @@ export async function runRewriteRounds<S extends SeamId>(
     decided: [],
     payload: current,
     rewrittenBy,
+    unsettled: lastRewriters,
   };
 }

@@ -85,6 +85,12 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     original: z.record(z.string(), z.unknown()),
     arguments: z.record(z.string(), z.unknown()),
     hooks: z.array(z.string()).min(1),
+    /**
+     * The rewrites did not settle within the passes, so the call was denied:
+     * the hooks that still changed the arguments in the last pass (replay
+     * folds that deny back from it).
+     */
+    unsettled: z.array(z.string()).min(1).optional(),
   }),
   /**
    * Pre-tool hooks asked before a call: every asking hook with its own

@@ -76,6 +76,9 @@ export async function replaySession(events: readonly SessionEvent[], bus: SeamBu
     const after = result.decision;
     // A rewrite is part of what was decided: the log's `tool/rewrite` against the live run's final payload.
     const recordedRewrite = seam === 'tools/pre-execute' && lastRewrite?.toolCallId === toolCallId ? lastRewrite : undefined;
+    // Rewrites that did not settle were denied whatever each hook last said: the recorded side is that deny.
+    const rounds = definition.rewriteRounds;
+    if (recordedRewrite?.unsettled !== undefined && rounds !== undefined) before = rounds.unsettled(recordedRewrite.unsettled, rounds.max) as DecisionOf<S>;
     const beforeRewrite = recordedRewrite === undefined ? undefined : { arguments: recordedRewrite.arguments, hooks: recordedRewrite.hooks };
     const afterRewrite = liveRewrite(payload, result.payload, result.rewrittenBy);
     decisions.push({

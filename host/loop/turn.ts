@@ -7,6 +7,7 @@ import { promptOutcome, toolResultEvent } from './seam-outcome.ts';
 import type { Conversation } from './conversation.ts';
 import type { AssistantStep, ModelProvider } from './provider.ts';
 import type { ToolExecutionResult, ToolRegistry } from './tool-registry.ts';
+import { rewriteEvent } from './tool-rewrite.ts';
 
 /** How a turn ended. */
 export interface TurnOutcome {
@@ -119,7 +120,7 @@ export async function runTurn(session: TurnHost): Promise<TurnOutcome> {
           session.info(),
           { cwd: session.cwd, signal: session.signal },
           // Before the tool runs: the durable record of what will run instead of what the model asked.
-          (rewrite) => session.append({ type: 'tool/rewrite', turn, step, toolCallId: call.id, toolName: call.name, original: rewrite.original, arguments: rewrite.arguments, hooks: [...rewrite.hooks] }),
+          (rewrite) => session.append(rewriteEvent(turn, step, { toolCallId: call.id, toolName: call.name }, rewrite)),
         );
         if (executed.asked !== undefined) {
           const { asks, resolution } = executed.asked;

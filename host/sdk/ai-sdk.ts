@@ -44,8 +44,9 @@ export type CheckedPrompt =
  * withholds; the wrapper never lets a tool run on its own error.
  */
 export async function withHookbox<T extends ToolSet>(tools: T, options: SdkHookboxOptions): Promise<AiSdkHookbox<T>> {
-  // The wrapped execute is hookbox's, so it runs a rewritten call with the new arguments.
-  const decider = await SdkDecider.open({ name: 'ai-sdk', label: 'the AI SDK', canReplace: { prompt: true, toolResult: true }, canRewriteToolInput: true }, options);
+  // The wrapped execute is hookbox's, so it runs a rewritten call with the new arguments,
+  // and puts the model's note before its result itself (gatedExecute).
+  const decider = await SdkDecider.open({ name: 'ai-sdk', label: 'the AI SDK', canReplace: { prompt: true, toolResult: true }, canRewriteToolInput: true, notesRewrittenCall: true }, options);
   const session = sdkSession(options.sessionId, options.cwd);
   // Digests of user messages' texts the hooks let through: a conversation resends them with every request.
   const checked = new Set<string>();

@@ -143,7 +143,7 @@ export function sdkSession(sdkId: string | undefined, cwd: string | undefined): 
 }
 
 /** An SDK whose callbacks are already seam calls: its names, and which rewrites its adapter applies. */
-export type DirectSdk = Pick<DecidingBridge, 'name' | 'label' | 'canReplace' | 'canRewriteToolInput'>;
+export type DirectSdk = Pick<DecidingBridge, 'name' | 'label' | 'canReplace' | 'canRewriteToolInput' | 'notesRewrittenCall'>;
 
 /** A bridge whose events are already seam calls: the decision comes back as JSON, a fault as exit 2. */
 function directBridge(sdk: DirectSdk): DecidingBridge {

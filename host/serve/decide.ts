@@ -3,10 +3,11 @@ import { isUnmappedCall } from '../agents/tool-table.ts';
 import type { SeamBus } from '../events/index.ts';
 import { CONTINUE_REASON, continuationCapReason, unappliedRewriteText } from '../loop/reactions.ts';
 import { deniedOutcome, postToolOutcome, promptOutcome, toolResultEvent } from '../loop/seam-outcome.ts';
-import { rewriteOf } from '../loop/tool-rewrite.ts';
+import { rewriteEvent, rewriteOf } from '../loop/tool-rewrite.ts';
 import { type DecisionOf, SEAMS, type SeamId, joinContext } from '../seams/index.ts';
 import type { CopyTable } from './copy-table.ts';
 import { LIFECYCLE_STEPS } from './lifecycle-steps.ts';
+import { takePendingCall, withRewriteNote } from './rewritten-call.ts';
 import type { ServedSession } from './served-session.ts';
 import type { SessionTable } from './session-table.ts';
 
@@ -21,7 +22,7 @@ export interface Decided {
 }
 
 /** What deciding needs of a bridge (an in-process SDK adapter has no settings to set up). */
-export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed' | 'rewriteBack'> & {
+export type DecidingBridge = Pick<AgentBridge, 'name' | 'label' | 'canReplace' | 'toSeam' | 'answer' | 'failClosed' | 'rewriteBack' | 'notesRewrittenCall'> & {
   /**
    * Whether the bridge's answer carries a pre-tool rewrite (`allow {arguments}`)
    * to the agent, which then runs the rewritten call. Unset: a rewritten call is
@@ -179,7 +180,7 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     let decision = result.decision;
     const rewrite = rewriteOf(payload.arguments, result);
     if (rewrite !== undefined) {
-      session.log.append({ type: 'tool/rewrite', turn, step, toolCallId: payload.toolCallId, toolName: payload.toolName, original: rewrite.original, arguments: rewrite.arguments, hooks: [...rewrite.hooks] });
+      session.log.append(rewriteEvent(turn, step, payload, rewrite));
       // Only an allow carries arguments to an agent that takes them; anything
       // else (an ask, an agent bridge that does not map rewrites back yet,
       // docs/rfc-tool-input-rewrite.md "Every agent") is a deny, never the original call.
@@ -190,14 +191,17 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     }
     const denied = deniedOutcome(decision);
     if (denied !== undefined) session.log.append(toolResultEvent(turn, step, payload, denied));
-    else session.pending.set(payload.toolCallId, { step });
+    else {
+      // The model's note about a rewrite the agent was given goes with the call's result (rewritten-call.ts).
+      const given = rewrite !== undefined && decision.action === 'allow' && decision.arguments !== undefined;
+      session.pending.set(payload.toolCallId, { step, toolName: payload.toolName, ...(given && { rewrite: { arguments: rewrite.arguments, hooks: rewrite.hooks } }) });
+    }
     return { decision, word: decision.action };
   },
   'tools/post-execute': async (event, { bridge, session, options, bus }) => {
     const payload = event.payload;
     if (!session.turnOpen) session.openTurn();
-    const pending = session.pending.get(payload.toolCallId);
-    session.pending.delete(payload.toolCallId);
+    const pending = takePendingCall(session, payload);
     const turn = session.turn;
     const step = pending?.step ?? (session.step += 1);
     if (pending === undefined) {
@@ -211,6 +215,7 @@ const SEAM_STEPS: { readonly [S in SeamId]: SeamStep<S> } = {
     if (raw.action === 'accept' && raw.content !== undefined && !replaceable) {
       decision = { action: 'block', reason: `a hookbox hook replaced this tool output and ${bridge.label} cannot replace a tool's output, so it is blocked instead` };
     }
+    decision = withRewriteNote(decision, pending, bridge.notesRewrittenCall === true);
     // The log records what the model received: a replacement, with the original's length and digest (its text only on request).
     const outcome = postToolOutcome(payload.result, decision, options.keepReplacedOriginals === true);
     session.log.append(toolResultEvent(turn, step, payload, outcome));

@@ -5,8 +5,11 @@ import { type SessionEvent, SessionLogWriter, readSessionLog, repairTornTail } f
 import type { SessionInfo, SessionStartSource } from '../seams/index.ts';
 
 /** A tool call seen at PreToolUse, waiting for its result (PostToolUse). */
-interface PendingCall {
+export interface PendingCall {
   readonly step: number;
+  readonly toolName: string;
+  /** The agent was given the call rewritten (its `tool/rewrite`): what it runs with, and who rewrote it. */
+  readonly rewrite?: { readonly arguments: Record<string, unknown>; readonly hooks: readonly string[] };
 }
 
 /**
@@ -76,7 +79,11 @@ export class ServedSession {
       this.step = Math.max(this.step, event.step);
       // A call allowed in an earlier process (no server: one process per event) is still pending
       // its result; without it, its PostToolUse logged the call a second time (4 calls for 3).
-      this.pending.set(event.toolCallId, { step: event.step });
+      this.pending.set(event.toolCallId, { step: event.step, toolName: event.toolName });
+    } else if (event.type === 'tool/rewrite') {
+      // A denied rewrite's tool/result follows at once and drops the call again.
+      const call = this.pending.get(event.toolCallId);
+      if (call !== undefined) this.pending.set(event.toolCallId, { ...call, rewrite: { arguments: event.arguments, hooks: event.hooks } });
     } else if (event.type === 'tool/result') {
       this.pending.delete(event.toolCallId);
     } else if (event.type === 'steering/message') {

@@ -16,6 +16,13 @@ const FIXTURES = fileURLToPath(new URL('../pdk/fixtures/rewrite/', import.meta.u
 /** The start of what the model reads for a rewrite its agent cannot take (`unappliedRewriteText`). */
 export const UNAPPLIED = 'a hookbox hook rewrote this call and the rewrite could not be applied in';
 
+/**
+ * The one note the model reads about its rewritten `echo A > out.txt` (the
+ * rule of docs/rfc-tool-input-rewrite.md, "The model's view"), as it must
+ * reach the model's next request in every agent.
+ */
+export const REWRITE_NOTE = '[hookbox: this call was rewritten by hook "a-to-b" before it ran; it ran with arguments {"command":"echo B > out.txt"}]';
+
 /** Builds the two rewriters into `<dir>` and writes `<dir>/rewrite.config.json`; returns its path. */
 export async function writeRewriteConfig(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });

@@ -19,7 +19,7 @@ import { COPILOT_BIN, agentUnavailable, hookbox, runCopilot } from '../helpers/r
 import { skipUnless } from '../helpers/skips.ts';
 import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
 import { commandAgentCases, type CommandProjectOptions } from './command-agent.case.ts';
-import { serveRewriteHooks, UNAPPLIED } from '../helpers/rewrite-hooks.ts';
+import { REWRITE_NOTE, serveRewriteHooks, UNAPPLIED } from '../helpers/rewrite-hooks.ts';
 
 const unavailable = agentUnavailable(COPILOT_BIN, '1.0.102');
 const RUN_TIMEOUT = 300_000;
@@ -112,7 +112,7 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
     }
   });
 
-  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (modifiedArgs); an edit whose new text a hook rewrites is denied, the model reads why', { timeout: RUN_TIMEOUT }, async () => {
+  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (modifiedArgs), and the model reads the one note with its result; an edit whose new text a hook rewrites is denied, the model reads why', { timeout: RUN_TIMEOUT }, async () => {
     const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
     try {
       let notes = '';
@@ -124,7 +124,9 @@ describe.skipIf(skipUnless(TITLE, unavailable, { required: '@github/copilot' }))
       expect(result.status, result.stderr).toBe(0);
       expect(readFileSync(join(p.project, 'out.txt'), 'utf8')).toBe('B\n');
       expect(readFileSync(notes, 'utf8')).toBe('old\n');
-      const [, edited] = toolResults(p.mock.turns.at(-1)!);
+      const [rewritten, edited] = toolResults(p.mock.turns.at(-1)!);
+      // The model's next request carries the one note with the rewritten call's result (postToolUse additionalContext).
+      expect(rewritten).toContain(REWRITE_NOTE);
       expect(edited).toContain(`${UNAPPLIED} Copilot CLI`);
       expect(edited).toContain('takes old and new strings');
     } finally {

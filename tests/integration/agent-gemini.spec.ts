@@ -16,7 +16,7 @@ import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { lifecycleCalls, serveLifecycleHook } from '../helpers/lifecycle-hook.ts';
 import { commandAgentCases, type CommandProjectOptions } from './command-agent.case.ts';
-import { serveRewriteHooks, UNAPPLIED } from '../helpers/rewrite-hooks.ts';
+import { REWRITE_NOTE, serveRewriteHooks, UNAPPLIED } from '../helpers/rewrite-hooks.ts';
 
 const unavailable = agentUnavailable(GEMINI_BIN, '0.61.0');
 const RUN_TIMEOUT = 300_000;
@@ -124,7 +124,7 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
       await server.stop();
     }
   });
-  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (tool_input merged over the call); an edit whose new text a hook rewrites is denied, the model reads why', { timeout: RUN_TIMEOUT }, async () => {
+  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (tool_input merged over the call), and the model reads the one note with its result; an edit whose new text a hook rewrites is denied, the model reads why', { timeout: RUN_TIMEOUT }, async () => {
     const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
     try {
       const p = await project(
@@ -141,6 +141,9 @@ describe.skipIf(skipUnless('hookbox inside the real Gemini CLI', unavailable, { 
       expect(readFileSync(join(p.project, 'out.txt'), 'utf8')).toBe('B\n');
       expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('old\n');
       const responses = functionResponses(p.mock.turns.at(-1)!).map((response) => JSON.stringify(response));
+      // The model's next request carries the one note with the rewritten call's result (AfterTool additionalContext,
+      // which Gemini wraps in <hook_context>, escaping `>` inside it).
+      expect(responses[0]).toContain(`<hook_context>${JSON.stringify(REWRITE_NOTE.replaceAll('>', '&gt;')).slice(1, -1)}</hook_context>`);
       expect(responses[1]).toContain(`Tool execution blocked: ${UNAPPLIED} Gemini CLI`);
       expect(responses[1]).toContain('takes old and new strings');
       const logs = projectSessionLogs(p.project);

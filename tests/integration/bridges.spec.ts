@@ -143,6 +143,63 @@ describe('hookbox import-codex, then hookbox run', () => {
     expect(run.status).toBe(0);
     expect(sequence(events(workspace))).toContain('tool/result 1.1 c1 error: Tool call denied by a hook: codex guard: no');
   });
+
+  it('a shell hook\'s updatedInput (allow) from a hooks.json is a rewrite: `echo A > out.txt` runs as `echo B > out.txt`; a malformed updatedInput is a schema fault that denies the call', () => {
+    const answer = (updatedInput: string) => `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":${updatedInput}}}`;
+    // A real Codex hook script: plain sh, the hook JSON on stdin, the answer on stdout.
+    write(
+      'rewrite.sh',
+      [
+        '#!/bin/sh',
+        'input=$(cat)',
+        'case "$input" in',
+        `  *'"tool_name":"Bash"'*'echo A > out.txt'*) echo '${answer('{"command":"echo B > out.txt"}')}';;`,
+        `  *'echo M > m.txt'*) echo '${answer('"echo B > m.txt"')}';;`,
+        `  *'echo N > n.txt'*) echo '${answer('{"command":42}')}';;`,
+        'esac',
+        '',
+      ].join('\n'),
+      true,
+    );
+    write('hooks.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './rewrite.sh', timeout: 10 }] }] } });
+    const imported = hookbox(['import-codex', 'hooks.json', '-o', 'hookbox.config.json']);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('Imported 1 Codex hook(s)');
+    const script = write('script.json', {
+      steps: [
+        { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo A > out.txt' } }] },
+        { toolCalls: [{ id: 'c2', name: 'bash', arguments: { command: 'echo M > m.txt' } }] },
+        { toolCalls: [{ id: 'c3', name: 'bash', arguments: { command: 'echo N > n.txt' } }] },
+        { text: 'done' },
+      ],
+    });
+    const run = hookbox(['run', '--config', 'hookbox.config.json', '--script', script, '--log', workspace.logPath, '--cwd', workspace.dir, 'write them']);
+    expect(run.status, run.stderr).toBe(0);
+    // The arguments that ran are the rewritten ones.
+    expect(readFileSync(join(workspace.dir, 'out.txt'), 'utf8')).toBe('B\n');
+    const all = events(workspace);
+    expect(all.filter((event) => event.type === 'tool/rewrite')).toMatchObject([
+      { toolCallId: 'c1', original: { command: 'echo A > out.txt' }, arguments: { command: 'echo B > out.txt' }, hooks: ['codex-pre-tool-use-1'] },
+    ]);
+    // A malformed updatedInput is the hook's schema fault, named; the imported hook fails closed, so the call never runs.
+    expect(existsSync(join(workspace.dir, 'm.txt'))).toBe(false);
+    expect(existsSync(join(workspace.dir, 'n.txt'))).toBe(false);
+    const faults = all.flatMap((event) => (event.type === 'hook/invoke' && event.fault !== undefined ? [event.fault] : []));
+    expect(faults).toMatchObject([
+      { kind: 'schema', message: 'output.hookSpecificOutput.updatedInput: Invalid input: expected record, received string' },
+      { kind: 'schema', message: 'output.hookSpecificOutput.updatedInput: not a Bash input hookbox reads back as bash (for bash it needs a "command" string)' },
+    ]);
+    const results = all.flatMap((event) => (event.type === 'tool/result' ? [event] : []));
+    expect(results.map((result) => [result.toolCallId, result.hookEffect ?? 'ran'])).toEqual([
+      ['c1', 'ran'],
+      ['c2', 'denied'],
+      ['c3', 'denied'],
+    ]);
+    expect(results[1]?.content).toBe(
+      'Tool call denied by a hook: hook "codex-pre-tool-use-1" failed (schema): output.hookSpecificOutput.updatedInput: Invalid input: expected record, received string',
+    );
+    expect(results[2]?.content).toContain('failed (schema): output.hookSpecificOutput.updatedInput: not a Bash input hookbox reads back as bash');
+  });
 });
 
 /** A wasm hook speaking the Claude Code protocol: JSON in, stdout / return code / error_set out. */

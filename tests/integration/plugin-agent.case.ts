@@ -19,7 +19,7 @@ import { advertisedToolNames } from '../helpers/mock-model/advertised-tools.ts';
 import { agentTurnRequests, agentTurnsOnly, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
 import type { MockModel, RecordedRequest, ScriptedStep, StepSource } from '../helpers/mock-model/script.ts';
 import { type AgentRun, hookbox } from '../helpers/real-agents.ts';
-import { UNAPPLIED, serveRewriteHooks } from '../helpers/rewrite-hooks.ts';
+import { REWRITE_NOTE, UNAPPLIED, serveRewriteHooks } from '../helpers/rewrite-hooks.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { wedgedServer } from '../helpers/wedged-server.ts';
 
@@ -152,7 +152,7 @@ export function pluginAgentCases(driver: PluginAgentDriver, suite: RealAgentSuit
     expect(toolResults(p.turns()[1]!).join('\n')).toMatch(/trap/);
   });
 
-  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (the plugin replaces the input); an edit whose new text a hook rewrites is denied, the model reads why', { timeout }, async () => {
+  it('a rewriting hook: echo A > out.txt runs as echo B > out.txt (the plugin replaces the input), and the model reads the one note with its result; an edit whose new text a hook rewrites is denied, the model reads why', { timeout }, async () => {
     const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
     try {
       let notes = '';
@@ -163,7 +163,10 @@ export function pluginAgentCases(driver: PluginAgentDriver, suite: RealAgentSuit
       expect(result.status, result.stderr).toBe(0);
       expect(readFileSync(join(p.project, 'out.txt'), 'utf8')).toBe('B\n');
       expect(readFileSync(notes, 'utf8')).toBe('old\n');
-      const edited = toolResults(p.turns().at(-1)!).at(-1);
+      const results = toolResults(p.turns().at(-1)!);
+      // The model's next request carries the one note with the rewritten call's result (the plugin's post-tool context).
+      expect(results.at(-2)).toContain(REWRITE_NOTE);
+      const edited = results.at(-1);
       expect(edited).toContain(UNAPPLIED);
       expect(edited).toContain('takes old and new strings');
       expect(projectSessionLogs(p.project).text).toContain('"type":"tool/rewrite"');

@@ -205,4 +205,22 @@ describe('one record for audit, presentation and replay', () => {
       ['tools/pre-execute', { command: 'echo B > out.txt' }, { command: 'echo C > out.txt' }],
     ]);
   });
+
+  it('replay of rewrites that never settled: the recorded side is the deny it was, so the same hooks change nothing and a rewriter that now settles is a changed decision', async () => {
+    const grow = () => hook('rewriter', 'grow', { mode: 'grow', to: ' ; echo X >> out.txt' });
+    const log = await runCall([await grow()], 'echo A > out.txt');
+    expect(only(log, 'tool/rewrite')[0]).toMatchObject({ hooks: ['grow'], unsettled: ['grow'] });
+    const unsettled = { action: 'deny', reason: expect.stringContaining('the rewrites of this call did not settle: after 3 passes hook "grow" still changed its arguments') };
+
+    const same = new SeamBus();
+    same.use(await grow());
+    const unchanged = await replaySession(log, same);
+    expect(unchanged.decisions.filter((decision) => decision.seam === 'tools/pre-execute')).toMatchObject([{ changed: false, before: { decision: unsettled }, after: { decision: unsettled } }]);
+
+    const settles = new SeamBus();
+    settles.use(await hook('rewriter', 'grow', { mode: 'replace', from: 'echo A', to: 'echo B' }));
+    const report = await replaySession(log, settles);
+    const changed = report.decisions.filter((decision) => decision.changed);
+    expect(changed).toMatchObject([{ seam: 'tools/pre-execute', before: { decision: unsettled }, after: { decision: { action: 'allow' }, rewrite: { arguments: { command: 'echo B > out.txt' }, hooks: ['grow'] } } }]);
+  });
 });

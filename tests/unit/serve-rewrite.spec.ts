@@ -27,12 +27,13 @@ afterEach(() => {
   rmSync(logDir, { recursive: true, force: true });
 });
 
-function bridge(canRewriteToolInput?: boolean): DecidingBridge {
+function bridge(canRewriteToolInput?: boolean, notesRewrittenCall?: true): DecidingBridge {
   return {
     name: 'scripted',
     label: 'Scripted Agent',
     canReplace: { prompt: true, toolResult: true },
     ...(canRewriteToolInput !== undefined && { canRewriteToolInput }),
+    ...(notesRewrittenCall !== undefined && { notesRewrittenCall }),
     toSeam: (input) => input as ParsedAgentEvent,
     answer: (_event, decision) => ({ exitCode: 0, stdout: JSON.stringify(decision), stderr: '' }),
     failClosed: (_event, reason) => ({ exitCode: 2, stdout: '', stderr: reason }),
@@ -48,16 +49,34 @@ const toB = nativeHook({
 });
 const asker = nativeHook({ name: 'asker', handlers: { 'tools/pre-execute': () => ({ action: 'ask', reason: 'check' }) } });
 
-async function decide(hooks: readonly ReturnType<typeof nativeHook>[], on: DecidingBridge): Promise<unknown> {
+function busOf(hooks: readonly ReturnType<typeof nativeHook>[]): SeamBus {
   const bus = new SeamBus();
   for (const hook of hooks) bus.use(hook);
+  return bus;
+}
+
+async function decide(hooks: readonly ReturnType<typeof nativeHook>[], on: DecidingBridge, table = sessions): Promise<unknown> {
   const event: ParsedAgentEvent = {
     kind: 'seam',
     event: { event: 'PreToolUse', sessionId: 's1', cwd: '/work/project', seam: 'tools/pre-execute', payload: { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'echo A > out.txt' } } },
   };
-  const decided = await decideAgentEvent(on, event, { bus, sessions, maxContinuations: 2 });
+  const decided = await decideAgentEvent(on, event, { bus: busOf(hooks), sessions: table, maxContinuations: 2 });
   return JSON.parse(decided.answer.stdout);
 }
+
+/** The call's PostToolUse, as the agent reports it: under `toolCallId`, with `args` (an agent may report the rewritten ones). */
+async function decidePost(hooks: readonly ReturnType<typeof nativeHook>[], on: DecidingBridge, toolCallId = 'c1', args = { command: 'echo B > out.txt' }, table = sessions): Promise<unknown> {
+  const event: ParsedAgentEvent = {
+    kind: 'seam',
+    event: { event: 'PostToolUse', sessionId: 's1', cwd: '/work/project', seam: 'tools/post-execute', payload: { toolCallId, toolName: 'bash', arguments: args, result: { content: 'done', isError: false } } },
+  };
+  const decided = await decideAgentEvent(on, event, { bus: busOf(hooks), sessions: table, maxContinuations: 2 });
+  return JSON.parse(decided.answer.stdout);
+}
+
+const NOTE = '[hookbox: this call was rewritten by hook "a-to-b" before it ran; it ran with arguments {"command":"echo B > out.txt"}]';
+const context = nativeHook({ name: 'context', handlers: { 'tools/post-execute': () => ({ action: 'accept', additionalContext: 'from a hook' }) } });
+const withhold = nativeHook({ name: 'withhold', handlers: { 'tools/post-execute': () => ({ action: 'block', reason: 'secret' }) } });
 
 const logged = () => readSessionLog(path.join(logDir, 'scripted-s1.jsonl')).events.filter((event) => event.type === 'tool/rewrite' || event.type === 'tool/result');
 
@@ -79,5 +98,46 @@ describe('serve: a rewritten call', () => {
 
   it('an ask on a rewritten call carries no arguments, so even that bridge is answered a deny', async () => {
     expect(await decide([toB, asker], bridge(true))).toMatchObject({ action: 'deny', reason: expect.stringContaining('could not be applied') });
+  });
+});
+
+describe('serve: what the model is told about a rewritten call (the one note)', () => {
+  it('the call\'s post-tool answer carries the note first in its context, naming the hooks, before any hook\'s own context; the log says so', async () => {
+    await decide([toB], bridge(true));
+    expect(await decidePost([context], bridge(true))).toStrictEqual({ action: 'accept', additionalContext: `${NOTE}\n\nfrom a hook` });
+    const told = readSessionLog(path.join(logDir, 'scripted-s1.jsonl')).events.filter((event) => event.type === 'context/message');
+    expect(told).toMatchObject([{ source: 'post-tool', content: `${NOTE}\n\nfrom a hook` }]);
+  });
+
+  it('an agent that reports the rewritten call under another id (one derived from its arguments) is matched by them', async () => {
+    await decide([toB], bridge(true));
+    expect(await decidePost([], bridge(true), 'derived-from-b')).toStrictEqual({ action: 'accept', additionalContext: NOTE });
+    // No second tool/call: the post-tool event paired with the rewritten call.
+    expect(readSessionLog(path.join(logDir, 'scripted-s1.jsonl')).events.filter((event) => event.type === 'tool/call')).toHaveLength(1);
+  });
+
+  it('the session read back from its log (no server: one process per event) still knows the rewrite', async () => {
+    await decide([toB], bridge(true));
+    sessions.closeAll();
+    const reopened = new SessionTable({ maxSessions: 4, idleMs: 60_000, logDir });
+    try {
+      expect(await decidePost([], bridge(true), 'c1', undefined, reopened)).toStrictEqual({ action: 'accept', additionalContext: NOTE });
+    } finally {
+      reopened.closeAll();
+    }
+  });
+
+  it('none where the bridge\'s pre-tool answer told the model already, none on a withheld result, none for a call not rewritten', async () => {
+    await decide([toB], bridge(true, true));
+    expect(await decidePost([], bridge(true, true))).toStrictEqual({ action: 'accept' });
+    await decide([toB], bridge(true));
+    expect(await decidePost([withhold], bridge(true))).toStrictEqual({ action: 'block', reason: 'secret' });
+    await decide([], bridge(true));
+    expect(await decidePost([], bridge(true), 'c1', { command: 'echo A > out.txt' })).toStrictEqual({ action: 'accept' });
+  });
+
+  it('a rewrite the agent could not take was denied: its deny is what the model reads, and no note follows', async () => {
+    await decide([toB], bridge());
+    expect(await decidePost([], bridge())).toStrictEqual({ action: 'accept' });
   });
 });

@@ -108,7 +108,7 @@ describe('turns', () => {
     session.openTurn();
     session.step = 3;
     session.continuations = 2;
-    session.pending.set('t1', { step: 3 });
+    session.pending.set('t1', { step: 3, toolName: 'bash' });
     session.openTurn();
     expect({ ...state(session), pending: session.pending.size, info: session.info() }).toStrictEqual({
       turn: 2,

@@ -237,6 +237,8 @@ export function claudeFormatBridge<N extends string>(dialect: ClaudeFormatDialec
     toSeam: toSeamBy(dialect.table, CLAUDE_FORMAT_EVENT_SCHEMAS, readersFor(dialect), claudeFormatFrame),
     answer: answerFor(dialect),
     rewriteBack: (event, args) => rewriteFor(dialect, event, args),
+    // The pre-tool answer carries the model's note as additionalContext (rewrittenAnswer).
+    notesRewrittenCall: true,
     failClosed: failClosedFor(dialect),
     ...(dialect.projectDirVariable !== undefined && { projectDirVariable: dialect.projectDirVariable }),
     setup: dialect.setup,

@@ -141,6 +141,8 @@ export const codexBridge: AgentBridge<'codex'> = {
   toSeam,
   answer,
   rewriteBack,
+  // The pre-tool answer carries the model's note as additionalContext (rewrittenAnswer).
+  notesRewrittenCall: true,
   failClosed,
   setup: codexSetup,
   probe: codexProbe,

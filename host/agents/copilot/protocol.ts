@@ -33,7 +33,7 @@ export const COPILOT_SEAM_EVENTS = {
     {
       event: 'postToolUse',
       answers:
-        'replaced content → `modifiedResult {resultType, textResultForLlm}` (the model reads it in place of the output); block → the same, the output replaced by "Tool result withheld by a hook: <reason>"; context → `additionalContext` (appended to the result)',
+        'replaced content → `modifiedResult {resultType, textResultForLlm}` (the model reads it in place of the output); block → the same, the output replaced by "Tool result withheld by a hook: <reason>"; context → `additionalContext` (appended to the result); a rewritten call\'s result → the model\'s note about the rewrite first in that context',
     },
     {
       event: 'postToolUseFailure',

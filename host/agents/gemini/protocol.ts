@@ -32,7 +32,7 @@ export const GEMINI_SEAM_EVENTS = {
     {
       event: 'AfterTool',
       answers:
-        'block → `decision: "deny"` + reason (the model reads `{"error": <reason>}` in place of the output); replaced content → the same, the content (and any context) as the reason; context → `additionalContext`',
+        'block → `decision: "deny"` + reason (the model reads `{"error": <reason>}` in place of the output); replaced content → the same, the content (and any context) as the reason; context → `additionalContext` (Gemini appends it to the output in `<hook_context>`); a rewritten call\'s result → the model\'s note about the rewrite first in that context',
     },
   ],
   'agent/turn-continuation': [

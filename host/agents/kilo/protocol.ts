@@ -24,7 +24,7 @@ export const KILO_SEAM_EVENTS = {
   'tools/post-execute': [
     {
       event: 'tool.execute.after',
-      answers: 'block → `output.output` replaced by a notice and the reason; replaced content → `output.output` replaced (the model reads it, the turn goes on); context → appended to `output.output`',
+      answers: 'block → `output.output` replaced by a notice and the reason; replaced content → `output.output` replaced (the model reads it, the turn goes on); context → appended to `output.output`; a rewritten call\'s result → the model\'s note about the rewrite first in that context',
     },
   ],
   'agent/turn-continuation': [

@@ -29,7 +29,7 @@ export const PI_SEAM_EVENTS = {
     {
       event: 'tool_result',
       answers:
-        'block → `{content: [notice + reason], isError: true}` in place of the output; replaced content → `{content: [the replacement]}` (the model reads it, the turn goes on); context → appended to the content',
+        'block → `{content: [notice + reason], isError: true}` in place of the output; replaced content → `{content: [the replacement]}` (the model reads it, the turn goes on); context → appended to the content; a rewritten call\'s result → the model\'s note about the rewrite first in that context',
     },
   ],
   'agent/turn-continuation': [
