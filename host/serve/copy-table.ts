@@ -50,7 +50,12 @@ export class CopyTable {
 
   #share<T>(bridge: string, agentSessionId: string, seam: SeamId, payload: unknown, run: () => Promise<T>): Promise<T> {
     const now = this.#now();
-    for (const [key, entry] of this.#entries) if (now - entry.at > this.#windowMs) this.#entries.delete(key);
+    // Entries are kept in the order they were made (a key made again is moved to the end), so the expired ones
+    // are the first ones: a busy session's event does not walk every entry of its last 10 s.
+    for (const [key, entry] of this.#entries) {
+      if (now - entry.at <= this.#windowMs) break;
+      this.#entries.delete(key);
+    }
     const { toolCallId: _ignored, ...rest } = payload as Record<string, unknown>;
     const key = createHash('sha256').update(stableJson([agentSessionId, seam, rest])).digest('hex');
     const first = this.#entries.get(key);
@@ -59,6 +64,7 @@ export class CopyTable {
       return first.result as Promise<T>;
     }
     const result = run();
+    this.#entries.delete(key);
     this.#entries.set(key, { bridge, at: now, result });
     return result;
   }

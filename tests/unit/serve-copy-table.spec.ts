@@ -99,6 +99,22 @@ describe('an event Copilot sends in both formats', () => {
     expect(runs).toHaveLength(6);
   });
 
+  it('an older decision made again moves to the back: a later event expires what is past the window behind it', async () => {
+    const [aViaCopilot] = prompt('first prompt');
+    const [bViaCopilot, bViaClaude] = prompt('second prompt');
+    await aViaCopilot();
+    clock += 6_000;
+    await bViaCopilot();
+    clock += 3_000;
+    // The same bridge, the same payload again (its first entry still in the window): decided afresh, its entry now the newest.
+    await aViaCopilot();
+    expect(runs).toHaveLength(3);
+    clock += 7_500;
+    // The second prompt's decision is 10.5 s old: its copy runs the hooks, though the first prompt's entry is still fresh.
+    await bViaClaude();
+    expect(runs).toHaveLength(4);
+  });
+
   it('without a copy table (an SDK adapter, the in-process client) every copy runs the hooks', async () => {
     options = { bus, sessions, maxContinuations: 3 };
     const [viaCopilot, viaClaude] = prompt('hello');
