@@ -66,5 +66,7 @@ export default defineHook({
   promptSubmit: (payload, ctx) => chosen(ctx as HookContext<unknown>).promptSubmit?.(payload, ctx),
   preTool: (payload, ctx) => chosen(ctx as HookContext<unknown>).preTool?.(payload, ctx),
   postTool: (payload, ctx) => chosen(ctx as HookContext<unknown>).postTool?.(payload, ctx),
+  permissionRequest: (payload, ctx) => chosen(ctx as HookContext<unknown>).permissionRequest?.(payload, ctx),
+  subagentStart: (payload, ctx) => chosen(ctx as HookContext<unknown>).subagentStart?.(payload, ctx),
   turnContinuation: (payload, ctx) => chosen(ctx as HookContext<unknown>).turnContinuation?.(payload, ctx),
 });

@@ -132,6 +132,7 @@ describe('hookbox test', () => {
       { name: 't', policy: 'turn-budget', config: {} },
       { name: 'f', policy: 'file-limits', config: { maxBytes: -1 } },
       { name: 'm', policy: 'mcp-allowlist', config: {} },
+      { name: 'c', policy: 'context-injection', config: { prompt: 'x', subagentTypes: ['Explore'] } },
     ]);
     writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
     const result = hookbox(['test']);
@@ -140,6 +141,7 @@ describe('hookbox test', () => {
     expect(result.stderr).toContain('hooks[1].config: set toolCallsPerTurn, continuationsPerSession or both');
     expect(result.stderr).toContain('hooks[2].config.maxBytes:');
     expect(result.stderr).toContain('hooks[3].config: list servers or tools in allow, deny or both');
+    expect(result.stderr).toContain('hooks[4].config.subagentTypes: subagentTypes chooses who gets subagentStart: set subagentStart too');
   });
 
   it('names an unknown policy, and refuses JSON config values for a hook that is not a policy', () => {
