@@ -20,6 +20,7 @@ import gitGuards from './git-guards/hook.ts';
 import mcpAllowlist from './mcp-allowlist/hook.ts';
 import networkEgress from './network-egress/hook.ts';
 import packageInstalls from './package-installs/hook.ts';
+import permissionRequests from './permission-requests/hook.ts';
 import postEditCheck from './post-edit-check/hook.ts';
 import protectedPaths from './protected-paths/hook.ts';
 import secrets from './secrets/hook.ts';
@@ -42,6 +43,7 @@ const POLICIES: Readonly<Record<string, HookDefinition>> = {
   'destructive-commands': destructiveCommands,
   'post-edit-check': postEditCheck,
   'test-gate': testGate,
+  'permission-requests': permissionRequests,
 };
 
 /**
@@ -66,5 +68,7 @@ export default defineHook({
   promptSubmit: (payload, ctx) => chosen(ctx as HookContext<unknown>).promptSubmit?.(payload, ctx),
   preTool: (payload, ctx) => chosen(ctx as HookContext<unknown>).preTool?.(payload, ctx),
   postTool: (payload, ctx) => chosen(ctx as HookContext<unknown>).postTool?.(payload, ctx),
+  permissionRequest: (payload, ctx) => chosen(ctx as HookContext<unknown>).permissionRequest?.(payload, ctx),
+  subagentStart: (payload, ctx) => chosen(ctx as HookContext<unknown>).subagentStart?.(payload, ctx),
   turnContinuation: (payload, ctx) => chosen(ctx as HookContext<unknown>).turnContinuation?.(payload, ctx),
 });

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { CatalogPolicy } from './policy.ts';
 
-/** One of `command-rules`' rules (what `examples-hooks/policies/command-rules/rules.ts` reads). */
-const CommandRuleSchema = z.strictObject({
+/** One of `command-rules`' rules (what `examples-hooks/policies/command-rules/rules.ts` reads); `permission-requests` takes the same. */
+export const CommandRuleSchema = z.strictObject({
   /** Words the normalised command starts with: `git push --force`; `*` any one word; a final `**` any rest. */
   command: z
     .string()

@@ -12,14 +12,19 @@ export const ContextInjectionConfigSchema = z
     sources: z.array(z.enum(['startup', 'resume', 'clear', 'compact'])).min(1).default(['startup', 'resume', 'clear', 'compact']),
     /** Context given with every prompt the user submits. */
     prompt: ContextSchema.optional(),
+    /** Context given to every subagent the agent starts (where the agent takes subagent context: Claude Code's SubagentStart). */
+    subagentStart: ContextSchema.optional(),
+    /** The subagent types it is given to (`Explore`, `general-purpose`…, as the agent names them); unset: every subagent. */
+    subagentTypes: z.array(z.string().trim().min(1, 'an empty subagent type matches no subagent')).min(1, 'list at least one subagent type, or leave the key out for all').optional(),
   })
-  .refine((config) => config.sessionStart !== undefined || config.prompt !== undefined, 'set sessionStart, prompt or both');
+  .refine((config) => config.sessionStart !== undefined || config.prompt !== undefined || config.subagentStart !== undefined, 'set sessionStart, prompt, subagentStart or several')
+  .refine((config) => config.subagentTypes === undefined || config.subagentStart !== undefined, { message: 'subagentTypes chooses who gets subagentStart: set subagentStart too', path: ['subagentTypes'] });
 
 export const CONTEXT_INJECTION: CatalogPolicy = {
   name: 'context-injection',
-  summary: 'adds fixed context at session start (for the start sources chosen) and with every prompt',
-  seams: ['agent/session-start', 'agent/prompt-submit'],
-  rules: ['session-start', 'prompt', 'config-error'],
+  summary: 'adds fixed context at session start (for the start sources chosen), with every prompt and to every subagent started (for the types chosen)',
+  seams: ['agent/session-start', 'agent/prompt-submit', 'agent/subagent-start'],
+  rules: ['session-start', 'prompt', 'subagent-start', 'config-error'],
   configSchema: ContextInjectionConfigSchema,
-  example: { sessionStart: 'Run `npm test` before you say a change is done. Never edit generated files under gen/.', sources: ['startup', 'clear', 'compact'], prompt: 'Answer in English.' },
+  example: { sessionStart: 'Run `npm test` before you say a change is done. Never edit generated files under gen/.', sources: ['startup', 'clear', 'compact'], prompt: 'Answer in English.', subagentStart: 'You are a subagent: report what you found, change no files.', subagentTypes: ['Explore'] },
 };

@@ -22,6 +22,7 @@ import { PACKAGE_INSTALLS } from './package-installs.ts';
 import { TURN_BUDGET } from './turn-budget.ts';
 import { POST_EDIT_CHECK } from './post-edit-check.ts';
 import { TEST_GATE } from './test-gate.ts';
+import { PERMISSION_REQUESTS } from './permission-requests.ts';
 
 export type { CatalogPolicy } from './policy.ts';
 export { CommandRulesConfigSchema } from './command-rules.ts';
@@ -38,6 +39,7 @@ export { PackageInstallsConfigSchema } from './package-installs.ts';
 export { TurnBudgetConfigSchema } from './turn-budget.ts';
 export { PostEditCheckConfigSchema } from './post-edit-check.ts';
 export { TestGateConfigSchema } from './test-gate.ts';
+export { PermissionRequestsConfigSchema } from './permission-requests.ts';
 
 /** Every catalog policy, in the order `hookbox policies` lists them. */
 export const CATALOG: readonly CatalogPolicy[] = [
@@ -55,6 +57,7 @@ export const CATALOG: readonly CatalogPolicy[] = [
   DESTRUCTIVE_COMMANDS,
   POST_EDIT_CHECK,
   TEST_GATE,
+  PERMISSION_REQUESTS,
 ];
 
 /** The policy of this name, or `undefined`. */

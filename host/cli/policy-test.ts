@@ -48,8 +48,11 @@ export const PolicyCaseSchema = z.strictObject({
     action: z.string().min(1),
     /** A regular expression the decision's reason must match. */
     reason: RegExpSourceSchema.optional(),
-    /** A regular expression the rewritten field must match: a post-tool `content`, a prompt's `additionalContext`… */
-    fields: z.record(z.string().min(1), RegExpSourceSchema).optional(),
+    /**
+     * A regular expression the rewritten field must match: a post-tool `content`, a prompt's
+     * `additionalContext`… — or `null`: the field must not be set (no context given).
+     */
+    fields: z.record(z.string().min(1), RegExpSourceSchema.nullable()).optional(),
   }),
 }).superRefine((testCase, ctx) => {
   const seamKeys = testCase.seam !== undefined || testCase.payload !== undefined;
@@ -187,6 +190,10 @@ function judge(testCase: PolicyCase, decision: unknown): CaseResult {
   }
   for (const [field, source] of Object.entries(testCase.expect.fields ?? {})) {
     const value = (decision as Record<string, unknown> | null)?.[field];
+    if (source === null) {
+      if (value !== undefined) return { ...base, passed: false, problem: `${field} is set, expected none` };
+      continue;
+    }
     if (typeof value !== 'string' || !new RegExp(source).test(value)) return { ...base, passed: false, problem: `${field} ${typeof value === 'string' ? `does not match /${source}/` : 'is not set'}` };
   }
   return { ...base, passed: true };

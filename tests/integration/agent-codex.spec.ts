@@ -5,6 +5,7 @@
  * trust (no `--dangerously-bypass-hook-trust`), decided by `hookbox serve`
  * through `hookbox hook codex`.
  */
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,6 +149,35 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
     expect(outputs[1]).toMatch(/^Command blocked by PreToolUse hook: protected-paths: delete: bash deletes "\.env"/);
     expect(outputs[2]).toMatch(/^Command blocked by PreToolUse hook: command-rules: deny: rules\[0\] \(terraform destroy\) matches "terraform destroy -auto-approve": CI only/);
     expect(outputs[3]).toMatch(/^Command blocked by PreToolUse hook: secrets: write-secret: write_file would write a secret \(1 github-token\) into "config\.js"/);
+  });
+
+  it('git-guards decides in-process: a force push of main is denied (the remote never gets main), a push of a feature branch runs (the remote has it)', { timeout: RUN_TIMEOUT }, async () => {
+    const config = join(agentWorkspace('hookbox-codex-git-').root, 'hookbox.config.json');
+    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'git', policy: 'git-guards', timeoutMs: 5000 }] }));
+    const p = await project(
+      [
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'git push --force origin main' } }] },
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'git push origin HEAD:refs/heads/feature/x' } }] },
+        { text: 'done' },
+      ],
+      { config, portable: true },
+    );
+    // A repository with one commit on main and an empty bare remote beside it.
+    const remote = join(p.root, 'remote.git');
+    const git = (args: string[], cwd = p.project) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+    git(['init', '-q', '--bare', remote], p.root);
+    git(['init', '-q', '-b', 'main']);
+    writeFileSync(join(p.project, 'README.md'), 'hello\n');
+    git(['add', 'README.md']);
+    git(['commit', '-q', '-m', 'first']);
+    git(['remote', 'add', 'origin', remote]);
+    const run = await runCodex(p.home, p.project, 'publish the work');
+    expect(run.status, run.stderr).toBe(0);
+    const refs = git(['for-each-ref', '--format=%(refname)'], remote).trim().split('\n');
+    expect(refs).toEqual(['refs/heads/feature/x']);
+    const outputs = functionCallOutputs(p.mock.turns.at(-1)!);
+    expect(outputs[0]).toMatch(/^Command blocked by PreToolUse hook: git-guards: force-push: git push --force rewrites the remote branch/);
+    expect(outputs[1]).not.toMatch(/blocked/);
   });
 
   it('a wasm rewriter turns exec_command `echo A > out.txt` into `echo B > out.txt` (updatedInput; the file holds B, the model reads the note); an apply_patch whose content it rewrites is denied with the reason', { timeout: RUN_TIMEOUT }, async () => {

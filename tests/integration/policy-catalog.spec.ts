@@ -132,6 +132,9 @@ describe('hookbox test', () => {
       { name: 't', policy: 'turn-budget', config: {} },
       { name: 'f', policy: 'file-limits', config: { maxBytes: -1 } },
       { name: 'm', policy: 'mcp-allowlist', config: {} },
+      { name: 'c', policy: 'context-injection', config: { prompt: 'x', subagentTypes: ['Explore'] } },
+      { name: 'p', policy: 'permission-requests', config: { readOnly: 'ask' } },
+      { name: 'q', policy: 'permission-requests', config: { tools: [{ tool: 'Bash', action: 'yes' }], commands: [{ command: 'git ** push', action: 'allow' }] } },
     ]);
     writeFileSync(join(workspace.dir, 'hookbox.test.json'), JSON.stringify({ config: 'hookbox.config.json', cases: [{ name: 'x', seam: 'tools/pre-execute', payload: { toolName: 'bash', arguments: {} }, expect: { action: 'allow' } }] }));
     const result = hookbox(['test']);
@@ -140,6 +143,10 @@ describe('hookbox test', () => {
     expect(result.stderr).toContain('hooks[1].config: set toolCallsPerTurn, continuationsPerSession or both');
     expect(result.stderr).toContain('hooks[2].config.maxBytes:');
     expect(result.stderr).toContain('hooks[3].config: list servers or tools in allow, deny or both');
+    expect(result.stderr).toContain('hooks[4].config.subagentTypes: subagentTypes chooses who gets subagentStart: set subagentStart too');
+    expect(result.stderr).toContain('hooks[5].config: it answers nothing: set readOnly to allow, or list tools or commands rules');
+    expect(result.stderr).toContain('hooks[6].config.tools[0].action:');
+    expect(result.stderr).toContain('hooks[6].config.commands[0].command: "**" may only be the last word');
   });
 
   it('names an unknown policy, and refuses JSON config values for a hook that is not a policy', () => {

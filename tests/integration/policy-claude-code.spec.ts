@@ -7,7 +7,9 @@
  * hooks see as hookbox's `write_file` and `bash`), the
  * reasons reach the model, the files stay as they were, and an ordinary
  * write runs; network-egress, package-installs and destructive-commands deny
- * through `Bash` and `WebFetch` (passed to hooks under its own name).
+ * through `Bash` and `WebFetch` (passed to hooks under its own name);
+ * permission-requests answers Claude Code's own permission dialog and
+ * context-injection gives a subagent its context.
  * Skipped, with the reason, where the binary cannot start.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -107,6 +109,55 @@ describe.skipIf(skipUnless('catalog policies in Claude Code (real binary)', prob
         expect(shown, 'the WebFetch deny reached the model').toContain('network-egress: denied-host: WebFetch reaches \\"pastebin.com\\"');
         expect(shown, 'the curl | sh deny reached the model').toContain('package-installs: pipe-to-shell: bash runs downloaded code unseen (curl … | sh)');
         expect(shown, 'the kubectl deny reached the model').toContain('destructive-commands: kubernetes: bash: kubectl delete ns prod');
+      } finally {
+        await mock.close();
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
+  it(
+    "permission-requests answers Claude Code's own permission dialog (Bash not in --allowedTools): a touch its rule allows runs, a line with an rm it denies does not (the reason reaches the model), a line with a program no rule names is left to the dialog (refused headless); context-injection's subagentStart reaches the subagent",
+    async () => {
+      const { root, project, home } = claudeWorkspace('hookbox-cc-policies3-');
+      const mock = new MockAnthropic();
+      try {
+        writeFileSync(join(project, 'victim.txt'), 'keep me\n');
+        const config = join(project, 'hookbox.config.json');
+        writeFileSync(
+          config,
+          JSON.stringify({
+            hooks: [
+              { name: 'permissions', policy: 'permission-requests', config: { commands: [{ command: 'touch **', action: 'allow' }, { command: 'rm **', action: 'deny', reason: 'no deletes here' }] }, timeoutMs: 5000 },
+              { name: 'context', policy: 'context-injection', config: { subagentStart: 'SUBAGENT-RULES-MARKER: change no files.' }, timeoutMs: 5000 },
+            ],
+          }),
+        );
+        setupCommand('claude-code', { project, config, transport: 'command', socket: join(project, '.hookbox', 'run', 'serve.sock') }, () => {});
+        await mock.start();
+        const isSubagent = (body: Record<string, unknown>) => JSON.stringify((body.messages as unknown[])[0]).includes('SUBTASK-MARKER');
+        const steps: MockReply[] = [
+          bash('touch allowed.txt'),
+          bash('touch second.txt && rm -f victim.txt'),
+          bash('touch third.txt && cat /etc/hostname'),
+          { text: 'Delegating.', toolUses: [{ name: 'Agent', input: { description: 'probe', prompt: 'SUBTASK-MARKER say hi', subagent_type: 'general-purpose' } }] },
+        ];
+        // Each step once, in order: the next one whose tool call the conversation does not hold yet.
+        mock.script((request) => {
+          if (isSubagent(request.body)) return { text: 'sub finished' };
+          const shown = JSON.stringify(request.body.messages);
+          return steps.find((step) => !shown.includes(JSON.stringify(step.toolUses?.[0]?.input).slice(1, -1))) ?? { text: 'Done.' };
+        });
+        const run = await runClaude({ project, home, mock, prompt: 'Tidy up.', allowedTools: 'Read', timeoutMs: 240_000 });
+        expect(run.result, run.stderr).toBeDefined();
+        expect(existsSync(join(project, 'allowed.txt')), 'the allowed touch did not run').toBe(true);
+        expect(readFileSync(join(project, 'victim.txt'), 'utf8')).toBe('keep me\n');
+        expect(existsSync(join(project, 'second.txt'))).toBe(false);
+        expect(existsSync(join(project, 'third.txt'))).toBe(false);
+        const shown = mock.shown();
+        expect(shown, 'the deny reached the model').toContain('permission-requests: command: commands[1] (rm **) denies \\"rm -f victim.txt\\": no deletes here');
+        const subagent = mock.requests.filter((request) => request.withTools && isSubagent(request.body)).map((request) => JSON.stringify(request.body.messages));
+        expect(subagent[0], 'the subagent never read the subagentStart context').toContain('context-injection: subagent-start: SUBAGENT-RULES-MARKER: change no files.');
       } finally {
         await mock.close();
         rmSync(root, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * (`sudo`, `env`, `VAR=…`, `bash -c`, `$(…)`, heredocs). Reasons start with
  * `command-rules: <action>: rules[<i>]` so `hookbox test` counts what decided.
  */
+import { compileWords, wordsMatch, type Word } from '../shared/command-words.ts';
 import { SHELL_TOOLS, shellCommand, walkShell, type Invocation } from '../shared/shell-walk.ts';
 
 export const RULES = ['deny', 'ask', 'allow', 'unreadable', 'config-error'] as const;
@@ -19,7 +20,7 @@ export interface CommandRule {
 interface Compiled {
   readonly index: number;
   /** Each word: itself, or a regular expression when it holds a `*`. */
-  readonly words: readonly (string | RegExp)[];
+  readonly words: readonly Word[];
   readonly rule: CommandRule;
 }
 
@@ -38,25 +39,9 @@ export function compileConfig(raw: string | undefined): Compiled[] | { error: st
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i] as CommandRule;
     if (typeof rule?.command !== 'string' || !['deny', 'ask', 'allow'].includes(rule.action)) return { error: `rules[${i}]: expected {command, action}` };
-    const words = rule.command
-      .trim()
-      .split(/\s+/)
-      .map((word) => (word !== '**' && word.includes('*') ? new RegExp(`^${word.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`) : word));
-    out.push({ index: i, words, rule });
+    out.push({ index: i, words: compileWords(rule.command), rule });
   }
   return out;
-}
-
-function matches(words: readonly (string | RegExp)[], inv: Invocation): boolean {
-  const line = [inv.name, ...inv.args];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as string | RegExp;
-    if (word === '**' && i === words.length - 1) return true;
-    const actual = line[i];
-    if (actual === undefined) return false;
-    if (typeof word === 'string' ? word !== actual : !word.test(actual)) return false;
-  }
-  return true;
 }
 
 const RANK = { allow: 0, ask: 1, deny: 2 } as const;
@@ -73,7 +58,7 @@ export function judgeCall(toolName: string, args: Record<string, unknown>, rules
   let worst: { compiled: Compiled; inv: Invocation } | undefined;
   const unreadable = walkShell(command, (_command, inv) => {
     if (inv === undefined) return;
-    const first = rules.find((compiled) => matches(compiled.words, inv));
+    const first = rules.find((compiled) => wordsMatch(compiled.words, inv));
     if (first !== undefined && (worst === undefined || RANK[first.rule.action] > RANK[worst.compiled.rule.action])) worst = { compiled: first, inv };
   });
   if (unreadable && (worst === undefined || worst.compiled.rule.action !== 'deny')) {

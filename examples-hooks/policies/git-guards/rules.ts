@@ -5,6 +5,7 @@
  * heredocs; git's own `-C dir` / `-c key=value` skipped). Reasons start
  * `git-guards: <rule>:`.
  */
+import { gitSubcommand, readPush } from '../shared/git-push.ts';
 import { SHELL_TOOLS, shellCommand, walkShell, type Invocation } from '../shared/shell-walk.ts';
 
 export const RULES = ['force-push', 'no-verify', 'protected-branch', 'history-rewrite', 'unreadable', 'config-error'] as const;
@@ -35,19 +36,6 @@ export function parseConfig(raw: string | undefined): GitGuardsConfig | { error:
   }
 }
 
-/** git's global options that take a value (`git -C dir push`). */
-const GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
-
-/** The subcommand and its arguments, git's global options skipped. */
-function subcommand(inv: Invocation): { name: string; args: readonly string[] } | undefined {
-  for (let i = 0; i < inv.args.length; i++) {
-    const arg = inv.args[i] as string;
-    if (GLOBAL_WITH_VALUE.has(arg)) i++;
-    else if (!arg.startsWith('-')) return { name: arg, args: inv.args.slice(i + 1) };
-  }
-  return undefined;
-}
-
 interface Finding {
   readonly rule: Rule;
   readonly why: string;
@@ -56,21 +44,19 @@ interface Finding {
 const hasShort = (args: readonly string[], letter: string) => args.some((a) => /^-[a-zA-Z]+$/.test(a) && a.includes(letter));
 
 function findings(inv: Invocation, config: GitGuardsConfig): Finding[] {
-  if (inv.name !== 'git') return [];
-  const sub = subcommand(inv);
+  const sub = gitSubcommand(inv);
   if (sub === undefined) return [];
   const { name, args } = sub;
   const out: Finding[] = [];
   const operands = args.filter((a) => !a.startsWith('-'));
   if (args.includes('--no-verify') || (name === 'commit' && hasShort(args, 'n'))) out.push({ rule: 'no-verify', why: `git ${name} --no-verify skips the repository's hooks` });
-  if (name === 'push') {
-    if (args.some((a) => a === '--force' || a === '--force-with-lease' || a.startsWith('--force-with-lease=') || a === '--force-if-includes') || hasShort(args, 'f') || operands.slice(1).some((r) => r.startsWith('+'))) {
-      out.push({ rule: 'force-push', why: 'git push --force rewrites the remote branch' });
-    }
-    if (args.includes('--mirror') || args.includes('--all') || args.includes('--delete') || hasShort(args, 'd')) out.push({ rule: 'history-rewrite', why: `git push ${args.find((a) => a.startsWith('-')) ?? ''} changes or deletes remote branches wholesale`.trim() });
-    for (const refspec of operands.slice(1)) {
-      const target = (refspec.includes(':') ? refspec.slice(refspec.indexOf(':') + 1) : refspec).replace(/^\+/, '').replace(/^refs\/heads\//, '');
-      if (config.protectedBranches.includes(target)) out.push({ rule: 'protected-branch', why: `git push to the protected branch ${JSON.stringify(target)}` });
+  // The push as the shared reader reads it (the guard-bash example's force-push rule reads the same).
+  const push = readPush(inv);
+  if (push !== undefined) {
+    if (push.force || push.forceIfIncludes || push.refspecs.some((r) => r.plus)) out.push({ rule: 'force-push', why: 'git push --force rewrites the remote branch' });
+    if (push.mirror || push.all || push.deleting) out.push({ rule: 'history-rewrite', why: `git push ${args.find((a) => a.startsWith('-')) ?? ''} changes or deletes remote branches wholesale`.trim() });
+    for (const refspec of push.refspecs) {
+      if (config.protectedBranches.includes(refspec.dst)) out.push({ rule: 'protected-branch', why: `git push to the protected branch ${JSON.stringify(refspec.dst)}` });
     }
   }
   if (name === 'filter-branch' || name === 'filter-repo' || (name === 'reflog' && operands[0] === 'expire')) out.push({ rule: 'history-rewrite', why: `git ${name} rewrites history` });

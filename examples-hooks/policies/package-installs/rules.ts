@@ -5,6 +5,7 @@
  * `sh -c "$(curl …)"`), in every program a shell command runs (guard-bash's
  * parser). Reasons start `package-installs: <rule>:`.
  */
+import { downloadedArgument, downloadFeeding } from '../shared/command-guard/rules.ts';
 import { oneOf, stringList } from '../shared/config.ts';
 import { compileHostPattern, matchHost, type HostPattern } from '../shared/hosts.ts';
 import { SHELL_TOOLS, shellCommand, walkShell, type Invocation } from '../shared/shell-walk.ts';
@@ -33,17 +34,16 @@ export function parseConfig(value: unknown): InstallsConfig | { error: string } 
   return { registries: registries.map(compileHostPattern), pipeToShell, outside };
 }
 
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'aria2c']);
-/** What runs the script it is fed: shells and script interpreters. */
-const RUNS_INPUT = /^(?:sh|bash|zsh|dash|ksh|mksh|fish|ash|busybox|python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|pwsh|powershell|iex|source|\.|eval)$/;
-const DOWNLOAD_SUBSTITUTION = /\$\(\s*(?:curl|wget|fetch)\b/;
-
-/** How a program runs downloaded code: fed by a downloader earlier in its pipeline, or a `$(curl …)` argument. */
+/**
+ * How a program runs downloaded code: fed by a downloader earlier in its
+ * pipeline, or a downloading substitution as its script — read by the shared
+ * command rules (`shared/command-guard/`), the same reading as guard-bash's
+ * and destructive-commands' `remote-script`.
+ */
 function pipedInstaller(inv: Invocation, fedBy: readonly (Invocation | undefined)[]): string | undefined {
-  if (!RUNS_INPUT.test(inv.name)) return undefined;
-  const feeder = fedBy.find((earlier) => earlier !== undefined && DOWNLOADERS.has(earlier.name));
+  const feeder = downloadFeeding(inv, fedBy);
   if (feeder !== undefined) return `${feeder.name} … | ${inv.name}`;
-  const arg = inv.args.find((a) => DOWNLOAD_SUBSTITUTION.test(a));
+  const arg = downloadedArgument(inv);
   return arg === undefined ? undefined : `${inv.name} ${arg.slice(0, 80)}`;
 }
 

@@ -6,6 +6,7 @@
  * heredocs fed to a shell) — one implementation of each. No PDK globals.
  */
 import type { Reach } from './globs.ts';
+import type { SimpleCommand } from '../../guard-bash/shell.ts';
 import { type Invocation, SHELL_TOOLS, shellCommand, walkShell } from './shell-walk.ts';
 
 /** One path a call changes, and how. */
@@ -20,6 +21,15 @@ export interface Target {
 /** Tools that write or edit one file. */
 export const WRITE_TOOLS: ReadonlySet<string> = new Set([
   'write_file', 'edit_file', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'write', 'edit', 'replace', 'create_file', 'str_replace_editor', 'str_replace_based_edit_tool',
+]);
+/**
+ * Tools that only read the workspace (as hooks see them: hookbox's own names,
+ * which the bridges map Claude Code's `Read`/`LS` and Gemini's
+ * `read_file`/`list_directory` to, and the read tools bridges pass by name).
+ * Reading is not harmless — a secret is read too — but it changes nothing.
+ */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  'read_file', 'list_dir', 'Read', 'LS', 'Glob', 'Grep', 'NotebookRead', 'glob', 'grep_search', 'search_file_content', 'read_many_files', 'list_directory',
 ]);
 /** Tools that delete one file. */
 export const DELETE_TOOLS: ReadonlySet<string> = new Set(['delete_file', 'Delete', 'remove_file']);
@@ -121,9 +131,14 @@ function invocationTargets(inv: Invocation, out: Target[]): void {
   }
 }
 
+/** The files a simple command's output redirections write (`> f`, `>> f`; not `/dev/null` nor `2>&1`). */
+export function redirectWrites(command: SimpleCommand): string[] {
+  return command.redirects.filter((target) => target !== '/dev/null' && !/^&?\d+$/.test(target));
+}
+
 function shellTargets(script: string, out: Target[]): boolean {
   return walkShell(script, (command, inv) => {
-    for (const target of command.redirects) if (target !== '/dev/null' && !/^&?\d+$/.test(target)) out.push({ path: target, op: 'write', reach: 'exact', via: 'shell' });
+    for (const target of redirectWrites(command)) out.push({ path: target, op: 'write', reach: 'exact', via: 'shell' });
     if (inv !== undefined) invocationTargets(inv, out);
   });
 }

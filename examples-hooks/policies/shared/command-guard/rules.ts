@@ -12,6 +12,7 @@
 import { basename, normalizeCommand, type Invocation } from '../../../guard-bash/normalize.ts';
 import { isBlockDevice, protectedTarget } from '../../../guard-bash/paths.ts';
 import { parseShell } from '../../../guard-bash/shell.ts';
+import { readPush } from '../git-push.ts';
 
 /** Every rule id a verdict can name. */
 export type RuleId =
@@ -47,9 +48,15 @@ const ask = (rule: RuleId, why: string): Finding => ({ action: 'ask', rule, why 
 
 /** Programs that run a script given as text or read from stdin. */
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
-/** Interpreters that run code piped into them (`curl … | python3`). */
-const INTERPRETERS = new Set([...SHELLS, 'python', 'python3', 'perl', 'ruby', 'node', 'php']);
+/** Interpreters that run code piped into them (`curl … | python3`), and `source`/`.` of `/dev/stdin`. */
+const INTERPRETERS = new Set([...SHELLS, 'python', 'python3', 'perl', 'ruby', 'node', 'nodejs', 'deno', 'bun', 'php', 'pwsh', 'powershell', 'source', '.']);
+/** `python3.12` and the like, beside the names in {@link INTERPRETERS}. */
+const VERSIONED_PYTHON = /^python[0-9][0-9.]*$/;
+/** The paths a program reads its stdin by (`bash /dev/stdin`). */
+const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh']);
+/** A downloading substitution inside a longer word (`"echo; $(curl …)"`), where the word is not one substitution to parse. */
+const DOWNLOAD_SUBSTITUTION = /\$\(\s*(?:curl|wget|fetch|aria2c|http|https|xh)\b/;
 const PROTECTED_BRANCHES = new Set(['main', 'master']);
 const ECHO_OPTIONS = /^-[neE]+$/;
 
@@ -132,10 +139,14 @@ function blockDeviceWrite(inv: Invocation): Finding | undefined {
   return undefined;
 }
 
-/** Whether a word is a command substitution whose script runs a downloader (`$(curl …)`, `<(wget …)`). */
+/**
+ * Whether a word runs a downloader in a command substitution: the whole word
+ * one (`$(curl …)`, `<(wget …)`, parsed and normalised: `$(sudo curl …)`), or
+ * one inside a longer word (`"echo; $(curl …)"`).
+ */
 function fetchesRemote(word: string): boolean {
   const m = /^\$\(([\s\S]*)\)$/.exec(word);
-  if (!m) return false;
+  if (!m) return word.indexOf('$(') >= 0 && DOWNLOAD_SUBSTITUTION.test(word);
   return parseShell(m[1] ?? '').pipelines.some((p) =>
     p.some((c) => {
       const inv = normalizeCommand(c);
@@ -144,54 +155,48 @@ function fetchesRemote(word: string): boolean {
   );
 }
 
-/** `bash <(curl …)`, `sh -c "$(wget -O- …)"`, `eval "$(curl …)"`, `source <(curl …)`. */
-function remoteScriptArgument(inv: Invocation): Finding | undefined {
-  const runsText = SHELLS.has(inv.name) || inv.name === 'eval' || inv.name === 'source' || inv.name === '.';
-  if (runsText && inv.args.some(fetchesRemote)) return deny('remote-script', 'runs a script downloaded from the network');
-  return undefined;
+/** Whether a program downloads (`curl`, `wget`…): what it prints may be code from the network. */
+export function isDownloader(inv: Invocation): boolean {
+  return DOWNLOADERS.has(inv.name);
 }
 
-/** Force-push or delete of main/master; `ask` for any other push. */
+/**
+ * The downloader whose output `inv` runs as its script, fed to it through the
+ * pipeline (`curl … | sh`, `wget -O- … | sudo bash -s`, `curl … | python3 -`),
+ * or `undefined`. With {@link downloadedArgument}, the one reading of "runs
+ * code from the network": guard-bash's and the catalog's `remote-script`
+ * (through {@link pipelineRules}) and `package-installs`' `pipe-to-shell`.
+ */
+export function downloadFeeding(inv: Invocation, fedBy: readonly (Invocation | undefined)[]): Invocation | undefined {
+  if (!readsScriptFromStdin(inv)) return undefined;
+  return fedBy.find((source) => source !== undefined && isDownloader(source));
+}
+
+/** The argument by which a program that runs text runs a download: `bash <(curl …)`, `sh -c "$(wget -O- …)"`, `eval "$(curl …)"`, `source <(curl …)`. */
+export function downloadedArgument(inv: Invocation): string | undefined {
+  const runsText = SHELLS.has(inv.name) || inv.name === 'eval' || inv.name === 'source' || inv.name === '.';
+  return runsText ? inv.args.find(fetchesRemote) : undefined;
+}
+
+function remoteScriptArgument(inv: Invocation): Finding | undefined {
+  return downloadedArgument(inv) === undefined ? undefined : deny('remote-script', 'runs a script downloaded from the network');
+}
+
+/**
+ * Force-push or delete of main/master; `ask` for any other push. The push is
+ * read by `readPush` (`shared/git-push.ts`), as `git-guards` reads it; what
+ * this rule adds is its verdict: `--mirror` counts as a force here.
+ */
 function gitPush(inv: Invocation): Finding | undefined {
-  // No `push` word at all (git add, git status…): not a push, whatever the options.
-  if (inv.name !== 'git' || inv.args.indexOf('push') < 0) return undefined;
-  let args = inv.args.slice();
-  // Global options before the subcommand (`git -C dir -c k=v push`).
-  while (args.length > 0 && (args[0] as string).startsWith('-')) {
-    const opt = args[0] as string;
-    args = args.slice(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--exec-path'].includes(opt) ? 2 : 1);
+  const push = readPush(inv);
+  if (push === undefined) return undefined;
+  const force = push.force || push.mirror;
+  for (const refspec of push.refspecs) {
+    if (!PROTECTED_BRANCHES.has(refspec.dst)) continue;
+    if (refspec.plus || force) return deny('force-push', `force push to ${refspec.dst}`);
+    if (push.deleting || refspec.deletes) return deny('force-push', `deletes the remote ${refspec.dst} branch`);
   }
-  if (args[0] !== 'push') return undefined;
-  const rest = args.slice(1);
-  const options: string[] = [];
-  const operands: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i] as string;
-    if (a === '--') {
-      operands.push(...rest.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('-') && a !== '-') {
-      options.push(a);
-      if (['-o', '--push-option', '--repo', '--receive-pack', '--exec'].includes(a)) i++;
-    } else operands.push(a);
-  }
-  const force =
-    options.some((o) => o === '--force' || o.startsWith('--force-with-lease') || o === '--mirror') || hasShortFlag(options, 'f');
-  const deleting = options.includes('--delete') || hasShortFlag(options, 'd');
-  const refspecs = operands.slice(1);
-  for (const spec of refspecs) {
-    const plus = spec.startsWith('+');
-    const body = plus ? spec.slice(1) : spec;
-    const colon = body.indexOf(':');
-    const dst = (colon < 0 ? body : body.slice(colon + 1)).replace(/^refs\/heads\//, '');
-    if (!PROTECTED_BRANCHES.has(dst)) continue;
-    if (plus || force) return deny('force-push', `force push to ${dst}`);
-    if (deleting || (colon === 0 && body.length > 1)) return deny('force-push', `deletes the remote ${dst} branch`);
-  }
-  if (force && (options.includes('--mirror') || options.includes('--all'))) {
-    return deny('force-push', 'force push of every branch, including main/master');
-  }
+  if (force && (push.mirror || push.all)) return deny('force-push', 'force push of every branch, including main/master');
   if (force) return ask('git-push', 'force push to a remote; confirm the branch');
   return ask('git-push', 'pushes to a remote');
 }
@@ -241,7 +246,8 @@ export const JUDGED_PROGRAMS: ReadonlySet<string> = new Set([...RULE_BY_NAME.key
 
 /** Whether a program may run a script fed to its stdin (see {@link readsScriptFromStdin}). */
 export function isInterpreter(name: string): boolean {
-  return INTERPRETERS.has(name);
+  // The cheap test first: this runs for every piped program on guard-bash's hot path.
+  return INTERPRETERS.has(name) || (name.charCodeAt(0) === 112 /* p */ && VERSIONED_PYTHON.test(name));
 }
 
 /** Rules that judge one invocation. */
@@ -261,12 +267,15 @@ export function redirectRule(redirects: readonly string[]): Finding | undefined 
 
 /** Whether an interpreter invocation reads its program from stdin (no `-c`, no script file). */
 export function readsScriptFromStdin(inv: Invocation): boolean {
-  if (!INTERPRETERS.has(inv.name)) return false;
+  if (!isInterpreter(inv.name)) return false;
   const { options, operands } = splitOptions(inv.args);
+  if (inv.name === 'source' || inv.name === '.') return STDIN_PATHS.has(operands[0] ?? '');
+  // `deno run -`, `bun run -`; a bare `deno` reads its REPL from stdin too.
+  if (inv.name === 'deno' || inv.name === 'bun') return (operands.length === 0 && inv.name === 'deno') || (operands[0] === 'run' && STDIN_PATHS.has(operands[1] ?? ''));
   // The flag that takes the program as an argument: `-c` for shells and Python, `-e` for the rest.
-  const inline = SHELLS.has(inv.name) || inv.name.startsWith('python') ? 'c' : 'e';
+  const inline = SHELLS.has(inv.name) || inv.name.startsWith('python') || inv.name === 'pwsh' || inv.name === 'powershell' ? 'c' : 'e';
   if (hasShortFlag(options, inline)) return false;
-  return operands.length === 0 || options.includes('-s') || operands[0] === '-';
+  return operands.length === 0 || options.includes('-s') || STDIN_PATHS.has(operands[0] as string);
 }
 
 /** The script text a shell invocation runs from an argument (`bash -c '…'`, `eval …`, `su -c '…'`). */
@@ -300,7 +309,7 @@ export function pipelineRules(invocations: readonly (Invocation | undefined)[]):
     for (let s = 0; s < index; s++) {
       const source = invocations[s];
       if (source === undefined) continue;
-      if (DOWNLOADERS.has(source.name)) findings.push(deny('remote-script', `pipes a download into ${inv.name}`));
+      if (isDownloader(source)) findings.push(deny('remote-script', `pipes a download into ${inv.name}`));
       else if (isDecoder(source)) findings.push(deny('obfuscated-script', `pipes decoded data into ${inv.name}`));
       else if (source.name === 'echo' || source.name === 'printf') scripts.push(source.args.filter((a) => !ECHO_OPTIONS.test(a)).join(' '));
     }
