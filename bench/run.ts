@@ -9,7 +9,7 @@
  *   npm run bench -- --json out.json    # table on stdout, result object to out.json
  *   npm run --silent bench -- --json    # result object on stdout, table on stderr
  *   npm run bench -- --quick            # one short round (smoke test, ~30 s)
- *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits, session, payload, cli, serve, clients, telemetry, sdk, guard, rewrite
+ *   npm run bench -- --only latency     # sections: build, instances, latency, throughput, limits, session, payload, cli, serve, clients, telemetry, sdk, guard, rewrite, policies
  *   npm run bench -- --only telemetry --telemetry-before /tmp/hookbox-before   # OpenTelemetry off/on (and before it, from that checkout)
  *
  * Tuning (passed to HookRunner.start; defaults are the runner's): --workers N,
@@ -39,6 +39,7 @@ import { buildExample } from '../examples-hooks/build.ts';
 import { type TelemetryFigures, formatTelemetry, measureTelemetry } from './telemetry.ts';
 import { formatSdk, measureSdk } from './sdk.ts';
 import { formatGuard, measureGuard } from './guard.ts';
+import { formatPolicies, measurePolicies } from './policies.ts';
 import { formatRewrite, measureRewrite } from './rewrite.ts';
 import { readFile } from 'node:fs/promises';
 
@@ -64,7 +65,7 @@ interface Args {
   telemetryBefore: string | undefined;
 }
 
-const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve', 'clients', 'telemetry', 'sdk', 'guard', 'rewrite'] as const;
+const SECTIONS = ['build', 'instances', 'latency', 'throughput', 'limits', 'session', 'payload', 'cli', 'serve', 'clients', 'telemetry', 'sdk', 'guard', 'rewrite', 'policies'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): Args {
@@ -271,6 +272,7 @@ async function main(): Promise<void> {
   // Self-protection's cost on a hot tool call: its own runner too.
   const guard = args.only.has('guard') ? await measureGuard({ calls: args.quick ? 100 : 500, rounds, onProgress: progress }) : undefined;
   const rewrite = args.only.has('rewrite') ? await measureRewrite({ calls: args.quick ? 100 : 500, rounds, onProgress: progress }) : undefined;
+  const policies = args.only.has('policies') ? await measurePolicies({ calls: args.quick ? 50 : 300, rounds, onProgress: progress }) : undefined;
 
   const ratios = computeRatios(latency);
   const targets = evaluateTargets({ latency, ratios, coldStart, limits, throughput, build, session, payload: payloadRows, cli });
@@ -317,7 +319,7 @@ async function main(): Promise<void> {
     targets,
   };
 
-  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}${clients === undefined ? '' : formatClients(clients)}${telemetry === undefined ? '' : formatTelemetry(telemetry)}${sdk === undefined ? '' : formatSdk(sdk)}${guard === undefined ? '' : formatGuard(guard)}${rewrite === undefined ? '' : formatRewrite(rewrite)}`;
+  const report = `${formatReport(result)}\n${serve === undefined ? '' : formatServe(serve)}${clients === undefined ? '' : formatClients(clients)}${telemetry === undefined ? '' : formatTelemetry(telemetry)}${sdk === undefined ? '' : formatSdk(sdk)}${guard === undefined ? '' : formatGuard(guard)}${rewrite === undefined ? '' : formatRewrite(rewrite)}${policies === undefined ? '' : formatPolicies(policies)}`;
   const json = {
     ...result,
     ...(clients !== undefined && { clients: { rows: clients.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: clients.targets } }),
@@ -326,6 +328,7 @@ async function main(): Promise<void> {
     ...(sdk !== undefined && { sdk: { rows: sdk.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: sdk.targets } }),
     ...(guard !== undefined && { guard: { rows: guard.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: guard.targets } }),
     ...(rewrite !== undefined && { rewrite: { rows: rewrite.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: rewrite.targets } }),
+    ...(policies !== undefined && { policies: { rows: policies.rows.map(({ summary, ...row }) => ({ ...row, ...summary })), targets: policies.targets } }),
   };
   if (args.json !== undefined && args.json.file === undefined) {
     process.stderr.write(report);
