@@ -38,6 +38,16 @@ export interface ClientTarget {
 }
 
 
+/**
+ * The environment an agent runs its hooks in: this machine's, less what
+ * `npm run` and hookbox's own switches add. It matters to the baseline: with
+ * NODE_EXTRA_CA_CERTS set (as here) Node reads the CA bundle at every start,
+ * and `node -e 0` takes ~90 ms instead of ~30 — the issue's "~100 ms". So
+ * `node -e 0` is timed in both this and a minimal environment (CHILD_ENV),
+ * and every ratio is given against both.
+ */
+const AGENT_ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && !name.startsWith('HOOKBOX_')));
+
 /** Events each client sends before its timed ones (see measureClients). */
 const WARM_UP_EVENTS = 20;
 
@@ -70,7 +80,7 @@ export async function measureClients(options: { rounds: number; perRound: number
     const up = await freshProject(root, 'up');
     options.onProgress('clients: hookbox serve up; native, sh, node clients, node -e 0 and sh -c true, interleaved');
     const stop = await startServe(up.config, ['--socket', up.socket]);
-    const samples: Record<string, number[]> = { bare: [], floor: [], native: [], sh: [], node: [] };
+    const samples: Record<string, number[]> = { bare: [], minimal: [], floor: [], native: [], sh: [], node: [] };
     try {
       const words = ['claude-code', '--socket', up.socket, '--config', up.config];
       // Untimed first: each client's session opens (its log, ~60 ms once) and the server's own path warms
@@ -78,9 +88,9 @@ export async function measureClients(options: { rounds: number; perRound: number
       // session of more than a few calls. The first event of a fresh project is its own row below.
       const warm: TimedRun[] = [];
       for (let n = 0; n < WARM_UP_EVENTS; n++) {
-        if (native) warm.push({ command: NATIVE_CLIENT, args: words, input: hookJson('bench-native', -1 - n) });
-        warm.push({ command: 'sh', args: [SH_HOOK_CLIENT, ...words], input: hookJson('bench-sh', -1 - n) });
-        warm.push({ command: process.execPath, args: [HOOK_CLIENT, ...words], input: hookJson('bench-node', -1 - n) });
+        if (native) warm.push({ command: NATIVE_CLIENT, args: words, input: hookJson('bench-native', -1 - n), env: AGENT_ENV });
+        warm.push({ command: 'sh', args: [SH_HOOK_CLIENT, ...words], input: hookJson('bench-sh', -1 - n), env: AGENT_ENV });
+        warm.push({ command: process.execPath, args: [HOOK_CLIENT, ...words], input: hookJson('bench-node', -1 - n), env: AGENT_ENV });
       }
       for (const [i, run] of timeSpawns(warm).entries()) allowed(run, `warm-up event ${i}`);
       for (let round = 0; round < options.rounds; round++) {
@@ -88,19 +98,21 @@ export async function measureClients(options: { rounds: number; perRound: number
         const plan: Array<{ row: string; run: TimedRun }> = [];
         for (let i = 0; i < options.perRound; i++) {
           const n = round * options.perRound + i;
-          plan.push({ row: 'bare', run: { command: process.execPath, args: ['-e', '0'], input: '' } });
-          plan.push({ row: 'floor', run: { command: 'sh', args: ['-c', 'true'], input: '' } });
-          if (native) plan.push({ row: 'native', run: { command: NATIVE_CLIENT, args: words, input: hookJson('bench-native', n) } });
-          plan.push({ row: 'sh', run: { command: 'sh', args: [SH_HOOK_CLIENT, ...words], input: hookJson('bench-sh', n) } });
-          plan.push({ row: 'node', run: { command: process.execPath, args: [HOOK_CLIENT, ...words], input: hookJson('bench-node', n) } });
+          plan.push({ row: 'bare', run: { command: process.execPath, args: ['-e', '0'], input: '', env: AGENT_ENV } });
+          plan.push({ row: 'minimal', run: { command: process.execPath, args: ['-e', '0'], input: '' } });
+          plan.push({ row: 'floor', run: { command: 'sh', args: ['-c', 'true'], input: '', env: AGENT_ENV } });
+          if (native) plan.push({ row: 'native', run: { command: NATIVE_CLIENT, args: words, input: hookJson('bench-native', n), env: AGENT_ENV } });
+          plan.push({ row: 'sh', run: { command: 'sh', args: [SH_HOOK_CLIENT, ...words], input: hookJson('bench-sh', n), env: AGENT_ENV } });
+          plan.push({ row: 'node', run: { command: process.execPath, args: [HOOK_CLIENT, ...words], input: hookJson('bench-node', n), env: AGENT_ENV } });
         }
         const timed = timeSpawns(plan.map((step) => step.run));
-        for (const [i, { row }] of plan.entries()) samples[row]!.push(row === 'bare' || row === 'floor' ? timed[i]!.ms : allowed(timed[i]!, `${row} client`));
+        for (const [i, { row }] of plan.entries()) samples[row]!.push(row === 'bare' || row === 'minimal' || row === 'floor' ? timed[i]!.ms : allowed(timed[i]!, `${row} client`));
       }
     } finally {
       await stop();
     }
-    rows.push({ id: 'node-bare', label: '`node -e 0` (spawn to exit)', summary: summarize(samples.bare!) });
+    rows.push({ id: 'node-bare', label: "`node -e 0` (spawn to exit), this machine's environment", summary: summarize(samples.bare!) });
+    rows.push({ id: 'node-minimal', label: '`node -e 0`, a minimal environment (PATH, HOME, LANG)', summary: summarize(samples.minimal!) });
     rows.push({ id: 'sh-floor', label: '`sh -c true` (the floor of any per-event process)', summary: summarize(samples.floor!) });
     if (native) rows.push({ id: 'native-up', label: 'native client, server up', summary: summarize(samples.native!) });
     rows.push({ id: 'sh-up', label: 'sh client, server up', summary: summarize(samples.sh!) });
@@ -113,7 +125,7 @@ export async function measureClients(options: { rounds: number; perRound: number
     let events: number[] = [];
     try {
       const [command, ...lead] = client.words;
-      const runs = Array.from({ length: options.defaultEvents }, (_, n) => ({ command: command!, args: [...lead, 'claude-code', '--socket', fresh.socket, '--config', fresh.config], input: hookJson('bench-default', n) }));
+      const runs = Array.from({ length: options.defaultEvents }, (_, n) => ({ command: command!, args: [...lead, 'claude-code', '--socket', fresh.socket, '--config', fresh.config], input: hookJson('bench-default', n), env: AGENT_ENV }));
       events = timeSpawns(runs).map((run) => allowed(run, 'default setup'));
     } finally {
       await spawnTimed(process.execPath, [HOOKBOX, 'serve', '--stop', '--config', fresh.config], '');
@@ -122,11 +134,17 @@ export async function measureClients(options: { rounds: number; perRound: number
     rows.push({ id: 'default-next', label: `default setup (${client.kind} client): events 2–${options.defaultEvents}`, summary: summarize(events.slice(1)) });
 
     const p50 = (id: string) => rows.find((row) => row.id === id)?.summary.p50Us ?? Number.NaN;
-    const ratio = (id: string) => p50(id) / p50('node-bare');
     const targets: ClientTarget[] = [];
-    if (native) targets.push({ label: 'native client p50 / node -e 0 p50', target: '≤ 0.05×', value: `${ratio('native-up').toFixed(3)}×`, met: ratio('native-up') <= 0.05 });
-    targets.push({ label: 'sh client p50 / node -e 0 p50', target: '≤ 0.2×', value: `${ratio('sh-up').toFixed(3)}×`, met: ratio('sh-up') <= 0.2 });
-    targets.push({ label: `default setup events 2–${options.defaultEvents} p50 / node -e 0 p50`, target: '≤ 0.1×', value: `${ratio('default-next').toFixed(3)}×`, met: ratio('default-next') <= 0.1 });
+    // Each ratio against both baselines: this machine's environment (the issue's ~100 ms) and a minimal one.
+    const against = (label: string, id: string, limit: number) => {
+      for (const [base, where] of [['node-bare', "this machine's environment"], ['node-minimal', 'a minimal environment']] as const) {
+        const ratio = p50(id) / p50(base);
+        targets.push({ label: `${label} / node -e 0 p50, ${where}`, target: `≤ ${limit}×`, value: `${ratio.toFixed(3)}×`, met: ratio <= limit });
+      }
+    };
+    if (native) against('native client p50', 'native-up', 0.05);
+    against('sh client p50', 'sh-up', 0.2);
+    against(`default setup events 2–${options.defaultEvents} p50`, 'default-next', 0.1);
     targets.push({ label: 'first event of a fresh project', target: '≤ 1.5 s', value: `${(p50('first-event') / 1000).toFixed(0)} ms`, met: p50('first-event') <= 1_500_000 });
     return { rows, targets };
   } finally {

@@ -69,6 +69,8 @@ export interface TimedRun {
   readonly command: string;
   readonly args: readonly string[];
   readonly input: string;
+  /** Its environment (default CHILD_ENV). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Each run spawned in turn from the small stopwatch process, with CHILD_ENV: its wall time to exit, stdout and exit code. */

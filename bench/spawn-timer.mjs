@@ -8,7 +8,7 @@
  * native client's 3 ms as much as to `node -e 0`'s 40. Every row of the
  * section is timed here, so the ratios stay side by side.
  *
- * stdin: {"env": {…}, "runs": [{"command", "args", "input"}…]}
+ * stdin: {"env": {…}, "runs": [{"command", "args", "input", "env"?}…]} (a run's own env replaces the plan's)
  * stdout: [{"ms", "code", "stdout"}…], in the plan's order.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,7 +19,7 @@ const plan = JSON.parse(readFileSync(0, 'utf8'));
 const results = [];
 for (const run of plan.runs) {
   const started = performance.now();
-  const child = spawnSync(run.command, run.args, { input: run.input, env: plan.env, stdio: ['pipe', 'pipe', 'ignore'], timeout: 120_000, maxBuffer: 1 << 20 });
+  const child = spawnSync(run.command, run.args, { input: run.input, env: run.env ?? plan.env, stdio: ['pipe', 'pipe', 'ignore'], timeout: 120_000, maxBuffer: 1 << 20 });
   const ms = performance.now() - started;
   results.push({ ms, code: child.status, stdout: child.stdout?.toString('utf8') ?? '', ...(child.error && { error: String(child.error.message) }) });
 }
