@@ -60,9 +60,12 @@ async function freshProject(root: string, name: string): Promise<{ config: strin
   return { config, socket: join(project, '.hookbox', 'run', 'serve.sock') };
 }
 
-/** Checks a timed run allowed (exit 0, no output) and returns its time. */
-function allowed(run: { ms: number; stdout: string; code: number | null }, row: string): number {
-  if (run.code !== 0 || run.stdout.trim() !== '') throw new Error(`${row}: expected an allow (exit 0, no output), got exit ${run.code}: ${run.stdout.slice(0, 200)}`);
+/** The answer frame of an allow as the server sends it (host/serve/answer-frame.ts): exit 0, not refused, no text, its proof. */
+const ALLOW_FRAME = /^hookbox 0 - 0 [0-9a-f]{64}\n$/;
+
+/** Checks a timed run allowed (a client: exit 0, no output; the server asked directly: an allow frame) and returns its time. */
+function allowed(run: { ms: number; stdout: string; code: number | null }, row: string, asked = false): number {
+  if (asked ? !ALLOW_FRAME.test(run.stdout) : run.code !== 0 || run.stdout.trim() !== '') throw new Error(`${row}: expected an allow (exit 0, no output), got exit ${run.code}: ${run.stdout.slice(0, 200)}`);
   return run.ms;
 }
 
@@ -80,7 +83,7 @@ export async function measureClients(options: { rounds: number; perRound: number
     const up = await freshProject(root, 'up');
     options.onProgress('clients: hookbox serve up; native, sh, node clients, node -e 0 and sh -c true, interleaved');
     const stop = await startServe(up.config, ['--socket', up.socket]);
-    const samples: Record<string, number[]> = { bare: [], minimal: [], floor: [], native: [], sh: [], node: [] };
+    const samples: Record<string, number[]> = { bare: [], minimal: [], floor: [], server: [], native: [], sh: [], node: [] };
     try {
       const words = ['claude-code', '--socket', up.socket, '--config', up.config];
       // Untimed first: each client's session opens (its log, ~60 ms once) and the server's own path warms
@@ -91,8 +94,9 @@ export async function measureClients(options: { rounds: number; perRound: number
         if (native) warm.push({ command: NATIVE_CLIENT, args: words, input: hookJson('bench-native', -1 - n), env: AGENT_ENV });
         warm.push({ command: 'sh', args: [SH_HOOK_CLIENT, ...words], input: hookJson('bench-sh', -1 - n), env: AGENT_ENV });
         warm.push({ command: process.execPath, args: [HOOK_CLIENT, ...words], input: hookJson('bench-node', -1 - n), env: AGENT_ENV });
+        warm.push({ ask: { socket: up.socket, config: up.config, body: hookJson('bench-server', -1 - n) } });
       }
-      for (const [i, run] of timeSpawns(warm).entries()) allowed(run, `warm-up event ${i}`);
+      for (const [i, run] of timeSpawns(warm).entries()) allowed(run, `warm-up event ${i}`, 'ask' in warm[i]!);
       for (let round = 0; round < options.rounds; round++) {
         // One stopwatch process per round, the rows interleaved within it.
         const plan: Array<{ row: string; run: TimedRun }> = [];
@@ -101,12 +105,13 @@ export async function measureClients(options: { rounds: number; perRound: number
           plan.push({ row: 'bare', run: { command: process.execPath, args: ['-e', '0'], input: '', env: AGENT_ENV } });
           plan.push({ row: 'minimal', run: { command: process.execPath, args: ['-e', '0'], input: '' } });
           plan.push({ row: 'floor', run: { command: 'sh', args: ['-c', 'true'], input: '', env: AGENT_ENV } });
+          plan.push({ row: 'server', run: { ask: { socket: up.socket, config: up.config, body: hookJson('bench-server', n) } } });
           if (native) plan.push({ row: 'native', run: { command: NATIVE_CLIENT, args: words, input: hookJson('bench-native', n), env: AGENT_ENV } });
           plan.push({ row: 'sh', run: { command: 'sh', args: [SH_HOOK_CLIENT, ...words], input: hookJson('bench-sh', n), env: AGENT_ENV } });
           plan.push({ row: 'node', run: { command: process.execPath, args: [HOOK_CLIENT, ...words], input: hookJson('bench-node', n), env: AGENT_ENV } });
         }
         const timed = timeSpawns(plan.map((step) => step.run));
-        for (const [i, { row }] of plan.entries()) samples[row]!.push(row === 'bare' || row === 'minimal' || row === 'floor' ? timed[i]!.ms : allowed(timed[i]!, `${row} client`));
+        for (const [i, { row }] of plan.entries()) samples[row]!.push(row === 'bare' || row === 'minimal' || row === 'floor' ? timed[i]!.ms : allowed(timed[i]!, `${row} client`, row === 'server'));
       }
     } finally {
       await stop();
@@ -114,6 +119,7 @@ export async function measureClients(options: { rounds: number; perRound: number
     rows.push({ id: 'node-bare', label: "`node -e 0` (spawn to exit), this machine's environment", summary: summarize(samples.bare!) });
     rows.push({ id: 'node-minimal', label: '`node -e 0`, a minimal environment (PATH, HOME, LANG)', summary: summarize(samples.minimal!) });
     rows.push({ id: 'sh-floor', label: '`sh -c true` (the floor of any per-event process)', summary: summarize(samples.floor!) });
+    rows.push({ id: 'server-alone', label: 'the server alone (one framed event from the stopwatch, no spawn)', summary: summarize(samples.server!) });
     if (native) rows.push({ id: 'native-up', label: 'native client, server up', summary: summarize(samples.native!) });
     rows.push({ id: 'sh-up', label: 'sh client, server up', summary: summarize(samples.sh!) });
     rows.push({ id: 'node-up', label: 'node client, server up', summary: summarize(samples.node!) });

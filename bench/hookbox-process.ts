@@ -65,19 +65,25 @@ export async function startServe(config: string, serveArgs: readonly string[]): 
 /** The stopwatch child (bench/spawn-timer.mjs): why spawns are timed from a small process, see there. */
 const SPAWN_TIMER = fileURLToPath(new URL('./spawn-timer.mjs', import.meta.url));
 
-export interface TimedRun {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly input: string;
-  /** Its environment (default CHILD_ENV). */
-  readonly env?: NodeJS.ProcessEnv;
-}
+/** A command the stopwatch spawns, or an event it sends the server itself (see bench/spawn-timer.mjs). */
+export type TimedRun =
+  | {
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly input: string;
+      /** Its environment (default CHILD_ENV). */
+      readonly env?: NodeJS.ProcessEnv;
+    }
+  | { readonly ask: { readonly socket: string; readonly config: string; readonly body: string } };
 
-/** Each run spawned in turn from the small stopwatch process, with CHILD_ENV: its wall time to exit, stdout and exit code. */
+/** Each run in turn from the small stopwatch process (spawned with CHILD_ENV unless it has its own): its wall time, stdout and exit code. */
 export function timeSpawns(runs: readonly TimedRun[]): Array<{ ms: number; stdout: string; code: number | null }> {
   const timer = spawnSync(process.execPath, [SPAWN_TIMER], { input: JSON.stringify({ env: CHILD_ENV, runs }), env: CHILD_ENV, maxBuffer: 64 << 20 });
   if (timer.status !== 0) throw new Error(`bench/spawn-timer.mjs exited ${String(timer.status)}: ${timer.stderr.toString('utf8').slice(0, 2000)}`);
   const results = JSON.parse(timer.stdout.toString('utf8')) as Array<{ ms: number; stdout: string; code: number | null; error?: string }>;
-  for (const [i, result] of results.entries()) if (result.error !== undefined) throw new Error(`${runs[i]!.command}: ${result.error}`);
+  for (const [i, result] of results.entries()) {
+    const run = runs[i]!;
+    if (result.error !== undefined) throw new Error(`${'ask' in run ? `asking ${run.ask.socket}` : run.command}: ${result.error}`);
+  }
   return results;
 }
