@@ -9,6 +9,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encode } from '../../pdk/runtime/msgpack.ts';
 import { compileWatSource } from './wat.ts';
+import { COPY_TO_BLOCK_FUNC } from './wat-answer.ts';
+import { extismModule } from './wat-module.ts';
 
 /** A WAT string literal of raw bytes (`"\\81\\a6..."`). */
 function watBytes(bytes: Uint8Array): string {
@@ -27,27 +29,14 @@ export function fixedAnswersWat(answers: Readonly<Record<string, unknown>>): str
     return { name, bytes, offset: index * 4096 };
   });
   const pages = Math.max(1, Math.ceil((entries.length * 4096) / 65536));
-  return `(module
-  (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (memory (export "memory") ${pages} ${pages + 1})
-${entries.map((entry) => `  (data (i32.const ${entry.offset}) "${watBytes(entry.bytes)}")`).join('\n')}
-  (func $emit (param $ptr i32) (param $len i32) (result i32)
-    (local $block i64) (local $i i32)
-    (local.set $block (call $alloc (i64.extend_i32_u (local.get $len))))
-    (block $done
-      (loop $copy
-        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
-        (call $store_u8
-          (i64.add (local.get $block) (i64.extend_i32_u (local.get $i)))
-          (i32.load8_u (i32.add (local.get $ptr) (local.get $i))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $copy)))
-    (call $output_set (local.get $block) (i64.extend_i32_u (local.get $len)))
-    (i32.const 0))
-${entries.map((entry) => `  (func (export "${entry.name}") (result i32) (call $emit (i32.const ${entry.offset}) (i32.const ${entry.bytes.length})))`).join('\n')}
-)`;
+  return extismModule(
+    `${entries.map((entry) => `(data (i32.const ${entry.offset}) "${watBytes(entry.bytes)}")`).join('\n  ')}
+  ${COPY_TO_BLOCK_FUNC}
+${entries.map((entry) => `  (func (export "${entry.name}") (result i32)
+    (call $output_set (call $block (i32.const ${entry.offset}) (i32.const ${entry.bytes.length})) (i64.const ${entry.bytes.length}))
+    (i32.const 0))`).join('\n')}`,
+    { memory: `${pages} ${pages + 1}` },
+  );
 }
 
 /** Compiles {@link fixedAnswersWat} and writes it to `<dir>/<file>.wasm`; returns the path. */

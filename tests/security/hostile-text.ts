@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
 import { compileWatSource } from '../helpers/wat.ts';
+import { COPY_TO_BLOCK_FUNC } from '../helpers/wat-answer.ts';
 import { extismModule } from '../helpers/wat-module.ts';
 
 const ESC = '\x1b';
@@ -79,19 +80,7 @@ export function hostileTextWat(exports: Partial<Record<SeamExportName, ExportBeh
   });
   if (offset > 60_000) throw new Error('hostile text hook: data does not fit in one page');
   return extismModule(`${data.join('\n')}
-  ;; Copies linear memory [ptr, ptr+len) into a fresh Extism block.
-  (func $block (param $ptr i32) (param $len i32) (result i64)
-    (local $block i64) (local $i i32)
-    (local.set $block (call $alloc (i64.extend_i32_u (local.get $len))))
-    (block $done
-      (loop $copy
-        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
-        (call $store_u8
-          (i64.add (local.get $block) (i64.extend_i32_u (local.get $i)))
-          (i32.load8_u (i32.add (local.get $ptr) (local.get $i))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $copy)))
-    (local.get $block))
+  ${COPY_TO_BLOCK_FUNC}
 ${functions.join('\n')}`, { memory: '1 16' });
 }
 
