@@ -29,8 +29,9 @@ export async function writeRewriteConfig(dir: string): Promise<string> {
   for (const name of ['rewriter', 'content']) await buildHook({ entry: join(FIXTURES, `${name}.ts`), outFile: join(dir, name, 'hook.wasm') });
   const config = join(dir, 'rewrite.config.json');
   const hooks = [
-    { name: 'a-to-b', manifest: join(dir, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' } },
-    { name: 'content-a-to-b', manifest: join(dir, 'content', 'hook.json'), config: { from: 'AAA', to: 'BBB' } },
+    // A loaded machine's first call into a fresh JS-engine instance can take seconds: room for it, as every real-agent case needs.
+    { name: 'a-to-b', manifest: join(dir, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 },
+    { name: 'content-a-to-b', manifest: join(dir, 'content', 'hook.json'), config: { from: 'AAA', to: 'BBB' }, timeoutMs: 5000 },
   ];
   writeFileSync(config, `${JSON.stringify({ hooks }, null, 2)}\n`);
   return config;

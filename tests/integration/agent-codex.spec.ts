@@ -8,10 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, GITHUB_TOKEN, installHookboxInProject } from '../helpers/agent-project.ts';
-import { buildHook } from '../../pdk/compiler/index.ts';
+import { writeRewriteConfig } from '../helpers/rewrite-hooks.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { functionCallOutputs, responsesInput, startResponsesMock } from '../helpers/mock-model/openai-responses.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
@@ -182,10 +181,7 @@ describe.skipIf(skipUnless('hookbox inside the real Codex CLI', unavailable, { r
 
   it('a wasm rewriter turns exec_command `echo A > out.txt` into `echo B > out.txt` (updatedInput; the file holds B, the model reads the note); an apply_patch whose content it rewrites is denied with the reason', { timeout: RUN_TIMEOUT }, async () => {
     const root = agentWorkspace('hookbox-codex-rewrite-').root;
-    await buildHook({ entry: fileURLToPath(new URL('../pdk/fixtures/rewrite/rewriter.ts', import.meta.url)), outFile: join(root, 'rewriter', 'hook.wasm') });
-    const config = join(root, 'hookbox.config.json');
-    const hook = { name: 'a-to-b', manifest: join(root, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 };
-    writeFileSync(config, JSON.stringify({ hooks: [hook] }));
+    const config = await writeRewriteConfig(join(root, 'rewrite'));
     const p = await project(
       [
         { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'echo A > out.txt' } }] },

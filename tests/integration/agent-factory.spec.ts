@@ -5,17 +5,16 @@
  * up by `hookbox setup factory --project` (the sh client), decided by
  * `hookbox serve`. What the model was shown is read from the mock's requests.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, AWS_KEY } from '../helpers/agent-project.ts';
-import { buildHook } from '../../pdk/compiler/index.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { installedAgent } from '../helpers/agent-install.ts';
 import type { MockAnthropic, MockReply } from '../helpers/mock-anthropic.ts';
 import { startAnthropicMock } from '../helpers/mock-model/lifecycle.ts';
-import { agentUnavailable, hookbox, runFactory, startHookboxServer, writeFactoryHome } from '../helpers/real-agents.ts';
+import { agentUnavailable, hookbox, runFactory, writeFactoryHome } from '../helpers/real-agents.ts';
+import { serveRewriteHooks } from '../helpers/rewrite-hooks.ts';
 import { projectSessionLogs } from '../helpers/session-logs.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
@@ -89,12 +88,7 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
   });
 
   it('a wasm rewriter turns Execute `echo A > out.txt` into `echo B > out.txt` (updatedInput): the file holds B', { timeout: RUN_TIMEOUT }, async () => {
-    const dir = join(suite.root, 'rewrite');
-    mkdirSync(dir, { mode: 0o700 });
-    await buildHook({ entry: fileURLToPath(new URL('../pdk/fixtures/rewrite/rewriter.ts', import.meta.url)), outFile: join(dir, 'rewriter', 'hook.wasm') });
-    const config = join(dir, 'hookbox.config.json');
-    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'a-to-b', manifest: join(dir, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 }] }));
-    const server = await startHookboxServer(config, join(dir, 'serve'));
+    const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
     try {
       const p = await project([execute('echo A > out.txt'), { text: 'ok' }], { config, socket: server.socket });
       const result = await run(p, 'write the file');

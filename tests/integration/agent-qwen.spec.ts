@@ -5,17 +5,16 @@
  * by `hookbox serve`. What the model was shown is read from the mock's next
  * request.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace } from '../helpers/agent-project.ts';
-import { buildHook } from '../../pdk/compiler/index.ts';
 import { useRealAgentSuite } from '../helpers/agent-suite.ts';
 import { chatMessages, contentText, startChatMock, toolResults } from '../helpers/mock-model/openai-chat.ts';
 import type { StepSource } from '../helpers/mock-model/script.ts';
 import { installedAgent } from '../helpers/agent-install.ts';
-import { agentUnavailable, hookbox, runQwen, startHookboxServer } from '../helpers/real-agents.ts';
+import { agentUnavailable, hookbox, runQwen } from '../helpers/real-agents.ts';
+import { serveRewriteHooks } from '../helpers/rewrite-hooks.ts';
 import { skipUnless } from '../helpers/skips.ts';
 import { type CommandProjectOptions, commandAgentCases } from './command-agent.case.ts';
 
@@ -77,12 +76,7 @@ describe.skipIf(skipUnless(TITLE, unavailable))(`${TITLE}${unavailable === undef
   });
 
   it('a wasm rewriter turning `echo A > out.txt` into `echo B > out.txt`: Qwen ignores updatedInput (measured), so the call is denied with the reason and never runs', { timeout: RUN_TIMEOUT }, async () => {
-    const dir = join(suite.root, 'rewrite');
-    mkdirSync(dir, { mode: 0o700 });
-    await buildHook({ entry: fileURLToPath(new URL('../pdk/fixtures/rewrite/rewriter.ts', import.meta.url)), outFile: join(dir, 'rewriter', 'hook.wasm') });
-    const config = join(dir, 'hookbox.config.json');
-    writeFileSync(config, JSON.stringify({ hooks: [{ name: 'a-to-b', manifest: join(dir, 'rewriter', 'hook.json'), config: { mode: 'replace', from: 'echo A', to: 'echo B' }, timeoutMs: 5000 }] }));
-    const server = await startHookboxServer(config, join(dir, 'serve'));
+    const { config, server } = await serveRewriteHooks(join(suite.root, 'rewrite'));
     try {
       const p = await project([shell('echo A > out.txt'), { text: 'ok' }], { config, socket: server.socket });
       const result = await runQwen(QWEN, p.home, p.project, p.mock.url, 'write the file');
