@@ -65,7 +65,7 @@ const ALLOW_FRAME = /^hookbox 0 - 0 [0-9a-f]{64}\n$/;
 
 /** Checks a timed run allowed (a client: exit 0, no output; the server asked directly: an allow frame) and returns its time. */
 function allowed(run: { ms: number; stdout: string; code: number | null }, row: string, asked = false): number {
-  if (asked ? !ALLOW_FRAME.test(run.stdout) : run.code !== 0 || run.stdout.trim() !== '') throw new Error(`${row}: expected an allow (exit 0, no output), got exit ${run.code}: ${run.stdout.slice(0, 200)}`);
+  if (asked ? !ALLOW_FRAME.test(run.stdout) : run.code !== 0 || run.stdout.trim() !== '') throw new Error(`${row}: expected an allow (exit 0, no output), got exit ${run.code}: ${JSON.stringify(run.stdout.slice(0, 200))}`);
   return run.ms;
 }
 

@@ -12,9 +12,12 @@ import type { PendingCall, ServedSession } from './served-session.ts';
 export function takePendingCall(session: ServedSession, payload: PostToolPayload): PendingCall | undefined {
   let id: string | undefined = session.pending.has(payload.toolCallId) ? payload.toolCallId : undefined;
   if (id === undefined) {
-    const args = canonicalJson(payload.arguments);
+    // Serialised only when a rewritten call of this tool is pending: most post-tool events have none.
+    let args: string | undefined;
     for (const [key, call] of session.pending) {
-      if (call.rewrite !== undefined && call.toolName === payload.toolName && canonicalJson(call.rewrite.arguments) === args) {
+      if (call.rewrite === undefined || call.toolName !== payload.toolName) continue;
+      args ??= canonicalJson(payload.arguments);
+      if (canonicalJson(call.rewrite.arguments) === args) {
         id = key;
         break;
       }
