@@ -7,6 +7,17 @@
  * same code the module runs.
  */
 import { describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_TOOLS } from '../../host/agents/claude-code/tools.ts';
+import { CLINE_TOOLS } from '../../host/agents/cline/tools.ts';
+import { CODEX_TOOLS } from '../../host/agents/codex/tools.ts';
+import { COPILOT_TOOLS } from '../../host/agents/copilot/tools.ts';
+import { FACTORY_TOOLS } from '../../host/agents/factory/tools.ts';
+import { GEMINI_TOOLS } from '../../host/agents/gemini/tools.ts';
+import { KILO_TOOLS } from '../../host/agents/kilo/tools.ts';
+import { OPENCODE_TOOLS } from '../../host/agents/opencode/tools.ts';
+import { PI_TOOLS } from '../../host/agents/pi/tools.ts';
+import { QWEN_TOOLS } from '../../host/agents/qwen/tools.ts';
+import { READ_ONLY_TOOLS } from '../../examples-hooks/policies/shared/tool-targets.ts';
 import { checkCommand } from '../../examples-hooks/guard-bash/policy.ts';
 import { judgeCall as judgeGitGuards, parseConfig as parseGitGuards } from '../../examples-hooks/policies/git-guards/rules.ts';
 import { judgeCall as judgeInstalls, parseConfig as parseInstalls } from '../../examples-hooks/policies/package-installs/rules.ts';
@@ -112,5 +123,18 @@ describe('guard-bash and the catalog read a command one way', () => {
     const verdict = judgeGitGuards('bash', { command }, guards);
     expect(verdict.action !== 'allow' && verdict.rule === 'force-push').toBe(forced);
     expect(verdict.action !== 'allow' && verdict.rule === 'protected-branch').toBe(!forced);
+  });
+});
+
+describe("permission-requests' read-only tools", () => {
+  // Its readOnly rule allows these names in an agent's permission dialog: a name that is a shell or a write in
+  // any agent's closed tool table would be a yes to running or writing. The tables are the agents' pinned tools.
+  const tables = { 'claude-code': CLAUDE_CODE_TOOLS, cline: CLINE_TOOLS, codex: CODEX_TOOLS, copilot: COPILOT_TOOLS, factory: FACTORY_TOOLS, gemini: GEMINI_TOOLS, kilo: KILO_TOOLS, opencode: OPENCODE_TOOLS, pi: PI_TOOLS, qwen: QWEN_TOOLS };
+  it.each(Object.entries(tables))('no %s tool a read-only name covers runs or writes: it maps to read_file or list_dir, or is passed as the read it is', (_agent, rows) => {
+    for (const row of rows as readonly { tool: string; as: string }[]) {
+      if (!READ_ONLY_TOOLS.has(row.tool) && !READ_ONLY_TOOLS.has(row.as)) continue;
+      expect(['read_file', 'list_dir', row.tool], `${row.tool} → ${row.as}`).toContain(row.as);
+      expect(READ_ONLY_TOOLS.has(row.as) || row.as === 'read_file' || row.as === 'list_dir', `${row.tool} → ${row.as}`).toBe(true);
+    }
   });
 });
